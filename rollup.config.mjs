@@ -1,0 +1,41 @@
+// Builds the two browser deliverables:
+//  - sdk/dist: the AgeVerify browser SDK as an ES module (plain and minified) and a minified IIFE
+//    exposing the global `AgeVerify`, with VERSION injected from sdk/package.json.
+//  - verify-ui/dist: the hosted verification UI (Lit + i18next) as one minified ES module.
+// The backend serves both from disk (backend/src/http/static-assets.ts).
+import { readFileSync } from 'node:fs';
+import typescript from '@rollup/plugin-typescript';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import terser from '@rollup/plugin-terser';
+
+const sdkVersion = JSON.parse(readFileSync(new URL('./sdk/package.json', import.meta.url), 'utf8')).version;
+
+/** Replaces the __SDK_VERSION__ placeholder so the version lives in one place: sdk/package.json. */
+function injectVersion() {
+  return {
+    name: 'inject-sdk-version',
+    transform(code) {
+      return code.includes('__SDK_VERSION__') ? { code: code.replaceAll('__SDK_VERSION__', JSON.stringify(sdkVersion)), map: null } : null;
+    },
+  };
+}
+
+const sdk = {
+  input: 'sdk/src/index.ts',
+  plugins: [injectVersion(), nodeResolve(), typescript({ tsconfig: 'sdk/tsconfig.build.json' })],
+  output: [
+    { file: 'sdk/dist/ageverify.esm.js', format: 'es', sourcemap: true },
+    { file: 'sdk/dist/ageverify.esm.min.js', format: 'es', sourcemap: true, plugins: [terser()] },
+    { file: 'sdk/dist/ageverify.iife.min.js', format: 'iife', name: 'AgeVerify', exports: 'named', sourcemap: true, plugins: [terser()] },
+  ],
+};
+
+const verifyUi = {
+  input: 'verify-ui/src/main.ts',
+  plugins: [nodeResolve({ browser: true }), typescript({ tsconfig: 'verify-ui/tsconfig.build.json' })],
+  output: { file: 'verify-ui/dist/verify.js', format: 'es', sourcemap: true, plugins: [terser()] },
+};
+
+// ROLLUP_ONLY=sdk or ROLLUP_ONLY=verify-ui builds one of the two (faster while working on one).
+const only = process.env.ROLLUP_ONLY;
+export default only === 'sdk' ? [sdk] : only === 'verify-ui' ? [verifyUi] : [sdk, verifyUi];
