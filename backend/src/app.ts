@@ -1,0 +1,50 @@
+/**
+ * The HTTP application: every module mounted on one Elysia instance. Built from plain
+ * dependencies so tests run the whole pipeline in-process with app.handle(new Request(...)).
+ */
+import { Elysia } from 'elysia';
+import { cors } from '@elysiajs/cors';
+import type { Clock } from './clock';
+import type { Db } from './db/database';
+import type { Logger } from './log';
+import { errorHandling } from './http/error-handling';
+import { staticAssets } from './http/static-assets';
+import { sessionRoutes } from './modules/sessions';
+import { verifyRoutes } from './modules/verify';
+
+export interface AppDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  serverSecret: string;
+  publicBaseUrl: string;
+  verifyUrl: string;
+  maxBodyBytes: number;
+}
+
+export function createApp(deps: AppDeps) {
+  return (
+    new Elysia({ normalize: false })
+      .use(errorHandling(deps))
+      // DESIGN.md §2 CORS: only session creation answers browsers from any origin (publishable keys,
+      // no credentials); validation and every secret-key operation send no CORS headers.
+      .use(
+        new Elysia({ name: 'create-cors' }).use(
+          cors({
+            origin: (request) => new URL(request.url).pathname === '/api/v1/sessions/create',
+            methods: ['POST', 'OPTIONS'],
+            allowedHeaders: ['authorization', 'x-api-key', 'content-type', 'x-request-id'],
+            exposeHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-window', 'x-ratelimit-remaining', 'x-ratelimit-retry-after'],
+            credentials: false,
+            maxAge: 600,
+          }),
+        ),
+      )
+      .get('/healthz', () => ({ status: 'ok' }))
+      .use(sessionRoutes(deps))
+      .use(verifyRoutes(deps))
+      .use(staticAssets())
+  );
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,63 @@
+/**
+ * API key authentication (spec "Authentication" 1–5; DESIGN.md §2 403 row).
+ * Keys come in `Authorization: Bearer <key>` or `x-api-key: <key>`. Publishable keys are public and
+ * looked up as stored; secret keys are stored only as SHA-256 hashes and looked up by hash, then
+ * compared in constant time. Revoked keys are 401; a suspended tenant is 403.
+ */
+import { and, eq } from 'drizzle-orm';
+import { ERROR_MESSAGES } from '@ageverify/protocol';
+import type { Db } from '../db/database';
+import { keyPairs, tenants } from '../db/schema';
+import { safeEqual, sha256Hex } from '../crypto';
+import { HttpError } from '../http/http-error';
+
+export interface ApiPrincipal {
+  tenantId: string;
+  pairId: string;
+  keyType: 'publishable' | 'secret';
+  sandbox: boolean;
+  /** For secret keys: whether the paired publishable key is still active (spec 503 launch configuration). */
+  pairedPublishableActive: boolean;
+}
+
+export function extractApiKey(headers: Headers): string | null {
+  const authorization = headers.get('authorization');
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (match) return match[1]!;
+  }
+  const apiKey = headers.get('x-api-key')?.trim();
+  return apiKey ? apiKey : null;
+}
+
+const invalidKey = () => new HttpError(401, 'Invalid API key');
+
+export async function authenticate(db: Db, headers: Headers): Promise<ApiPrincipal> {
+  const key = extractApiKey(headers);
+  if (!key) throw new HttpError(401, ERROR_MESSAGES.apiKeyRequired);
+  if (key.length > 200) throw invalidKey();
+
+  let principal: ApiPrincipal;
+  if (key.startsWith('pk_')) {
+    const [pair] = await db.select().from(keyPairs).where(eq(keyPairs.publishableKey, key));
+    if (!pair || !safeEqual(pair.publishableKey, key) || pair.revokedAt || pair.publishableRevokedAt) throw invalidKey();
+    principal = { tenantId: pair.tenantId, pairId: pair.id, keyType: 'publishable', sandbox: pair.sandbox, pairedPublishableActive: true };
+  } else if (key.startsWith('sk_')) {
+    const hash = sha256Hex(key);
+    const [pair] = await db.select().from(keyPairs).where(eq(keyPairs.secretKeyHash, hash));
+    if (!pair || !safeEqual(pair.secretKeyHash, hash) || pair.revokedAt) throw invalidKey();
+    principal = {
+      tenantId: pair.tenantId,
+      pairId: pair.id,
+      keyType: 'secret',
+      sandbox: pair.sandbox,
+      pairedPublishableActive: pair.publishableRevokedAt === null,
+    };
+  } else {
+    throw invalidKey();
+  }
+
+  const [tenant] = await db.select({ status: tenants.status }).from(tenants).where(and(eq(tenants.id, principal.tenantId)));
+  if (!tenant || tenant.status !== 'active') throw new HttpError(403, 'Insufficient permissions: this account is suspended');
+  return principal;
+}

@@ -1,0 +1,138 @@
+/**
+ * The one configuration module (STYLE.md habit 5): every setting with its default and the reason
+ * for it, read from the environment and validated at boot. A bad value stops the process with a
+ * message that says how to fix it.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import ipaddr from 'ipaddr.js';
+
+export interface Config {
+  /** PORT: HTTP port. Default 3000. */
+  port: number;
+  /** HOST: interface to bind. Default 0.0.0.0 (all). */
+  host: string;
+  /** PUBLIC_BASE_URL: the address users and merchants reach this service at, without /api/v1. Default http://localhost:PORT. */
+  publicBaseUrl: string;
+  /** VERIFY_URL: address of the hosted verify UI. Default PUBLIC_BASE_URL + /verify (DESIGN.md §2, Verify UI address). */
+  verifyUrl: string;
+  /** DATABASE_URL: PostgreSQL connection string. Unset means the embedded PGlite database in DATA_DIR. */
+  databaseUrl: string | null;
+  /** DATA_DIR: folder of the embedded database and its lock. Default ./.data. Ignored with DATABASE_URL. */
+  dataDir: string;
+  /** SERVER_SECRET: key for session-token HMACs. Unset: generated once and persisted (see server-secret.ts). */
+  serverSecret: string | null;
+  /** WEBHOOK_ALLOWED_CIDRS: comma-separated CIDRs exempt from the public-address rule. Empty by default (DESIGN.md §2). */
+  webhookAllowedCidrs: [ipaddr.IPv4 | ipaddr.IPv6, number][];
+  /** WEBHOOK_CA_FILE: extra PEM CA bundle trusted for webhook TLS. Empty by default. */
+  webhookCaFile: string | null;
+  /** SMTP_URL: e.g. smtp://user:pass@host:587. Unset: mails are kept in the database outbox (DESIGN.md §2, Email). */
+  smtpUrl: string | null;
+  /** MAX_BODY_BYTES: largest accepted request body. Default 16 KiB: the largest valid create body is ~6 KiB. */
+  maxBodyBytes: number;
+  /** LOG_LEVEL: debug | info | warn | error. Default info. */
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const problems: string[] = [];
+  const str = (name: string): string | null => {
+    const value = env[name]?.trim();
+    return value ? value : null;
+  };
+
+  const port = parseIntSetting('PORT', str('PORT'), 3000, 0, 65535, problems);
+  const publicBaseUrl = parseBaseUrl('PUBLIC_BASE_URL', str('PUBLIC_BASE_URL') ?? `http://localhost:${port}`, problems);
+  const verifyUrl = parseBaseUrl('VERIFY_URL', str('VERIFY_URL') ?? `${publicBaseUrl}/verify`, problems);
+
+  const databaseUrl = str('DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push(`DATABASE_URL must start with postgres:// or postgresql://, got "${redact(databaseUrl)}". Unset it to use the embedded database.`);
+  }
+
+  const dataDirRaw = str('DATA_DIR') ?? './.data';
+  const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
+
+  const serverSecret = str('SERVER_SECRET');
+  if (serverSecret && serverSecret.length < 32) {
+    problems.push('SERVER_SECRET must be at least 32 characters; generate one with: openssl rand -hex 32');
+  }
+
+  const webhookAllowedCidrs: Config['webhookAllowedCidrs'] = [];
+  for (const cidr of (str('WEBHOOK_ALLOWED_CIDRS') ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    try {
+      webhookAllowedCidrs.push(ipaddr.parseCIDR(cidr));
+    } catch {
+      problems.push(`WEBHOOK_ALLOWED_CIDRS: "${cidr}" is not a CIDR; write e.g. 127.0.0.1/32,::1/128`);
+    }
+  }
+
+  const webhookCaFile = str('WEBHOOK_CA_FILE');
+  if (webhookCaFile && !existsSync(webhookCaFile)) {
+    problems.push(`WEBHOOK_CA_FILE: no file at "${webhookCaFile}"; give the path of a PEM CA bundle or unset it`);
+  } else if (webhookCaFile && !readFileSync(webhookCaFile, 'utf8').includes('BEGIN CERTIFICATE')) {
+    problems.push(`WEBHOOK_CA_FILE: "${webhookCaFile}" holds no PEM certificate ("-----BEGIN CERTIFICATE-----")`);
+  }
+
+  const smtpUrl = str('SMTP_URL');
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) {
+    problems.push(`SMTP_URL must start with smtp:// or smtps://, got "${redact(smtpUrl)}"`);
+  }
+
+  const maxBodyBytes = parseIntSetting('MAX_BODY_BYTES', str('MAX_BODY_BYTES'), 16 * 1024, 1024, 10 * 1024 * 1024, problems);
+
+  const logLevel = (str('LOG_LEVEL') ?? 'info') as Config['logLevel'];
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of debug, info, warn, error; got "${logLevel}"`);
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port,
+    host: str('HOST') ?? '0.0.0.0',
+    publicBaseUrl,
+    verifyUrl,
+    databaseUrl,
+    dataDir,
+    serverSecret,
+    webhookAllowedCidrs,
+    webhookCaFile,
+    smtpUrl,
+    maxBodyBytes,
+    logLevel,
+  };
+}
+
+function parseIntSetting(name: string, raw: string | null, fallback: number, min: number, max: number, problems: string[]): number {
+  if (raw === null) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+    return fallback;
+  }
+  return value;
+}
+
+function parseBaseUrl(name: string, raw: string, problems: string[]): string {
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+    if (url.search || url.hash) throw new Error('query');
+    return url.toString().replace(/\/+$/, '');
+  } catch {
+    problems.push(`${name} must be an absolute http(s) URL without query, e.g. https://verify.example.com; got "${raw}"`);
+    return raw;
+  }
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}

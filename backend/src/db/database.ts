@@ -1,0 +1,71 @@
+/**
+ * Opens the database the configuration names: PostgreSQL through postgres.js when DATABASE_URL is
+ * set, otherwise the embedded PGlite in DATA_DIR. Both get the same drizzle schema and the same
+ * committed migrations (backend/drizzle), applied at open.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import postgres from 'postgres';
+import * as schema from './schema';
+import { loadTemplate } from './pglite-template';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction or the database itself: services accept either. */
+export type DbOrTx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Set in embedded mode: the lock on DATA_DIR (the server records its admin address in it). */
+  lock: DataDirLock | null;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
+  const client = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+  const db = drizzlePostgres(client, { schema });
+  await migratePostgres(db, { migrationsFolder });
+  return { db: db as unknown as Db, kind: 'postgres', lock: null, close: () => client.end({ timeout: 5 }) };
+}
+
+/**
+ * Embedded mode. `dataDir` null means in memory (tests). The folder is locked before PGlite touches
+ * it, and an empty folder starts from the template instead of a fresh initdb.
+ */
+export async function openPglite(dataDir: string | null): Promise<Database> {
+  const lock = dataDir ? acquireDataDirLock(dataDir) : null;
+  try {
+    const pgData = dataDir ? join(dataDir, 'pgdata') : null;
+    const fresh = !pgData || !existsSync(join(pgData, 'PG_VERSION'));
+    const options = fresh ? { loadDataDir: await loadTemplate() } : {};
+    const client = pgData ? await PGlite.create(pgData, options) : await PGlite.create(options);
+    const db = drizzlePglite(client, { schema });
+    await migratePglite(db, { migrationsFolder });
+    return {
+      db: db as unknown as Db,
+      kind: 'pglite',
+      lock,
+      close: async () => {
+        await client.close();
+        lock?.release();
+      },
+    };
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+export function openDatabase(config: { databaseUrl: string | null; dataDir: string }): Promise<Database> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
+}

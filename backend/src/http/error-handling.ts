@@ -1,0 +1,79 @@
+/**
+ * Global request plumbing: request ids, the JSON body parser with its size limit, and the mapping of
+ * every failure to the spec's error body (spec "Error body"). Nothing here knows about sessions.
+ */
+import { Elysia } from 'elysia';
+import type { Clock } from '../clock';
+import type { Logger } from '../log';
+import { randomBase62 } from '../ids';
+import { HttpError, errorBody } from './http-error';
+import { validationMessages } from './validation-messages';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export function errorHandling(deps: { clock: Clock; logger: Logger; maxBodyBytes: number }) {
+  const { clock, logger, maxBodyBytes } = deps;
+  const json = (status: number, message: string | string[], path: string, requestId: string, code?: string, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify(errorBody(status, message, path, clock.now(), code)), {
+      status,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...headers },
+    });
+
+  return new Elysia({ name: 'error-handling' })
+    .derive({ as: 'global' }, ({ request, set }) => {
+      // A caller-supplied id is kept when it is harmless, so a merchant can correlate its own logs.
+      const incoming = request.headers.get('x-request-id');
+      const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomBase62(16)}`;
+      set.headers['x-request-id'] = requestId;
+      return { requestId, startedAt: performance.now() };
+    })
+    .onParse({ as: 'global' }, async ({ request, contentType, path }) => {
+      if (request.method === 'GET' || request.method === 'HEAD') return;
+      const declared = Number(request.headers.get('content-length') ?? '0');
+      if (declared > maxBodyBytes) throw new HttpError(413, `Request body is larger than ${maxBodyBytes} bytes`);
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      if (bytes.byteLength > maxBodyBytes) throw new HttpError(413, `Request body is larger than ${maxBodyBytes} bytes`);
+      if (bytes.byteLength === 0) return {};
+      if (!contentType?.includes('application/json')) {
+        throw new HttpError(415, `Content-Type must be application/json, got "${contentType || 'none'}" on ${path}`);
+      }
+      const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+      try {
+        return JSON.parse(text) as unknown;
+      } catch (error) {
+        throw new HttpError(400, `Malformed JSON in request body: ${(error as Error).message}`);
+      }
+    })
+    .onError({ as: 'global' }, ({ code, error, path, request, set, body }) => {
+      const requestId = String(set.headers['x-request-id'] ?? request.headers.get('x-request-id') ?? `req_${randomBase62(16)}`);
+      if (error instanceof HttpError) {
+        return json(error.statusCode, error.messages, path, requestId, error.options.code, error.options.headers);
+      }
+      switch (code) {
+        case 'VALIDATION': {
+          const all = (error as { all?: { path: string; message: string; value?: unknown; schema?: Record<string, unknown> }[] }).all ?? [];
+          return json(400, validationMessages(all, body), path, requestId);
+        }
+        case 'PARSE':
+          return json(400, 'Malformed request body', path, requestId);
+        case 'NOT_FOUND':
+          return json(404, `Cannot ${request.method} ${path}`, path, requestId);
+        case 'INVALID_COOKIE_SIGNATURE':
+          return json(400, 'Invalid cookie', path, requestId);
+        default: {
+          // Internal errors are logged with context; clients get a bare 500 (STYLE.md, svix).
+          logger.error('unhandled error', { requestId, path, method: request.method, code: String(code), error: String((error as Error)?.stack ?? error) });
+          return json(500, 'Internal server error', path, requestId);
+        }
+      }
+    })
+    .onAfterResponse({ as: 'global' }, ({ request, path, set, requestId, startedAt }) => {
+      logger.info('request', {
+        requestId,
+        method: request.method,
+        path,
+        status: typeof set.status === 'number' ? set.status : 200,
+        ms: startedAt ? Math.round((performance.now() - startedAt) * 10) / 10 : undefined,
+      });
+    });
+}

@@ -1,0 +1,70 @@
+/**
+ * Serves the browser deliverables built by rollup: the verify UI at /verify and the SDK at /sdk.
+ * The verify UI gets a strict CSP and may not be framed (DESIGN.md §3 Security).
+ * The SDK is served at a stable path (short cache) and at a versioned path (immutable).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Elysia } from 'elysia';
+import { HttpError } from './http-error';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+const sdkVersion: string = JSON.parse(readFileSync(join(repoRoot, 'sdk/package.json'), 'utf8')).version;
+
+export const VERIFY_UI_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "media-src 'self' blob:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.ts': 'text/plain; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+};
+
+function fileResponse(root: string, name: string, cacheControl: string): Response {
+  const path = normalize(join(root, name));
+  // No escaping the folder with ../ (normalize resolves it; the prefix check refuses the result).
+  if (!path.startsWith(root + '/') || !existsSync(path)) throw new HttpError(404, `No asset ${name}`);
+  const ext = path.slice(path.lastIndexOf('.'));
+  return new Response(Bun.file(path), {
+    headers: { 'content-type': TYPES[ext] ?? 'application/octet-stream', 'cache-control': cacheControl, 'x-content-type-options': 'nosniff' },
+  });
+}
+
+export function staticAssets(options: { root?: string } = {}) {
+  const root = options.root ?? repoRoot;
+  const verifyDist = join(root, 'verify-ui/dist');
+  const sdkDist = join(root, 'sdk/dist');
+  const verifyHtml = join(root, 'verify-ui/index.html');
+  const securityHeaders = {
+    'content-security-policy': VERIFY_UI_CSP,
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'permissions-policy': 'camera=(self), microphone=()',
+  };
+
+  return new Elysia({ name: 'static-assets' })
+    .get('/verify', () => {
+      if (!existsSync(verifyHtml)) throw new HttpError(503, 'The verify UI is not built; run `bun run build`');
+      // no-store: the page's URL carries the sessionToken; keep it out of caches.
+      return new Response(Bun.file(verifyHtml), {
+        headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...securityHeaders },
+      });
+    })
+    .get('/verify/assets/*', ({ params }) => fileResponse(verifyDist, params['*'], 'public, max-age=300'))
+    .get(`/sdk/${sdkVersion}/*`, ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=31536000, immutable'))
+    .get('/sdk/*', ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=300'));
+}

@@ -1,0 +1,192 @@
+/**
+ * Session creation and validation: the rules of spec "POST /sessions/create" and
+ * "POST /sessions/validate", with the decisions of DESIGN.md §2.
+ */
+import { and, count, eq, gte, isNull } from 'drizzle-orm';
+import {
+  ERROR_CODES,
+  ERROR_MESSAGES,
+  SESSION_LIFETIME_MS,
+  appendParams,
+  checkRedirectUrl,
+  type CreateSessionRequest,
+  type CreateSessionResult,
+  type ValidateSessionResult,
+  type VerificationMode,
+} from '@ageverify/protocol';
+import type { Clock } from '../../clock';
+import type { Db } from '../../db/database';
+import { sessions, tenants } from '../../db/schema';
+import { newId } from '../../ids';
+import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/http-error';
+import type { ApiPrincipal } from '../../auth/api-keys';
+import { recordEvent } from '../events/outbox';
+import { decideBillingBlock, monthStart } from '../billing/billing-gate';
+import { isHostAllowed } from '../tenants/domain-rules';
+import { listDomains } from '../tenants/service';
+import { resolvePolicy } from './policy';
+import { issueToken } from './session-tokens';
+import { consumeSession, expireSession, isPastDeadline, type SessionRow } from './session-state';
+
+export interface SessionDeps {
+  db: Db;
+  clock: Clock;
+  serverSecret: string;
+  /** Address of the verify UI (config VERIFY_URL). */
+  verifyUrl: string;
+}
+
+export async function createSession(deps: SessionDeps, principal: ApiPrincipal, input: CreateSessionRequest): Promise<CreateSessionResult> {
+  const { db, clock } = deps;
+  if (input.merchantId !== undefined && input.merchantId !== principal.tenantId) throw badRequest(ERROR_MESSAGES.merchantIdMismatch);
+
+  // DESIGN.md §2: a secret key whose paired publishable key is revoked cannot assemble a launch configuration.
+  if (principal.keyType === 'secret' && !principal.pairedPublishableActive) {
+    throw new HttpError(503, 'The secret key has no active paired publishable key; create a new key pair or restore it', {
+      code: ERROR_CODES.launchConfigurationUnavailable,
+    });
+  }
+
+  const [tenant] = await db.select().from(tenants).where(eq(tenants.id, principal.tenantId));
+  if (!tenant) throw new HttpError(403, 'Insufficient permissions');
+
+  const returnUrl = checkRedirectTarget(input.returnUrl, 'returnUrl');
+  const cancelUrl = input.cancelUrl !== undefined ? checkRedirectTarget(input.cancelUrl, 'cancelUrl') : null;
+  const domains = await listDomains(db, principal.tenantId);
+  for (const url of [returnUrl, cancelUrl]) {
+    if (url && !isHostAllowed(url.hostname, domains)) throw badRequest(ERROR_MESSAGES.returnUrlDomainNotAllowed);
+  }
+
+  const policy = resolvePolicy(
+    {
+      verificationMode: tenant.policyVerificationMode as VerificationMode,
+      challengeAge: tenant.policyChallengeAge,
+      faceMatchEnabled: tenant.policyFaceMatchEnabled,
+    },
+    { verificationMode: input.verificationMode, challengeAge: input.challengeAge, faceMatchEnabled: input.faceMatchEnabled },
+    principal.keyType,
+  );
+
+  const now = clock.now();
+  const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
+  const sessionId = newId('session');
+  const sessionToken = issueToken(deps.serverSecret, 'session', sessionId, expiresAt);
+  const handoffToken = issueToken(deps.serverSecret, 'handoff', sessionId, expiresAt);
+  const externalUserId = input.externalUserId ?? null;
+  const merchantName = input.merchantName ?? tenant.name;
+
+  const billingBlock = await db.transaction(async (tx) => {
+    const [used] = await tx
+      .select({ n: count() })
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.tenantId, principal.tenantId),
+          eq(sessions.sandbox, principal.sandbox),
+          gte(sessions.createdAt, monthStart(now)),
+          isNull(sessions.billingBlock),
+        ),
+      );
+    const block = decideBillingBlock(tenant, principal.sandbox, used?.n ?? 0);
+    const [row] = await tx
+      .insert(sessions)
+      .values({
+        id: sessionId,
+        tenantId: principal.tenantId,
+        pairId: principal.pairId,
+        sandbox: principal.sandbox,
+        state: 'PENDING',
+        returnUrl: returnUrl.toString(),
+        cancelUrl: cancelUrl?.toString() ?? null,
+        merchantName,
+        externalUserId,
+        ...policy,
+        sessionTokenHash: sessionToken.hash,
+        handoffTokenHash: handoffToken.hash,
+        billingBlock: block,
+        createdWith: principal.keyType,
+        createdAt: now,
+        expiresAt,
+      })
+      .returning();
+    // Spec: "The creation of a session dispatches session.started" — recorded in the same transaction.
+    await recordEvent(tx, { kind: 'session.started', session: row!, occurredAt: now, createdAt: now });
+    return block;
+  });
+
+  // Display parameters only: the verify UI reads the stored session, never these (spec verifyUrl rules).
+  const verifyUrl = appendParams(deps.verifyUrl, {
+    sessionId,
+    sessionToken: sessionToken.token,
+    returnUrl: returnUrl.toString(),
+    cancelUrl: cancelUrl?.toString(),
+    merchantName,
+    externalUserId,
+    blocked: billingBlock ? billingBlock.code : undefined,
+    portalUrl: billingBlock?.portalUrl,
+  });
+
+  return {
+    sessionId,
+    sessionToken: sessionToken.token,
+    verifyUrl,
+    expiresAt: expiresAt.toISOString(),
+    testMode: false,
+    sandboxMode: principal.sandbox,
+    externalUserId,
+    faceMatchEnabled: policy.faceMatchEnabled,
+    handoffToken: handoffToken.token,
+    ...(billingBlock && { billingBlock }),
+  };
+}
+
+function checkRedirectTarget(raw: string, field: 'returnUrl' | 'cancelUrl'): URL {
+  const verdict = checkRedirectUrl(raw, field);
+  if (!verdict.ok) throw badRequest([verdict.message]);
+  return verdict.url;
+}
+
+export async function validateSession(deps: SessionDeps, principal: ApiPrincipal, sessionId: string): Promise<ValidateSessionResult> {
+  const { db, clock } = deps;
+  if (principal.keyType !== 'secret') throw new HttpError(401, ERROR_MESSAGES.privateKeyRequired);
+  const now = clock.now();
+
+  let [session] = await db.select().from(sessions).where(eq(sessions.id, sessionId));
+  if (!session) throw notFound(ERROR_MESSAGES.sessionNotFound);
+  if (session.tenantId !== principal.tenantId) throw forbidden(ERROR_MESSAGES.sessionOtherTenant);
+
+  // The sweeper may not have run yet: a PENDING session past its deadline is expired now.
+  if (session.state === 'PENDING' && isPastDeadline(session, now)) {
+    await expireSession(db, session.id, now);
+    [session] = await db.select().from(sessions).where(eq(sessions.id, sessionId));
+  }
+  if (!session) throw notFound(ERROR_MESSAGES.sessionNotFound);
+  if (session.state === 'EXPIRED') throw badRequest(ERROR_MESSAGES.sessionExpired);
+  // DESIGN.md §2: validating a PENDING session answers 200 pending and does not consume it.
+  if (session.state === 'PENDING') return validationResult(session, 'pending');
+  if (session.validatedAt) throw conflict(ERROR_MESSAGES.sessionAlreadyUsed);
+
+  const consumed = await consumeSession(db, session.id, now);
+  if (!consumed) throw conflict(ERROR_MESSAGES.sessionAlreadyUsed);
+  return validationResult(consumed, consumed.state === 'VERIFIED' ? 'verified' : consumed.outcome === 'cancelled' ? 'cancelled' : 'failed');
+}
+
+function validationResult(session: SessionRow, status: ValidateSessionResult['status']): ValidateSessionResult {
+  const verified = status === 'verified';
+  return {
+    sessionId: session.id,
+    merchantId: session.tenantId,
+    verified,
+    // Spec: accessGranted equals verified under the current policy.
+    accessGranted: verified,
+    status,
+    verificationMode: session.verificationMode as VerificationMode,
+    challengeAge: session.challengeAge,
+    faceMatchEnabled: session.faceMatchEnabled,
+    externalUserId: session.externalUserId,
+    testMode: false,
+    // Time of completion; a pending session has none yet, so it reports its creation time.
+    timestamp: (session.completedAt ?? session.createdAt).toISOString(),
+    expiresAt: session.expiresAt.toISOString(),
+  };
+}

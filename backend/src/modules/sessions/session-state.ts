@@ -1,0 +1,74 @@
+/**
+ * The session state machine, in one place (STYLE.md habit 3; diagram in session-state.md).
+ * Every transition is a guarded UPDATE … WHERE state = 'PENDING' in a transaction that also writes
+ * the event, so concurrent completions, expiry and several backend instances cannot both win.
+ */
+import { and, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { CallbackStatus, EventKind } from '@ageverify/protocol';
+import type { Db } from '../../db/database';
+import { sessions } from '../../db/schema';
+import { recordEvent } from '../events/outbox';
+
+export type SessionRow = typeof sessions.$inferSelect;
+
+export const TERMINAL_STATES = ['VERIFIED', 'FAILED', 'EXPIRED'] as const;
+
+const OUTCOME_TRANSITIONS: Record<CallbackStatus, { state: 'VERIFIED' | 'FAILED'; event: EventKind }> = {
+  verified: { state: 'VERIFIED', event: 'verification.completed' },
+  failed: { state: 'FAILED', event: 'verification.failed' },
+  // DESIGN.md §2: cancelled is stored as FAILED with outcome `cancelled`.
+  cancelled: { state: 'FAILED', event: 'verification.cancelled' },
+};
+
+/** PENDING → VERIFIED | FAILED. Returns the updated row, or null when the session was not PENDING or past its deadline. */
+export async function completeSession(
+  db: Db,
+  sessionId: string,
+  outcome: CallbackStatus,
+  now: Date,
+  reason?: string,
+): Promise<SessionRow | null> {
+  const { state, event } = OUTCOME_TRANSITIONS[outcome];
+  const failureReason = outcome === 'cancelled' ? 'cancelled' : outcome === 'failed' ? (reason ?? 'age_not_met') : null;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(sessions)
+      .set({ state, outcome, failureReason, completedAt: now })
+      // The deadline is part of the guard: a completion after expiry must not win over the timeout.
+      .where(and(eq(sessions.id, sessionId), eq(sessions.state, 'PENDING'), gt(sessions.expiresAt, now)))
+      .returning();
+    if (!row) return null;
+    await recordEvent(tx, { kind: event, session: row, occurredAt: now, createdAt: now, reason: failureReason ?? undefined });
+    return row;
+  });
+}
+
+/** PENDING → EXPIRED once the deadline has passed. The event's timestamp is the deadline (spec "Events" envelope). */
+export async function expireSession(db: Db, sessionId: string, now: Date): Promise<SessionRow | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(sessions)
+      .set({ state: 'EXPIRED', completedAt: sql`${sessions.expiresAt}` })
+      .where(and(eq(sessions.id, sessionId), eq(sessions.state, 'PENDING'), lte(sessions.expiresAt, now)))
+      .returning();
+    if (!row) return null;
+    await recordEvent(tx, { kind: 'session.timeout', session: row, occurredAt: row.expiresAt, createdAt: now });
+    return row;
+  });
+}
+
+/** Marks a terminal VERIFIED/FAILED session as validated. Exactly one caller gets the row. */
+export async function consumeSession(db: Db, sessionId: string, now: Date): Promise<SessionRow | null> {
+  const [row] = await db
+    .update(sessions)
+    .set({ validatedAt: now })
+    .where(and(eq(sessions.id, sessionId), inArray(sessions.state, ['VERIFIED', 'FAILED']), isNull(sessions.validatedAt)))
+    .returning();
+  return row ?? null;
+}
+
+/** The session is still PENDING in the table but its deadline has passed. */
+export function isPastDeadline(session: Pick<SessionRow, 'expiresAt'>, now: Date): boolean {
+  return session.expiresAt.getTime() <= now.getTime();
+}
+

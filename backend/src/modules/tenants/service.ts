@@ -1,0 +1,186 @@
+/**
+ * Tenant provisioning: tenants, owners, key pairs, allowed domains and plans. Used by the CLI now
+ * and by the dashboard later. Services take plain values and a database, never a request context.
+ */
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Clock } from '../../clock';
+import type { Db, DbOrTx } from '../../db/database';
+import { allowedDomains, keyPairs, tenants, users } from '../../db/schema';
+import { hashPassword, sha256Hex } from '../../crypto';
+import { newApiKey, newId } from '../../ids';
+import { ProvisioningError } from './provisioning-error';
+import { normaliseDomainEntry } from './domain-rules';
+
+export interface CreatedKeyPair {
+  pairId: string;
+  publishableKey: string;
+  /** Shown once; only its hash is stored. */
+  secretKey: string;
+  sandbox: boolean;
+}
+
+export interface CreateTenantInput {
+  name: string;
+  domains: string[];
+  sandbox: boolean;
+  owner?: { email: string; password: string };
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export async function createTenant(db: Db, clock: Clock, input: CreateTenantInput) {
+  const name = input.name.trim();
+  if (!name || name.length > 200) throw new ProvisioningError('tenant name must be 1 to 200 characters');
+  const domains = input.domains.map((raw) => {
+    const verdict = normaliseDomainEntry(raw);
+    if (!verdict.ok) throw new ProvisioningError(verdict.message);
+    return verdict.domain;
+  });
+  if (input.owner) {
+    if (!EMAIL.test(input.owner.email)) throw new ProvisioningError(`owner email "${input.owner.email}" is not an email address`);
+    if (input.owner.password.length < 10) throw new ProvisioningError('owner password must be at least 10 characters');
+  }
+  const passwordHash = input.owner ? await hashPassword(input.owner.password) : null;
+  const now = clock.now();
+  return db.transaction(async (tx) => {
+    const tenantId = newId('tenant');
+    await tx.insert(tenants).values({ id: tenantId, name, createdAt: now });
+    for (const domain of new Set(domains)) await tx.insert(allowedDomains).values({ tenantId, domain, createdAt: now });
+    if (input.owner && passwordHash) {
+      const taken = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.owner.email.toLowerCase()));
+      if (taken.length > 0) throw new ProvisioningError(`a user with email ${input.owner.email} already exists`);
+      await tx.insert(users).values({ id: newId('user'), tenantId, email: input.owner.email.toLowerCase(), passwordHash, role: 'owner', createdAt: now });
+    }
+    const pair = await insertKeyPair(tx, tenantId, input.sandbox, now);
+    return { tenantId, ...pair, domains: [...new Set(domains)] };
+  });
+}
+
+async function insertKeyPair(tx: DbOrTx, tenantId: string, sandbox: boolean, now: Date): Promise<CreatedKeyPair> {
+  const pairId = newId('pair');
+  const publishableKey = newApiKey('publishable', sandbox);
+  const secretKey = newApiKey('secret', sandbox);
+  await tx.insert(keyPairs).values({
+    id: pairId,
+    tenantId,
+    sandbox,
+    publishableKey,
+    secretKeyHash: sha256Hex(secretKey),
+    secretKeyHint: secretKey.slice(-4),
+    createdAt: now,
+  });
+  return { pairId, publishableKey, secretKey, sandbox };
+}
+
+export async function requireTenant(db: DbOrTx, tenantId: string) {
+  const [tenant] = await db.select().from(tenants).where(eq(tenants.id, tenantId));
+  if (!tenant) throw new ProvisioningError(`no tenant with id "${tenantId}"`);
+  return tenant;
+}
+
+export async function createKeyPair(db: Db, clock: Clock, tenantId: string, sandbox: boolean): Promise<CreatedKeyPair> {
+  await requireTenant(db, tenantId);
+  return insertKeyPair(db, tenantId, sandbox, clock.now());
+}
+
+export async function listKeyPairs(db: Db, tenantId: string) {
+  await requireTenant(db, tenantId);
+  const rows = await db.select().from(keyPairs).where(eq(keyPairs.tenantId, tenantId)).orderBy(keyPairs.createdAt);
+  return rows.map((row) => ({
+    pairId: row.id,
+    sandbox: row.sandbox,
+    publishableKey: row.publishableKey,
+    secretKeyHint: `sk_…${row.secretKeyHint}`,
+    publishableRevoked: row.publishableRevokedAt !== null || row.revokedAt !== null,
+    revoked: row.revokedAt !== null,
+    createdAt: row.createdAt.toISOString(),
+  }));
+}
+
+/** Revokes a whole pair, or only its publishable key (then the secret key still validates, DESIGN.md §2 503 row). */
+export async function revokeKeyPair(db: Db, clock: Clock, tenantId: string, pairId: string, only: 'pair' | 'publishable') {
+  await requireTenant(db, tenantId);
+  const now = clock.now();
+  const set = only === 'pair' ? { revokedAt: now, publishableRevokedAt: now } : { publishableRevokedAt: now };
+  const guard = only === 'pair' ? isNull(keyPairs.revokedAt) : isNull(keyPairs.publishableRevokedAt);
+  const updated = await db
+    .update(keyPairs)
+    .set(set)
+    .where(and(eq(keyPairs.id, pairId), eq(keyPairs.tenantId, tenantId), guard))
+    .returning({ id: keyPairs.id });
+  if (updated.length === 0) {
+    const [exists] = await db.select({ id: keyPairs.id }).from(keyPairs).where(and(eq(keyPairs.id, pairId), eq(keyPairs.tenantId, tenantId)));
+    if (!exists) throw new ProvisioningError(`tenant ${tenantId} has no key pair "${pairId}"`);
+  }
+  return { pairId, revoked: only };
+}
+
+export async function listDomains(db: DbOrTx, tenantId: string): Promise<string[]> {
+  const rows = await db.select({ domain: allowedDomains.domain }).from(allowedDomains).where(eq(allowedDomains.tenantId, tenantId)).orderBy(allowedDomains.domain);
+  return rows.map((row) => row.domain);
+}
+
+export async function addDomain(db: Db, clock: Clock, tenantId: string, raw: string) {
+  await requireTenant(db, tenantId);
+  const verdict = normaliseDomainEntry(raw);
+  if (!verdict.ok) throw new ProvisioningError(verdict.message);
+  await db.insert(allowedDomains).values({ tenantId, domain: verdict.domain, createdAt: clock.now() }).onConflictDoNothing();
+  return { tenantId, domains: await listDomains(db, tenantId) };
+}
+
+export async function removeDomain(db: Db, tenantId: string, raw: string) {
+  await requireTenant(db, tenantId);
+  const verdict = normaliseDomainEntry(raw);
+  if (!verdict.ok) throw new ProvisioningError(verdict.message);
+  const removed = await db
+    .delete(allowedDomains)
+    .where(and(eq(allowedDomains.tenantId, tenantId), eq(allowedDomains.domain, verdict.domain)))
+    .returning({ domain: allowedDomains.domain });
+  if (removed.length === 0) throw new ProvisioningError(`tenant ${tenantId} has no allowed domain "${verdict.domain}"`);
+  return { tenantId, domains: await listDomains(db, tenantId) };
+}
+
+export interface PlanInput {
+  code?: string;
+  active?: boolean;
+  monthlyAllowance?: number | null;
+  sandboxAllowance?: number | null;
+  portalUrl?: string | null;
+}
+
+export async function setPlan(db: Db, tenantId: string, plan: PlanInput) {
+  await requireTenant(db, tenantId);
+  for (const [name, value] of [['monthly allowance', plan.monthlyAllowance], ['sandbox allowance', plan.sandboxAllowance]] as const) {
+    if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 0)) {
+      throw new ProvisioningError(`${name} must be a whole number ≥ 0 (or "unlimited"), got ${value}`);
+    }
+  }
+  if (plan.portalUrl) {
+    let url: URL | null = null;
+    try {
+      url = new URL(plan.portalUrl);
+    } catch {}
+    if (!url || url.protocol !== 'https:') throw new ProvisioningError(`portal url must be an https:// URL, got "${plan.portalUrl}"`);
+  }
+  const [row] = await db
+    .update(tenants)
+    .set({
+      ...(plan.code !== undefined && { planCode: plan.code }),
+      ...(plan.active !== undefined && { planActive: plan.active }),
+      ...(plan.monthlyAllowance !== undefined && { planMonthlyAllowance: plan.monthlyAllowance }),
+      ...(plan.sandboxAllowance !== undefined && { planSandboxAllowance: plan.sandboxAllowance }),
+      ...(plan.portalUrl !== undefined && { planPortalUrl: plan.portalUrl }),
+    })
+    .where(eq(tenants.id, tenantId))
+    .returning();
+  return {
+    tenantId,
+    plan: {
+      code: row!.planCode,
+      active: row!.planActive,
+      monthlyAllowance: row!.planMonthlyAllowance,
+      sandboxAllowance: row!.planSandboxAllowance,
+      portalUrl: row!.planPortalUrl,
+    },
+  };
+}
