@@ -46,8 +46,10 @@ export function errorHandling(deps: { clock: Clock; logger: Logger; maxBodyBytes
     })
     .onError({ as: 'global' }, ({ code, error, path, request, set, body }) => {
       const requestId = String(set.headers['x-request-id'] ?? request.headers.get('x-request-id') ?? `req_${randomBase62(16)}`);
-      if (error instanceof HttpError) {
-        return json(error.statusCode, error.messages, path, requestId, error.options.code, error.options.headers);
+      // Errors thrown by the body parser reach here wrapped in Elysia's ParseError.
+      const cause = code === 'PARSE' ? (error as { cause?: unknown }).cause : error;
+      if (cause instanceof HttpError) {
+        return json(cause.statusCode, cause.messages, path, requestId, cause.options.code, cause.options.headers);
       }
       switch (code) {
         case 'VALIDATION': {

@@ -47,8 +47,9 @@ function describe(name: string, value: unknown, schema: Record<string, unknown>)
     }
     case 'integer':
     case 'number': {
-      const kind = main.type === 'integer' ? 'an integer' : 'a number';
-      if (typeof value !== 'number' || (main.type === 'integer' && !Number.isInteger(value))) return `${name} must be ${kind}`;
+      const integer = main.type === 'integer' || main.multipleOf === 1;
+      const kind = integer ? 'an integer' : 'a number';
+      if (typeof value !== 'number' || (integer && !Number.isInteger(value))) return `${name} must be ${kind}`;
       const min = main.minimum as number | undefined;
       const max = main.maximum as number | undefined;
       if (min !== undefined && max !== undefined) return `${name} must be ${kind} from ${min} to ${max}`;

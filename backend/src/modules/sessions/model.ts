@@ -21,7 +21,7 @@ export const createSessionBody = t.Object(
     merchantName: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.merchantName })),
     externalUserId: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.externalUserId })),
     verificationMode: t.Optional(t.Union([t.Literal('L1'), t.Literal('L2')])),
-    challengeAge: t.Optional(t.Number({ multipleOf: 1, minimum: CHALLENGE_AGE_MIN, maximum: CHALLENGE_AGE_MAX, type: 'integer' })),
+    challengeAge: t.Optional(t.Number({ multipleOf: 1, minimum: CHALLENGE_AGE_MIN, maximum: CHALLENGE_AGE_MAX })),
     faceMatchEnabled: t.Optional(t.Boolean()),
   },
   { additionalProperties: false },

@@ -1,0 +1,171 @@
+/**
+ * The provisioning commands (the operator's way to set up tenants without the dashboard).
+ * `runCommand` takes argv and a database and returns what to print: the same function runs in the
+ * CLI process and, when the embedded database is held by a running server, inside that server
+ * (cli/server-bridge.ts), so both paths behave identically.
+ */
+import { EVENT_KINDS } from '@ageverify/protocol';
+import type { Clock } from '../clock';
+import type { Db } from '../db/database';
+import { ProvisioningError } from '../modules/tenants/provisioning-error';
+import { addDomain, createKeyPair, createTenant, listKeyPairs, removeDomain, revokeKeyPair, setPlan } from '../modules/tenants/service';
+import { addEndpoint, listEndpoints, removeEndpoint } from '../modules/webhooks/endpoint-config';
+import type { GuardOptions } from '../modules/webhooks/destination-guard';
+
+export interface CommandContext {
+  db: Db;
+  clock: Clock;
+  guard: GuardOptions;
+}
+
+export interface CommandResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export const USAGE = `Usage: bun run cli <command> [options]   (prints JSON; exits non-zero with a message on stderr when refused)
+
+  tenant create --name NAME --domain HOST [--domain HOST…] [--sandbox] [--owner EMAIL --password P]
+  keys create   --tenant ID [--sandbox]
+  keys list     --tenant ID
+  keys revoke   --tenant ID --pair ID [--publishable-only]
+  domains add|remove --tenant ID --domain HOST      (HOST or *.parent.example for subdomains)
+  domains list  --tenant ID
+  webhooks add  --tenant ID --url URL --events KIND,KIND,… [--pair ID] [--disabled]
+  webhooks list --tenant ID
+  webhooks remove --tenant ID --endpoint ID
+  plan set      --tenant ID [--code NAME] [--active true|false] [--monthly N|unlimited] [--sandbox-allowance N|unlimited] [--portal-url URL]
+
+Event kinds: ${EVENT_KINDS.join(', ')}
+Database: DATABASE_URL (PostgreSQL) or the embedded DATA_DIR (default ./.data).`;
+
+const FLAGS = new Set(['sandbox', 'disabled', 'publishable-only', 'help']);
+
+export function parseArgs(argv: string[]): { words: string[]; options: Map<string, string[]> } {
+  const words: string[] = [];
+  const options = new Map<string, string[]>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) {
+      words.push(arg);
+      continue;
+    }
+    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    let value: string;
+    if (inline !== undefined) value = inline;
+    else if (FLAGS.has(name)) value = 'true';
+    else {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) throw new ProvisioningError(`--${name} needs a value`);
+      value = next;
+      i++;
+    }
+    options.set(name, [...(options.get(name) ?? []), value]);
+  }
+  return { words, options };
+}
+
+export async function runCommand(ctx: CommandContext, argv: string[]): Promise<CommandResult> {
+  try {
+    const output = await dispatch(ctx, argv);
+    return { exitCode: 0, stdout: `${JSON.stringify(output, null, 2)}\n`, stderr: '' };
+  } catch (error) {
+    if (error instanceof ProvisioningError) return { exitCode: 1, stdout: '', stderr: `error: ${error.message}\n` };
+    return { exitCode: 2, stdout: '', stderr: `error: ${(error as Error).message}\n` };
+  }
+}
+
+async function dispatch(ctx: CommandContext, argv: string[]): Promise<unknown> {
+  const { words, options } = parseArgs(argv);
+  const one = (name: string): string | undefined => options.get(name)?.at(-1);
+  const required = (name: string): string => {
+    const value = one(name);
+    if (!value) throw new ProvisioningError(`--${name} is required (see \`bun run cli help\`)`);
+    return value;
+  };
+  const flag = (name: string) => one(name) === 'true';
+  const known = (...names: string[]) => {
+    for (const name of options.keys()) if (!names.includes(name)) throw new ProvisioningError(`unknown option --${name} for "${words.join(' ')}"`);
+  };
+  const { db, clock } = ctx;
+  const command = words.join(' ');
+
+  switch (command) {
+    case 'tenant create': {
+      known('name', 'domain', 'sandbox', 'owner', 'password');
+      const owner = one('owner');
+      if (owner && !one('password')) throw new ProvisioningError('--owner needs --password');
+      const result = await createTenant(db, clock, {
+        name: required('name'),
+        domains: options.get('domain') ?? [],
+        sandbox: flag('sandbox'),
+        owner: owner ? { email: owner, password: required('password') } : undefined,
+      });
+      return { tenantId: result.tenantId, pairId: result.pairId, publishableKey: result.publishableKey, secretKey: result.secretKey, sandbox: result.sandbox, domains: result.domains };
+    }
+    case 'keys create': {
+      known('tenant', 'sandbox');
+      const pair = await createKeyPair(db, clock, required('tenant'), flag('sandbox'));
+      return { pairId: pair.pairId, publishableKey: pair.publishableKey, secretKey: pair.secretKey, sandbox: pair.sandbox };
+    }
+    case 'keys list':
+      known('tenant');
+      return listKeyPairs(db, required('tenant'));
+    case 'keys revoke':
+      known('tenant', 'pair', 'publishable-only');
+      return revokeKeyPair(db, clock, required('tenant'), required('pair'), flag('publishable-only') ? 'publishable' : 'pair');
+    case 'domains add':
+      known('tenant', 'domain');
+      return addDomain(db, clock, required('tenant'), required('domain'));
+    case 'domains remove':
+      known('tenant', 'domain');
+      return removeDomain(db, required('tenant'), required('domain'));
+    case 'domains list': {
+      known('tenant');
+      const { listDomains, requireTenant } = await import('../modules/tenants/service');
+      const tenantId = required('tenant');
+      await requireTenant(db, tenantId);
+      return { tenantId, domains: await listDomains(db, tenantId) };
+    }
+    case 'webhooks add': {
+      known('tenant', 'url', 'events', 'pair', 'disabled');
+      const events = required('events').split(',').map((kind) => kind.trim()).filter(Boolean);
+      return addEndpoint(db, clock, ctx.guard, {
+        tenantId: required('tenant'),
+        url: required('url'),
+        events,
+        pairId: one('pair'),
+        enabled: !flag('disabled'),
+      });
+    }
+    case 'webhooks list':
+      known('tenant');
+      return listEndpoints(db, required('tenant'));
+    case 'webhooks remove':
+      known('tenant', 'endpoint');
+      return removeEndpoint(db, required('tenant'), required('endpoint'));
+    case 'plan set': {
+      known('tenant', 'code', 'active', 'monthly', 'sandbox-allowance', 'portal-url');
+      const active = one('active');
+      if (active !== undefined && active !== 'true' && active !== 'false') throw new ProvisioningError(`--active must be true or false, got "${active}"`);
+      return setPlan(db, required('tenant'), {
+        code: one('code'),
+        active: active === undefined ? undefined : active === 'true',
+        monthlyAllowance: allowance('monthly', one('monthly')),
+        sandboxAllowance: allowance('sandbox-allowance', one('sandbox-allowance')),
+        portalUrl: one('portal-url'),
+      });
+    }
+    default:
+      throw new ProvisioningError(command ? `unknown command "${command}"\n\n${USAGE}` : USAGE);
+  }
+}
+
+function allowance(name: string, raw: string | undefined): number | null | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === 'unlimited') return null;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new ProvisioningError(`--${name} must be a whole number ≥ 0 or "unlimited", got "${raw}"`);
+  return value;
+}

@@ -1,0 +1,49 @@
+/**
+ * `bun run cli …`: provisioning from the shell. Opens PostgreSQL (DATABASE_URL) or the embedded
+ * folder directly; if a running server holds the embedded folder, forwards to it instead of
+ * opening the folder a second time (that would corrupt it: research/stack.md §2).
+ */
+import { ConfigError, loadConfig } from '../config';
+import { systemClock } from '../clock';
+import { openDatabase } from '../db/database';
+import { DataDirLockedError, isAlive, readLock } from '../db/data-dir-lock';
+import { USAGE, runCommand, type CommandResult } from './commands';
+import { forwardToServer } from './server-bridge';
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === 'help' || argv.includes('--help')) {
+    process.stdout.write(`${USAGE}\n`);
+    return argv.length === 0 ? 1 : 0;
+  }
+  const config = loadConfig();
+  let result: CommandResult;
+  const holder = config.databaseUrl ? null : readLock(config.dataDir);
+  if (holder && holder.pid !== process.pid && isAlive(holder.pid)) {
+    if (!holder.adminUrl || !holder.adminToken) {
+      throw new DataDirLockedError(config.dataDir, holder);
+    }
+    result = await forwardToServer(holder, argv);
+  } else {
+    const database = await openDatabase(config);
+    try {
+      result = await runCommand(
+        { db: database.db, clock: systemClock, guard: { allowedCidrs: config.webhookAllowedCidrs } },
+        argv,
+      );
+    } finally {
+      await database.close();
+    }
+  }
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
+  return result.exitCode;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const message = error instanceof ConfigError || error instanceof DataDirLockedError ? error.message : String((error as Error)?.message ?? error);
+    process.stderr.write(`error: ${message}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,92 @@
+/** The spec's error body on every error response (spec "Error body"; issue: never Elysia's 422 shape). */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { createTestContext, type TestContext } from '../testing/test-app';
+
+describe('error responses', () => {
+  let ctx: TestContext;
+  let key: string;
+  beforeAll(async () => {
+    ctx = await createTestContext('pglite');
+    key = (await ctx.tenant()).publishableKey;
+  });
+  afterAll(() => ctx.close());
+
+  const expectErrorBody = async (response: Response, status: number, path: string) => {
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    const body = await response.json();
+    expect(Object.keys(body).sort()).toEqual(['error', 'message', 'path', 'statusCode', 'timestamp']);
+    expect(body.statusCode).toBe(status);
+    expect(body.path).toBe(path);
+    expect(body.timestamp).toBe(ctx.clock.now().toISOString());
+    return body as { message: string | string[]; error: string };
+  };
+
+  test('unknown route: 404', async () => {
+    const body = await expectErrorBody(await ctx.request('GET', '/api/v1/nope'), 404, '/api/v1/nope');
+    expect(body.error).toBe('Not Found');
+  });
+
+  test('malformed JSON: 400 saying so', async () => {
+    const body = await expectErrorBody(await ctx.request('POST', '/api/v1/sessions/create', { key, rawBody: '{"returnUrl":' }), 400, '/api/v1/sessions/create');
+    expect(body.message).toStartWith('Malformed JSON in request body');
+  });
+
+  test('validation errors: 400 with an array of messages, one per field', async () => {
+    const body = await expectErrorBody(
+      await ctx.request('POST', '/api/v1/sessions/create', { key, body: { foo: 1, returnUrl: 5, challengeAge: 24.5, verificationMode: 'L3', faceMatchEnabled: 'yes' } }),
+      400,
+      '/api/v1/sessions/create',
+    );
+    expect([...(body.message as string[])].sort()).toEqual(
+      [
+        'property foo should not exist',
+        'returnUrl must be a string',
+        'verificationMode must be one of: L1, L2',
+        'challengeAge must be an integer',
+        'faceMatchEnabled must be a boolean',
+      ].sort(),
+    );
+    expect(body.error).toBe('Bad Request');
+  });
+
+  test.each([
+    [{ returnUrl: 'https://shop.example.com', challengeAge: 24 }, 'challengeAge must be an integer from 25 to 99'],
+    [{ returnUrl: 'https://shop.example.com', challengeAge: 100 }, 'challengeAge must be an integer from 25 to 99'],
+    [{ returnUrl: 'https://shop.example.com', challengeAge: '30' }, 'challengeAge must be an integer'],
+    [{ returnUrl: 'https://shop.example.com', merchantName: 'x'.repeat(121) }, 'merchantName must be at most 120 characters long'],
+    [{}, 'returnUrl is required'],
+  ])('body %j → %s', async (payload, message) => {
+    const body = await expectErrorBody(await ctx.request('POST', '/api/v1/sessions/create', { key, body: payload }), 400, '/api/v1/sessions/create');
+    expect(body.message).toEqual([message]);
+  });
+
+  test('a body that is not an object: 400', async () => {
+    const body = await expectErrorBody(await ctx.request('POST', '/api/v1/sessions/create', { key, rawBody: '[1,2]' }), 400, '/api/v1/sessions/create');
+    expect(body.message).toEqual(['request body must be a JSON object']);
+  });
+
+  test('oversized body: 413', async () => {
+    const rawBody = JSON.stringify({ returnUrl: 'https://shop.example.com', merchantName: 'x'.repeat(20_000) });
+    const body = await expectErrorBody(await ctx.request('POST', '/api/v1/sessions/create', { key, rawBody }), 413, '/api/v1/sessions/create');
+    expect(body.message).toBe('Request body is larger than 16384 bytes');
+  });
+
+  test('a body that is not JSON: 415', async () => {
+    const body = await expectErrorBody(
+      await ctx.request('POST', '/api/v1/sessions/create', { key, rawBody: 'returnUrl=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+      '/api/v1/sessions/create',
+    );
+    expect(body.message).toContain('Content-Type must be application/json');
+  });
+
+  test('every response carries an X-Request-Id; a sane incoming id is kept', async () => {
+    const fresh = await ctx.request('GET', '/healthz');
+    expect(fresh.headers.get('x-request-id')).toMatch(/^req_[0-9A-Za-z]{16}$/);
+    const kept = await ctx.request('GET', '/api/v1/nope', { headers: { 'x-request-id': 'merchant-abc-123' } });
+    expect(kept.headers.get('x-request-id')).toBe('merchant-abc-123');
+    const replaced = await ctx.request('GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces\n' } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * Boots the service: configuration, database (migrated), HTTP app with the verify UI and SDK,
+ * and graceful shutdown that closes the database (PGlite must be closed or Bun never exits).
+ */
+import { ConfigError, loadConfig } from './config';
+import { systemClock } from './clock';
+import { createLogger } from './log';
+import { openDatabase } from './db/database';
+import { DataDirLockedError } from './db/data-dir-lock';
+import { createApp } from './app';
+import { resolveServerSecret } from './server-secret';
+import { cliBridgeRoutes, newAdminToken, recordAdminAddress } from './cli/server-bridge';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase(config);
+  logger.info('database ready', { kind: database.kind, ...(database.kind === 'pglite' ? { dataDir: config.dataDir } : {}) });
+  const serverSecret = await resolveServerSecret(database.db, config.serverSecret);
+
+  const adminToken = newAdminToken();
+  let server: ReturnType<typeof Bun.serve> | null = null;
+  const app = createApp({ ...config, db: database.db, clock: systemClock, logger, serverSecret }).use(
+    cliBridgeRoutes(
+      { db: database.db, clock: systemClock, guard: { allowedCidrs: config.webhookAllowedCidrs } },
+      adminToken,
+      (request) => server?.requestIP(request)?.address ?? null,
+    ),
+  );
+  // Bun's own limit is a backstop; the parser answers oversized bodies with the spec's 413 first.
+  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: Math.max(config.maxBodyBytes * 4, 1024 * 1024) });
+  server = app.server;
+  const port = server?.port ?? config.port;
+  if (database.lock) recordAdminAddress(database.lock, port, adminToken);
+
+  const base = config.publicBaseUrl;
+  logger.info('listening', {
+    url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`,
+    api: `${base}/api/v1`,
+    verifyUi: config.verifyUrl,
+    sdk: `${base}/sdk/ageverify.iife.min.js`,
+  });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    await app.stop();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`fatal: ${(error as Error)?.stack ?? String(error)}\n`);
+  }
+  process.exit(1);
+});
