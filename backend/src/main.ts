@@ -27,8 +27,9 @@ async function main(): Promise<void> {
       (request) => server?.requestIP(request)?.address ?? null,
     ),
   );
-  // Bun's own limit is a backstop; the parser answers oversized bodies with the spec's 413 first.
-  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: Math.max(config.maxBodyBytes * 4, 1024 * 1024) });
+  // The body parser answers oversized bodies with the spec's 413 and stops reading at the limit;
+  // Bun's own limit (a bare 413) is only a backstop for absurd sizes.
+  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: 256 * 1024 * 1024 });
   server = app.server;
   const port = server?.port ?? config.port;
   if (database.lock) recordAdminAddress(database.lock, port, adminToken);

@@ -72,6 +72,24 @@ describe('error responses', () => {
     expect(body.message).toBe('Request body is larger than 16384 bytes');
   });
 
+  test('oversized streamed body without Content-Length: 413, reading stops at the limit', async () => {
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // An endless upload: the server must stop reading, not buffer it all.
+        sent += 4096;
+        if (sent > 10 * 1024 * 1024) controller.close();
+        else controller.enqueue(new Uint8Array(4096).fill(97));
+      },
+    });
+    const response = await ctx.app.handle(
+      new Request('http://localhost:3000/api/v1/sessions/create', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: stream }),
+    );
+    const body = await expectErrorBody(response, 413, '/api/v1/sessions/create');
+    expect(body.message).toBe('Request body is larger than 16384 bytes');
+    expect(sent).toBeLessThan(1024 * 1024);
+  });
+
   test('a body that is not JSON: 415', async () => {
     const body = await expectErrorBody(
       await ctx.request('POST', '/api/v1/sessions/create', { key, rawBody: 'returnUrl=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),

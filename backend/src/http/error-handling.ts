@@ -31,8 +31,7 @@ export function errorHandling(deps: { clock: Clock; logger: Logger; maxBodyBytes
       if (request.method === 'GET' || request.method === 'HEAD') return;
       const declared = Number(request.headers.get('content-length') ?? '0');
       if (declared > maxBodyBytes) throw new HttpError(413, `Request body is larger than ${maxBodyBytes} bytes`);
-      const bytes = new Uint8Array(await request.arrayBuffer());
-      if (bytes.byteLength > maxBodyBytes) throw new HttpError(413, `Request body is larger than ${maxBodyBytes} bytes`);
+      const bytes = await readLimited(request, maxBodyBytes);
       if (bytes.byteLength === 0) return {};
       if (!contentType?.includes('application/json')) {
         throw new HttpError(415, `Content-Type must be application/json, got "${contentType || 'none'}" on ${path}`);
@@ -78,4 +77,29 @@ export function errorHandling(deps: { clock: Clock; logger: Logger; maxBodyBytes
         ms: startedAt ? Math.round((performance.now() - startedAt) * 10) / 10 : undefined,
       });
     });
+}
+
+/** Reads the body but stops at the limit, so a chunked upload without Content-Length cannot fill memory. */
+async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new HttpError(413, `Request body is larger than ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }
