@@ -164,6 +164,21 @@ export const webhookEndpoints = pgTable(
   (t) => [index('webhook_endpoints_tenant_idx').on(t.tenantId)],
 );
 
+/**
+ * Fixed 60 s rate-limit windows per tenant and endpoint (spec "Limits"; DESIGN.md §2 Rate limits).
+ * In the database so that every backend instance counts in the same bucket.
+ */
+export const rateLimitWindows = pgTable(
+  'rate_limit_windows',
+  {
+    tenantId: text('tenant_id').notNull(),
+    bucket: text('bucket').notNull(),
+    windowStart: ts('window_start').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.bucket, t.windowStart] }), index('rate_limit_windows_start_idx').on(t.windowStart)],
+);
+
 /** Secrets the server generates for itself (embedded mode persists SERVER_SECRET here when unset). */
 export const serverSettings = pgTable('server_settings', {
   key: text('key').primaryKey(),
