@@ -9,6 +9,7 @@ import { openDatabase } from './db/database';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { createApp } from './app';
 import { resolveServerSecret } from './server-secret';
+import { startSweeper } from './modules/sessions/expiry-sweeper';
 import { cliBridgeRoutes, newAdminToken, recordAdminAddress } from './cli/server-bridge';
 
 async function main(): Promise<void> {
@@ -42,12 +43,16 @@ async function main(): Promise<void> {
     sdk: `${base}/sdk/ageverify.iife.min.js`,
   });
 
+  const sweeper = startSweeper({ db: database.db, clock: systemClock, logger });
+  void sweeper.runOnce();
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info('shutting down', { signal });
     await app.stop();
+    await sweeper.stop();
     await database.close();
     process.exit(0);
   };

@@ -4,7 +4,7 @@
  * looked up as stored; secret keys are stored only as SHA-256 hashes and looked up by hash, then
  * compared in constant time. Revoked keys are 401; a suspended tenant is 403.
  */
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { ERROR_MESSAGES } from '@ageverify/protocol';
 import type { Db } from '../db/database';
 import { keyPairs, tenants } from '../db/schema';
@@ -18,6 +18,8 @@ export interface ApiPrincipal {
   sandbox: boolean;
   /** For secret keys: whether the paired publishable key is still active (spec 503 launch configuration). */
   pairedPublishableActive: boolean;
+  /** Per-tenant rate-limit overrides (null: the spec's defaults). */
+  rateLimits: { create: number | null; validate: number | null };
 }
 
 export function extractApiKey(headers: Headers): string | null {
@@ -30,6 +32,8 @@ export function extractApiKey(headers: Headers): string | null {
   return apiKey ? apiKey : null;
 }
 
+const NO_OVERRIDES = { create: null, validate: null };
+
 const invalidKey = () => new HttpError(401, 'Invalid API key');
 
 export async function authenticate(db: Db, headers: Headers): Promise<ApiPrincipal> {
@@ -41,7 +45,7 @@ export async function authenticate(db: Db, headers: Headers): Promise<ApiPrincip
   if (key.startsWith('pk_')) {
     const [pair] = await db.select().from(keyPairs).where(eq(keyPairs.publishableKey, key));
     if (!pair || !safeEqual(pair.publishableKey, key) || pair.revokedAt || pair.publishableRevokedAt) throw invalidKey();
-    principal = { tenantId: pair.tenantId, pairId: pair.id, keyType: 'publishable', sandbox: pair.sandbox, pairedPublishableActive: true };
+    principal = { tenantId: pair.tenantId, pairId: pair.id, keyType: 'publishable', sandbox: pair.sandbox, pairedPublishableActive: true, rateLimits: NO_OVERRIDES };
   } else if (key.startsWith('sk_')) {
     const hash = sha256Hex(key);
     const [pair] = await db.select().from(keyPairs).where(eq(keyPairs.secretKeyHash, hash));
@@ -52,12 +56,16 @@ export async function authenticate(db: Db, headers: Headers): Promise<ApiPrincip
       keyType: 'secret',
       sandbox: pair.sandbox,
       pairedPublishableActive: pair.publishableRevokedAt === null,
+      rateLimits: NO_OVERRIDES,
     };
   } else {
     throw invalidKey();
   }
 
-  const [tenant] = await db.select({ status: tenants.status }).from(tenants).where(and(eq(tenants.id, principal.tenantId)));
+  const [tenant] = await db
+    .select({ status: tenants.status, create: tenants.rateLimitCreate, validate: tenants.rateLimitValidate })
+    .from(tenants)
+    .where(eq(tenants.id, principal.tenantId));
   if (!tenant || tenant.status !== 'active') throw new HttpError(403, 'Insufficient permissions: this account is suspended');
-  return principal;
+  return { ...principal, rateLimits: { create: tenant.create, validate: tenant.validate } };
 }

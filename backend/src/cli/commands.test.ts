@@ -72,6 +72,22 @@ for (const target of TARGETS) {
       expect(json.plan).toEqual({ code: 'pro', active: true, monthlyAllowance: 1000, sandboxAllowance: null, portalUrl: 'https://billing.example.com/p' });
     });
 
+    test('tenant suspend/activate, policy set, rate-limit set', async () => {
+      const { json: tenant } = await run('tenant', 'create', '--name', 'Ops', '--domain', 'o.example.com');
+      expect((await run('tenant', 'suspend', '--tenant', tenant.tenantId)).json).toEqual({ tenantId: tenant.tenantId, status: 'suspended' });
+      expect((await run('tenant', 'activate', '--tenant', tenant.tenantId)).json.status).toBe('active');
+      expect((await run('policy', 'set', '--tenant', tenant.tenantId, '--mode', 'L2', '--challenge-age', '30', '--face-match', 'false')).json.policy).toEqual({
+        verificationMode: 'L2',
+        challengeAge: 30,
+        faceMatchEnabled: false,
+        legalMinimumAge: 18,
+      });
+      expect((await run('rate-limit', 'set', '--tenant', tenant.tenantId, '--create', '1000')).json.rateLimits).toEqual({ create: 1000, validate: null });
+      expect((await run('rate-limit', 'set', '--tenant', tenant.tenantId, '--create', 'default')).json.rateLimits).toEqual({ create: null, validate: null });
+      expect((await run('policy', 'set', '--tenant', tenant.tenantId, '--challenge-age', '18')).stderr).toMatch(/challenge age must be a whole number from 25 to 99/);
+      expect((await run('rate-limit', 'set', '--tenant', tenant.tenantId, '--validate', '0')).stderr).toMatch(/validate limit must be a whole number from 1/);
+    });
+
     const refusals: [string, string[], RegExp][] = [
       ['unknown tenant', ['keys', 'create', '--tenant', 'ten_nope'], /no tenant with id "ten_nope"/],
       ['missing name', ['tenant', 'create', '--domain', 'x.example.com'], /--name is required/],

@@ -8,7 +8,7 @@ import { EVENT_KINDS } from '@ageverify/protocol';
 import type { Clock } from '../clock';
 import type { Db } from '../db/database';
 import { ProvisioningError } from '../modules/tenants/provisioning-error';
-import { addDomain, createKeyPair, createTenant, listKeyPairs, removeDomain, revokeKeyPair, setPlan } from '../modules/tenants/service';
+import { addDomain, createKeyPair, createTenant, listKeyPairs, removeDomain, revokeKeyPair, setPlan, setPolicy, setRateLimits, setTenantStatus } from '../modules/tenants/service';
 import { addEndpoint, listEndpoints, removeEndpoint } from '../modules/webhooks/endpoint-config';
 import type { GuardOptions } from '../modules/webhooks/destination-guard';
 
@@ -35,6 +35,9 @@ export const USAGE = `Usage: bun run cli <command> [options]   (prints JSON; exi
   webhooks add  --tenant ID --url URL --events KIND,KIND,… [--pair ID] [--disabled]
   webhooks list --tenant ID
   webhooks remove --tenant ID --endpoint ID
+  tenant suspend|activate --tenant ID
+  policy set    --tenant ID [--mode L1|L2] [--challenge-age N] [--face-match true|false] [--legal-minimum-age N]
+  rate-limit set --tenant ID [--create N|default] [--validate N|default]
   plan set      --tenant ID [--code NAME] [--active true|false] [--monthly N|unlimited] [--sandbox-allowance N|unlimited] [--portal-url URL]
 
 Event kinds: ${EVENT_KINDS.join(', ')}
@@ -145,6 +148,31 @@ async function dispatch(ctx: CommandContext, argv: string[]): Promise<unknown> {
     case 'webhooks remove':
       known('tenant', 'endpoint');
       return removeEndpoint(db, required('tenant'), required('endpoint'));
+    case 'tenant suspend':
+    case 'tenant activate':
+      known('tenant');
+      return setTenantStatus(db, required('tenant'), command === 'tenant suspend' ? 'suspended' : 'active');
+    case 'policy set': {
+      known('tenant', 'mode', 'challenge-age', 'face-match', 'legal-minimum-age');
+      const mode = one('mode');
+      if (mode !== undefined && mode !== 'L1' && mode !== 'L2') throw new ProvisioningError(`--mode must be L1 or L2, got "${mode}"`);
+      const faceMatch = one('face-match');
+      if (faceMatch !== undefined && faceMatch !== 'true' && faceMatch !== 'false') throw new ProvisioningError(`--face-match must be true or false, got "${faceMatch}"`);
+      return setPolicy(db, required('tenant'), {
+        verificationMode: mode as 'L1' | 'L2' | undefined,
+        challengeAge: numberOption('challenge-age', one('challenge-age')),
+        faceMatchEnabled: faceMatch === undefined ? undefined : faceMatch === 'true',
+        legalMinimumAge: numberOption('legal-minimum-age', one('legal-minimum-age')),
+      });
+    }
+    case 'rate-limit set': {
+      known('tenant', 'create', 'validate');
+      const limit = (name: string) => {
+        const raw = one(name);
+        return raw === 'default' ? null : numberOption(name, raw);
+      };
+      return setRateLimits(db, required('tenant'), { create: limit('create'), validate: limit('validate') });
+    }
     case 'plan set': {
       known('tenant', 'code', 'active', 'monthly', 'sandbox-allowance', 'portal-url');
       const active = one('active');
@@ -160,6 +188,13 @@ async function dispatch(ctx: CommandContext, argv: string[]): Promise<unknown> {
     default:
       throw new ProvisioningError(command ? `unknown command "${command}"\n\n${USAGE}` : USAGE);
   }
+}
+
+function numberOption(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value)) throw new ProvisioningError(`--${name} must be a whole number, got "${raw}"`);
+  return value;
 }
 
 function allowance(name: string, raw: string | undefined): number | null | undefined {

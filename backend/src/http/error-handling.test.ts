@@ -14,7 +14,7 @@ describe('error responses', () => {
   const expectErrorBody = async (response: Response, status: number, path: string) => {
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toContain('application/json');
-    const body = await response.json();
+    const body = (await response.json()) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(['error', 'message', 'path', 'statusCode', 'timestamp']);
     expect(body.statusCode).toBe(status);
     expect(body.path).toBe(path);

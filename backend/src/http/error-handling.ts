@@ -13,10 +13,10 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export function errorHandling(deps: { clock: Clock; logger: Logger; maxBodyBytes: number }) {
   const { clock, logger, maxBodyBytes } = deps;
-  const json = (status: number, message: string | string[], path: string, requestId: string, code?: string, headers: Record<string, string> = {}) =>
+  const jsonError = (status: number, message: string | string[], path: string, requestId: string, code?: string, headers: Record<string, string> = {}) =>
     new Response(JSON.stringify(errorBody(status, message, path, clock.now(), code)), {
       status,
-      headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...headers },
+      headers: { ...headers, 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId },
     });
 
   return new Elysia({ name: 'error-handling' })
@@ -45,6 +45,11 @@ export function errorHandling(deps: { clock: Clock; logger: Logger; maxBodyBytes
     })
     .onError({ as: 'global' }, ({ code, error, path, request, set, body }) => {
       const requestId = String(set.headers['x-request-id'] ?? request.headers.get('x-request-id') ?? `req_${randomBase62(16)}`);
+      // Headers set before the failure (rate-limit, CORS) stay on the error response.
+      const carried: Record<string, string> = {};
+      for (const [name, value] of Object.entries(set.headers)) if (typeof value === 'string') carried[name] = value;
+      const json = (status: number, message: string | string[], p: string, id: string, errorCode?: string, extra: Record<string, string> = {}) =>
+        jsonError(status, message, p, id, errorCode, { ...carried, ...extra });
       // Errors thrown by the body parser reach here wrapped in Elysia's ParseError.
       const cause = code === 'PARSE' ? (error as { cause?: unknown }).cause : error;
       if (cause instanceof HttpError) {

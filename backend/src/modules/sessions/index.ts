@@ -1,6 +1,8 @@
 /** Routes of the Sessions API (spec "Endpoints": POST /sessions/create, POST /sessions/validate). */
 import { Elysia } from 'elysia';
 import { authenticate } from '../../auth/api-keys';
+import { HttpError } from '../../http/http-error';
+import { DEFAULT_LIMITS, RATE_LIMIT_WINDOW_SECONDS, consume, rateLimitHeaders, type RateLimitBucket } from '../rate-limits/rate-limiter';
 import { createSessionBody, validateSessionBody } from './model';
 import { createSession, validateSession, type SessionDeps } from './service';
 
@@ -8,8 +10,21 @@ export function sessionRoutes(deps: SessionDeps) {
   return (
     new Elysia({ name: 'sessions', prefix: '/api/v1/sessions' })
       // derive runs before body validation: a request without a key is 401 "API key required"
-      // whatever its body, and no unauthenticated caller learns the schema.
-      .derive(async ({ request }) => ({ principal: await authenticate(deps.db, request.headers) }))
+      // whatever its body, and every request, valid or not, counts against the tenant's bucket.
+      .derive(async ({ request, path, set }) => {
+        const bucket: RateLimitBucket = path.endsWith('/validate') ? 'validate' : 'create';
+        // Spec "Limits": every response carries the headers; before we know the tenant, the
+        // defaults with nothing consumed.
+        Object.assign(set.headers, rateLimitHeaders({ allowed: true, limit: DEFAULT_LIMITS[bucket], remaining: DEFAULT_LIMITS[bucket], retryAfterSeconds: 0 }));
+        const principal = await authenticate(deps.db, request.headers);
+        const limit = principal.rateLimits[bucket] ?? DEFAULT_LIMITS[bucket];
+        const decision = await consume(deps.db, principal.tenantId, bucket, limit, deps.clock.now());
+        Object.assign(set.headers, rateLimitHeaders(decision));
+        if (!decision.allowed) {
+          throw new HttpError(429, `Rate limit exceeded: ${limit} requests per ${RATE_LIMIT_WINDOW_SECONDS} seconds for this account; retry in ${decision.retryAfterSeconds} s`);
+        }
+        return { principal };
+      })
       .post(
         '/create',
         async ({ principal, body, set }) => {

@@ -184,3 +184,66 @@ export async function setPlan(db: Db, tenantId: string, plan: PlanInput) {
     },
   };
 }
+
+/** A suspended tenant's keys answer 403 (DESIGN.md §2, 403 row). */
+export async function setTenantStatus(db: Db, tenantId: string, status: 'active' | 'suspended') {
+  await requireTenant(db, tenantId);
+  await db.update(tenants).set({ status }).where(eq(tenants.id, tenantId));
+  return { tenantId, status };
+}
+
+/** Spec "Limits": higher limits per tenant by arrangement. null restores the default. */
+export async function setRateLimits(db: Db, tenantId: string, limits: { create?: number | null; validate?: number | null }) {
+  await requireTenant(db, tenantId);
+  for (const [name, value] of Object.entries(limits)) {
+    if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 1 || value > 1_000_000)) {
+      throw new ProvisioningError(`${name} limit must be a whole number from 1 to 1000000 (or "default"), got ${value}`);
+    }
+  }
+  const [row] = await db
+    .update(tenants)
+    .set({
+      ...(limits.create !== undefined && { rateLimitCreate: limits.create }),
+      ...(limits.validate !== undefined && { rateLimitValidate: limits.validate }),
+    })
+    .where(eq(tenants.id, tenantId))
+    .returning();
+  return { tenantId, rateLimits: { create: row!.rateLimitCreate, validate: row!.rateLimitValidate } };
+}
+
+export interface PolicyInput {
+  verificationMode?: 'L1' | 'L2';
+  challengeAge?: number;
+  faceMatchEnabled?: boolean;
+  legalMinimumAge?: number;
+}
+
+/** The tenant's verification policy; publishable-key sessions may only tighten it (DESIGN.md §2). */
+export async function setPolicy(db: Db, tenantId: string, policy: PolicyInput) {
+  await requireTenant(db, tenantId);
+  if (policy.challengeAge !== undefined && (!Number.isInteger(policy.challengeAge) || policy.challengeAge < 25 || policy.challengeAge > 99)) {
+    throw new ProvisioningError(`challenge age must be a whole number from 25 to 99, got ${policy.challengeAge}`);
+  }
+  if (policy.legalMinimumAge !== undefined && (!Number.isInteger(policy.legalMinimumAge) || policy.legalMinimumAge < 13 || policy.legalMinimumAge > 99)) {
+    throw new ProvisioningError(`legal minimum age must be a whole number from 13 to 99, got ${policy.legalMinimumAge}`);
+  }
+  const [row] = await db
+    .update(tenants)
+    .set({
+      ...(policy.verificationMode !== undefined && { policyVerificationMode: policy.verificationMode }),
+      ...(policy.challengeAge !== undefined && { policyChallengeAge: policy.challengeAge }),
+      ...(policy.faceMatchEnabled !== undefined && { policyFaceMatchEnabled: policy.faceMatchEnabled }),
+      ...(policy.legalMinimumAge !== undefined && { legalMinimumAge: policy.legalMinimumAge }),
+    })
+    .where(eq(tenants.id, tenantId))
+    .returning();
+  return {
+    tenantId,
+    policy: {
+      verificationMode: row!.policyVerificationMode,
+      challengeAge: row!.policyChallengeAge,
+      faceMatchEnabled: row!.policyFaceMatchEnabled,
+      legalMinimumAge: row!.legalMinimumAge,
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * Per-tenant rate limits (spec "Limits"; DESIGN.md §2 Rate limits): fixed 60 s windows aligned to
+ * the clock, one bucket per tenant and endpoint shared by all the tenant's keys, counted in the
+ * database with one atomic upsert so that every backend instance counts in the same bucket.
+ */
+import { lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { rateLimitWindows } from '../../db/schema';
+
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
+
+/** Spec "Limits": 300 creates and 100 validations per 60 s per account; overrides per tenant. */
+export const DEFAULT_LIMITS = { create: 300, validate: 100 } as const;
+export type RateLimitBucket = keyof typeof DEFAULT_LIMITS;
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the window resets (≥ 1). */
+  retryAfterSeconds: number;
+}
+
+export function windowStart(now: Date): Date {
+  const ms = RATE_LIMIT_WINDOW_SECONDS * 1000;
+  return new Date(Math.floor(now.getTime() / ms) * ms);
+}
+
+export async function consume(db: Db, tenantId: string, bucket: RateLimitBucket, limit: number, now: Date): Promise<RateLimitDecision> {
+  const start = windowStart(now);
+  const [row] = await db
+    .insert(rateLimitWindows)
+    .values({ tenantId, bucket, windowStart: start, count: 1 })
+    .onConflictDoUpdate({
+      target: [rateLimitWindows.tenantId, rateLimitWindows.bucket, rateLimitWindows.windowStart],
+      set: { count: sql`${rateLimitWindows.count} + 1` },
+    })
+    .returning({ count: rateLimitWindows.count });
+  const used = row!.count;
+  const resetAt = start.getTime() + RATE_LIMIT_WINDOW_SECONDS * 1000;
+  return {
+    allowed: used <= limit,
+    limit,
+    remaining: Math.max(0, limit - used),
+    retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)),
+  };
+}
+
+export function rateLimitHeaders(decision: Pick<RateLimitDecision, 'limit' | 'remaining' | 'retryAfterSeconds' | 'allowed'>): Record<string, string> {
+  const headers: Record<string, string> = {
+    'x-ratelimit-limit': String(decision.limit),
+    'x-ratelimit-window': String(RATE_LIMIT_WINDOW_SECONDS),
+    'x-ratelimit-remaining': String(decision.remaining),
+  };
+  // Spec: X-RateLimit-Retry-After is present only on 429.
+  if (!decision.allowed) headers['x-ratelimit-retry-after'] = String(decision.retryAfterSeconds);
+  return headers;
+}
+
+/** Old windows are useless after they close; the sweeper deletes them. */
+export async function deleteClosedWindows(db: Db, now: Date): Promise<void> {
+  await db.delete(rateLimitWindows).where(lt(rateLimitWindows.windowStart, new Date(windowStart(now).getTime() - RATE_LIMIT_WINDOW_SECONDS * 1000)));
+}
