@@ -9,6 +9,7 @@ import type { Db } from './db/database';
 import type { Logger } from './log';
 import { errorHandling } from './http/error-handling';
 import { staticAssets } from './http/static-assets';
+import { OPENAPI_PATH, openapiDocument, referencePage } from './http/openapi';
 import { sessionRoutes } from './modules/sessions';
 import { verifyRoutes } from './modules/verify';
 
@@ -23,7 +24,9 @@ export interface AppDeps {
 }
 
 export function createApp(deps: AppDeps) {
-  return (
+  // The reference page renders the document this very app generates.
+  let handle: (request: Request) => Promise<Response> = async () => new Response('{}');
+  const app = (
     new Elysia({ normalize: false })
       .use(errorHandling(deps))
       // DESIGN.md §2 CORS: only session creation answers browsers from any origin (publishable keys,
@@ -44,7 +47,11 @@ export function createApp(deps: AppDeps) {
       .use(sessionRoutes(deps))
       .use(verifyRoutes(deps))
       .use(staticAssets())
+      .use(openapiDocument())
+      .use(referencePage(async () => (await handle(new Request(`http://internal${OPENAPI_PATH}`))).json()))
   );
+  handle = (request) => app.handle(request);
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -56,6 +56,7 @@ export function staticAssets(options: { root?: string } = {}) {
     'permissions-policy': 'camera=(self), microphone=()',
   };
 
+  const hidden = { detail: { hide: true } };
   return new Elysia({ name: 'static-assets' })
     .get('/verify', () => {
       if (!existsSync(verifyHtml)) throw new HttpError(503, 'The verify UI is not built; run `bun run build`');
@@ -63,8 +64,8 @@ export function staticAssets(options: { root?: string } = {}) {
       return new Response(Bun.file(verifyHtml), {
         headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...securityHeaders },
       });
-    })
-    .get('/verify/assets/*', ({ params }) => fileResponse(verifyDist, params['*'], 'public, max-age=300'))
-    .get(`/sdk/${sdkVersion}/*`, ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=31536000, immutable'))
-    .get('/sdk/*', ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=300'));
+    }, hidden)
+    .get('/verify/assets/*', ({ params }) => fileResponse(verifyDist, params['*'], 'public, max-age=300'), hidden)
+    .get(`/sdk/${sdkVersion}/*`, ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=31536000, immutable'), hidden)
+    .get('/sdk/*', ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=300'), hidden);
 }

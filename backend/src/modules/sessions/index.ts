@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import { authenticate } from '../../auth/api-keys';
 import { HttpError } from '../../http/http-error';
 import { DEFAULT_LIMITS, RATE_LIMIT_WINDOW_SECONDS, consume, rateLimitHeaders, type RateLimitBucket } from '../rate-limits/rate-limiter';
-import { createSessionBody, validateSessionBody } from './model';
+import { createSessionBody, createSessionResult, errorBodySchema, validateSessionBody, validateSessionResult } from './model';
 import { createSession, validateSession, type SessionDeps } from './service';
 
 export function sessionRoutes(deps: SessionDeps) {
@@ -32,11 +32,32 @@ export function sessionRoutes(deps: SessionDeps) {
           set.status = 201;
           return result;
         },
-        { body: createSessionBody, detail: { summary: 'Create a verification session', tags: ['Sessions'] } },
+        {
+          parse: 'json',
+          body: createSessionBody,
+          response: { 201: createSessionResult, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema, 503: errorBodySchema },
+          detail: {
+            summary: 'Create a verification session',
+            description:
+              'Works with a publishable (pk_) or secret (sk_) key. The session expires 10 minutes after creation and dispatches session.started. ' +
+              'With a publishable key, verificationMode, challengeAge and faceMatchEnabled may only make the tenant policy stricter.',
+            tags: ['Sessions'],
+            security: [{ bearer: [] }, { apiKey: [] }],
+          },
+        },
       )
       .post('/validate', ({ principal, body }) => validateSession(deps, principal, body.sessionId), {
+        parse: 'json',
         body: validateSessionBody,
-        detail: { summary: 'Validate a completed session (once)', tags: ['Sessions'] },
+        response: { 200: validateSessionResult, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema },
+        detail: {
+          summary: 'Validate a session (once)',
+          description:
+            'Secret key required. A terminal result (verified, failed, cancelled) can be validated once; again is 409 "Session has already been used". ' +
+            'A pending session answers status "pending" and is not consumed. An expired session is 400 "Session has expired".',
+          tags: ['Sessions'],
+          security: [{ bearer: [] }, { apiKey: [] }],
+        },
       })
   );
 }

@@ -24,7 +24,99 @@ export const createSessionBody = t.Object(
     challengeAge: t.Optional(t.Number({ multipleOf: 1, minimum: CHALLENGE_AGE_MIN, maximum: CHALLENGE_AGE_MAX })),
     faceMatchEnabled: t.Optional(t.Boolean()),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ returnUrl: 'https://shop.example.com/age-check/return', externalUserId: 'user-42', verificationMode: 'L1', challengeAge: 25 }],
+  },
 );
 
-export const validateSessionBody = t.Object({ sessionId: t.String({ minLength: 1, maxLength: LIMITS.id }) }, { additionalProperties: false });
+export const validateSessionBody = t.Object(
+  { sessionId: t.String({ minLength: 1, maxLength: LIMITS.id, description: 'The session to validate. The only allowed property.' }) },
+  { additionalProperties: false, examples: [{ sessionId: 'ses_4eC39HqLyjWDarjtT1zdp7' }] },
+);
+
+/** Spec "Error body". */
+export const errorBodySchema = t.Object(
+  {
+    statusCode: t.Number({ description: 'HTTP status.' }),
+    message: t.Union([t.String(), t.Array(t.String())], { description: 'An array for validation errors with several messages.' }),
+    timestamp: t.String({ format: 'date-time' }),
+    path: t.String({ description: 'The request path that returned the error.' }),
+    error: t.Optional(t.String({ description: 'Status phrase.' })),
+    code: t.Optional(t.String({ description: 'Machine-readable code where the spec names one, e.g. SESSION_LAUNCH_CONFIGURATION_UNAVAILABLE.' })),
+  },
+  { examples: [{ statusCode: 400, message: ['property foo should not exist'], timestamp: '2026-01-15T12:00:00.000Z', path: '/api/v1/sessions/create', error: 'Bad Request' }] },
+);
+
+const billingBlock = t.Object({
+  code: t.Union([t.Literal('SUBSCRIPTION_REQUIRED'), t.Literal('PLAN_LIMIT_REACHED'), t.Literal('SANDBOX_LIMIT_REACHED')]),
+  message: t.String({ description: 'User-facing text.' }),
+  portalUrl: t.Optional(t.String({ description: 'Billing-portal URL.' })),
+});
+
+/** Spec "Session creation result". */
+export const createSessionResult = t.Object(
+  {
+    sessionId: t.String(),
+    sessionToken: t.String({ description: 'Opaque signed token for the verification UI only. Not a JWT; never send it to validate.' }),
+    verifyUrl: t.String({ description: 'Complete verification URL. Use exactly as returned; only lang, skip_intro and auto_return may be appended.' }),
+    expiresAt: t.String({ format: 'date-time', description: '10 minutes after creation.' }),
+    testMode: t.Literal(false, { description: 'Deprecated. Always false.' }),
+    sandboxMode: t.Boolean(),
+    externalUserId: t.Union([t.String(), t.Null()]),
+    faceMatchEnabled: t.Boolean(),
+    handoffToken: t.String({ description: 'Token for the QR / mobile handoff flow.' }),
+    billingBlock: t.Optional(billingBlock),
+  },
+  {
+    examples: [
+      {
+        sessionId: 'ses_4eC39HqLyjWDarjtT1zdp7',
+        sessionToken: 'st_…',
+        verifyUrl: 'https://verify.example.com/verify?sessionId=ses_4eC39HqLyjWDarjtT1zdp7&sessionToken=st_…&returnUrl=https%3A%2F%2Fshop.example.com%2Freturn',
+        expiresAt: '2026-01-15T12:10:00.000Z',
+        testMode: false,
+        sandboxMode: false,
+        externalUserId: 'user-42',
+        faceMatchEnabled: true,
+        handoffToken: 'ht_…',
+      },
+    ],
+  },
+);
+
+/** Spec "Validation result". */
+export const validateSessionResult = t.Object(
+  {
+    sessionId: t.String(),
+    merchantId: t.String({ description: 'Tenant identifier of the session.' }),
+    verified: t.Boolean({ description: 'Use it for access decisions.' }),
+    accessGranted: t.Boolean({ description: 'Equals verified under the current policy.' }),
+    status: t.Union([t.Literal('verified'), t.Literal('failed'), t.Literal('cancelled'), t.Literal('pending')]),
+    verificationMode: t.Union([t.Literal('L1'), t.Literal('L2')]),
+    challengeAge: t.Number(),
+    faceMatchEnabled: t.Boolean(),
+    externalUserId: t.Union([t.String(), t.Null()]),
+    testMode: t.Literal(false, { description: 'Deprecated. Always false.' }),
+    timestamp: t.String({ format: 'date-time', description: 'Time of verification completion.' }),
+    expiresAt: t.String({ format: 'date-time' }),
+  },
+  {
+    examples: [
+      {
+        sessionId: 'ses_4eC39HqLyjWDarjtT1zdp7',
+        merchantId: 'ten_8Hf2kLmN0pQrStUvWxYz12',
+        verified: true,
+        accessGranted: true,
+        status: 'verified',
+        verificationMode: 'L1',
+        challengeAge: 25,
+        faceMatchEnabled: true,
+        externalUserId: 'user-42',
+        testMode: false,
+        timestamp: '2026-01-15T12:03:12.000Z',
+        expiresAt: '2026-01-15T12:10:00.000Z',
+      },
+    ],
+  },
+);
