@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import typescript from '@rollup/plugin-typescript';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
+import { dts } from 'rollup-plugin-dts';
 
 const sdkVersion = JSON.parse(readFileSync(new URL('./sdk/package.json', import.meta.url), 'utf8')).version;
 
@@ -30,6 +31,14 @@ const sdk = {
   ],
 };
 
+// One self-contained declaration file: the protocol types the SDK exposes are inlined, so the
+// published types do not point at the private @ageverify/protocol workspace.
+const sdkTypes = {
+  input: 'sdk/src/index.ts',
+  plugins: [dts({ tsconfig: 'sdk/tsconfig.json', respectExternal: true })],
+  output: { file: 'sdk/dist/ageverify.d.ts', format: 'es' },
+};
+
 const verifyUi = {
   input: 'verify-ui/src/main.ts',
   plugins: [nodeResolve({ browser: true }), typescript({ tsconfig: 'verify-ui/tsconfig.build.json' })],
@@ -38,4 +47,4 @@ const verifyUi = {
 
 // ROLLUP_ONLY=sdk or ROLLUP_ONLY=verify-ui builds one of the two (faster while working on one).
 const only = process.env.ROLLUP_ONLY;
-export default only === 'sdk' ? [sdk] : only === 'verify-ui' ? [verifyUi] : [sdk, verifyUi];
+export default only === 'sdk' ? [sdk, sdkTypes] : only === 'verify-ui' ? [verifyUi] : [sdk, sdkTypes, verifyUi];
