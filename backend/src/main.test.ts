@@ -147,3 +147,52 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL mode (DATABASE_URL)', () => {
     expect(await proc.exited).toBe(0);
   }, 120_000);
 });
+
+describe.skipIf(!TEST_DATABASE_URL)('two backend instances on one PostgreSQL', () => {
+  test('they share the rate-limit bucket exactly, and a session validated on one cannot be validated on the other', async () => {
+    const database = await createThrowawayPostgres(TEST_DATABASE_URL!);
+    cleanup.push(() => database.drop());
+    const shared = { DATABASE_URL: database.url };
+    const [a, b] = await Promise.all([startServer(shared), startServer(shared)]);
+    const provision = async () => JSON.parse((await cli(shared, 'tenant', 'create', '--name', 'Two', '--domain', 'shop.example.com', '--sandbox')).stdout);
+
+    const limited = await provision();
+    expect((await cli(shared, 'rate-limit', 'set', '--tenant', limited.tenantId, '--validate', '10')).code).toBe(0);
+    // Fixed windows are aligned to the minute: start early in one so all requests share it.
+    while (new Date().getSeconds() > 45) await Bun.sleep(250);
+    const validateOn = (base: string, keys: { secretKey: string }, sessionId: string) =>
+      fetch(`${base}/api/v1/sessions/validate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.secretKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ sessionId }),
+      });
+    const statuses = await Promise.all(Array.from({ length: 14 }, (_, i) => validateOn(i % 2 ? a.base : b.base, limited, 'ses_missing').then((r) => r.status)));
+    expect(statuses.filter((s) => s === 404)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(4);
+
+    const keys = await provision();
+    const created = (await (
+      await fetch(`${a.base}/api/v1/sessions/create`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.publishableKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ returnUrl: 'https://shop.example.com/return' }),
+      })
+    ).json()) as { sessionId: string; sessionToken: string };
+    // The session token minted by A is accepted by B: both use the secret persisted in the database.
+    const simulated = await fetch(`${b.base}/api/v1/verify/simulate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sessionId: created.sessionId, sessionToken: created.sessionToken, outcome: 'verified' }),
+    });
+    expect(simulated.status).toBe(200);
+    const race = await Promise.all(Array.from({ length: 10 }, (_, i) => validateOn(i % 2 ? a.base : b.base, keys, created.sessionId).then((r) => r.status)));
+    expect(race.filter((s) => s === 200)).toHaveLength(1);
+    expect(race.filter((s) => s === 409)).toHaveLength(9);
+    expect((await validateOn(a.base, keys, created.sessionId)).status).toBe(409);
+    expect((await validateOn(b.base, keys, created.sessionId)).status).toBe(409);
+    a.proc.kill('SIGTERM');
+    b.proc.kill('SIGTERM');
+    expect(await a.proc.exited).toBe(0);
+    expect(await b.proc.exited).toBe(0);
+  }, 120_000);
+});

@@ -29,12 +29,24 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** Arbitrary constant key for pg_advisory_lock, shared by every instance of this service. */
+const MIGRATION_LOCK_KEY = 7_231_004_118;
+
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
   const client = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
   const db = drizzlePostgres(client, { schema });
-  await migratePostgres(db, { migrationsFolder });
+  // Several instances may boot at once: one migrates, the others wait on the advisory lock and
+  // then find nothing left to apply.
+  const lockHolder = await client.reserve();
+  try {
+    await lockHolder`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
+    await migratePostgres(db, { migrationsFolder });
+  } finally {
+    await lockHolder`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.catch(() => {});
+    lockHolder.release();
+  }
   return { db: db as unknown as Db, kind: 'postgres', lock: null, close: () => client.end({ timeout: 5 }) };
 }
 
