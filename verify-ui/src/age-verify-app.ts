@@ -1,0 +1,493 @@
+import { LitElement, css, html, type PropertyValues, type TemplateResult } from 'lit';
+import type { BillingBlock, SimulateResult, SimulatedOutcome, VerifySessionView } from '@ageverify/protocol';
+import { fetchSessionView, simulateOutcome, type ApiFailure } from './api';
+import { buildCompleteMessage, messageTargetOrigin, safeRedirectUrl } from './completion';
+import { describeFailure } from './failure-text';
+import { i18n } from './i18n';
+import { parseLaunchParams, type LaunchParams, type SessionCredentials } from './launch-params';
+import { RESULT_TEXT_KEYS, ReturnChannel } from './age-verify-result';
+
+/** Time the result screen stays up before the user is taken back (skipped with auto_return=true). */
+export const RESULT_SCREEN_MS = 1500;
+/** When the server still says PENDING past the deadline (clock skew), ask again this much later. */
+const EXPIRY_RECHECK_MS = 10_000;
+/** How long a refused window.close() is given before the page shows its way back instead. */
+const CLOSE_CHECK_MS = 500;
+/** setTimeout stores delays as 32-bit signed integers; longer ones fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The page's states. Every transition is one assignment to `view`:
+ *
+ *   loading ──ok──> intro ──Start──> check ──simulate──> check(submitting) ──ok──> completed
+ *      │              (skip_intro=true goes straight to check)     │ failure: check + error
+ *      ├─ state not PENDING ──> over (location.replace to redirectUrl)
+ *      ├─ billingBlock ──> blocked (no way to start a check)
+ *      └─ no credentials / API failure ──> error ──retry (when it can help)──> loading
+ *
+ * `check` is the sandbox panel for sandbox sessions and the honest "live checks not available"
+ * notice for live ones. A session that expires while the page is open moves to `over`.
+ */
+type View =
+  | { kind: 'loading' }
+  | { kind: 'error'; error: ViewError }
+  | { kind: 'blocked'; block: BillingBlock }
+  | { kind: 'over'; redirectUrl: string | null }
+  | { kind: 'intro'; session: VerifySessionView }
+  | { kind: 'check'; session: VerifySessionView; submitting: SimulatedOutcome | null; failure: ApiFailure | null }
+  | { kind: 'completed'; session: VerifySessionView; result: SimulateResult; channel: ReturnChannel; autoReturn: boolean };
+
+type ViewError = { kind: 'incomplete-link' } | { kind: 'api'; failure: ApiFailure } | { kind: 'bad-redirect' };
+
+/** Screens implement this so the app can move focus to a new screen's heading. */
+interface FocusableScreen extends HTMLElement {
+  focusHeading(): void;
+  updateComplete: Promise<boolean>;
+}
+
+/**
+ * Root of the hosted verification page (GET /verify). Reads the session credentials from the
+ * address, loads the authenticated session configuration and walks the user through the check.
+ * It owns all behaviour (API calls, timers, navigation, the opener message); the screens only
+ * display and report clicks.
+ */
+export class AgeVerifyApp extends LitElement {
+  static override properties = {
+    view: { state: true },
+  };
+
+  static override styles = css`
+    :host {
+      --av-bg: #f3f4f6;
+      --av-surface: #ffffff;
+      --av-text: #111827;
+      --av-muted: #4b5563;
+      --av-border: #e5e7eb;
+      --av-border-strong: #9ca3af;
+      --av-primary: #1f4fd1;
+      --av-on-primary: #ffffff;
+      --av-link: #1f4fd1;
+      --av-focus: #b45309;
+      --av-success: #15803d;
+      --av-error: #b91c1c;
+      --av-error-surface: #fef2f2;
+      --av-warning: #b45309;
+      --av-sandbox-bg: #fef3c7;
+      --av-sandbox-text: #78350f;
+      --av-sandbox-border: #d97706;
+      --av-sandbox-surface: #fffbeb;
+
+      display: flex;
+      justify-content: center;
+      align-items: flex-start;
+      box-sizing: border-box;
+      min-height: 100vh;
+      min-height: 100dvh;
+      padding: 1rem;
+      background: var(--av-bg);
+      color: var(--av-text);
+      font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
+      font-size: 1rem;
+      line-height: 1.5;
+    }
+    @media (prefers-color-scheme: dark) {
+      :host {
+        --av-bg: #0f1115;
+        --av-surface: #1a1d23;
+        --av-text: #f3f4f6;
+        --av-muted: #b0b6c0;
+        --av-border: #2d323b;
+        --av-border-strong: #5b6270;
+        --av-primary: #6d93ff;
+        --av-on-primary: #0b1020;
+        --av-link: #8fb0ff;
+        --av-focus: #f59e0b;
+        --av-success: #4ade80;
+        --av-error: #f87171;
+        --av-error-surface: #2a1618;
+        --av-warning: #fbbf24;
+        --av-sandbox-bg: #3b2a05;
+        --av-sandbox-text: #fde68a;
+        --av-sandbox-border: #d97706;
+        --av-sandbox-surface: #221a08;
+      }
+    }
+    main {
+      box-sizing: border-box;
+      width: 100%;
+      max-width: 30rem;
+      padding: 1.5rem 1.25rem;
+      border: 1px solid var(--av-border);
+      border-radius: 1rem;
+      background: var(--av-surface);
+      box-shadow: 0 1px 3px rgb(0 0 0 / 0.06), 0 8px 24px rgb(0 0 0 / 0.06);
+    }
+    @media (min-width: 640px) {
+      :host {
+        align-items: center;
+        padding: 2rem;
+      }
+      main {
+        padding: 2rem;
+      }
+    }
+    .visually-hidden {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      margin: -1px;
+      padding: 0;
+      overflow: hidden;
+      clip: rect(0 0 0 0);
+      white-space: nowrap;
+      border: 0;
+    }
+  `;
+
+  view: View = { kind: 'loading' };
+
+  private launch: LaunchParams = parseLaunchParams('');
+  private navigationTimer: ReturnType<typeof setTimeout> | undefined;
+  private expiryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.launch = parseLaunchParams(window.location.search);
+    void this.load();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.navigationTimer);
+    clearTimeout(this.expiryTimer);
+  }
+
+  override render() {
+    return html`
+      <main aria-busy=${this.view.kind === 'loading' ? 'true' : 'false'}>${this.renderScreen()}</main>
+      <p class="visually-hidden" role="status" aria-live="polite" data-testid="status">${this.statusText()}</p>
+    `;
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    // Move focus to the new screen's heading after a change the user caused, so keyboard and
+    // screen-reader users land on what changed. The first screen after loading keeps the page's
+    // natural reading order.
+    const previous = changed.get('view') as View | undefined;
+    if (!previous || previous.kind === 'loading' || previous.kind === this.view.kind) return;
+    const screen = this.renderRoot.querySelector<FocusableScreen>('[data-screen]');
+    void screen?.updateComplete.then(() => screen.focusHeading());
+  }
+
+  private async load(): Promise<void> {
+    const credentials = this.launch.credentials;
+    if (!credentials) {
+      this.view = { kind: 'error', error: { kind: 'incomplete-link' } };
+      return;
+    }
+    this.view = { kind: 'loading' };
+    const response = await fetchSessionView(credentials.sessionId, credentials.sessionToken);
+    if (!response.ok) {
+      this.view = { kind: 'error', error: { kind: 'api', failure: response.failure } };
+      return;
+    }
+    this.showSession(response.value);
+  }
+
+  /** Decides the first screen from the authenticated session configuration. */
+  private showSession(session: VerifySessionView): void {
+    if (session.state !== 'PENDING') {
+      this.endOverSession(session);
+      return;
+    }
+    if (session.billingBlock) {
+      // DESIGN.md "billingBlock": show the message and never start a check.
+      this.view = { kind: 'blocked', block: session.billingBlock };
+      return;
+    }
+    this.view = this.launch.skipIntro ? { kind: 'check', session, submitting: null, failure: null } : { kind: 'intro', session };
+    this.watchExpiry(session);
+  }
+
+  /** Spec "States and transitions": a user who returns after expiry is redirected with status=failed. */
+  private endOverSession(session: VerifySessionView): void {
+    clearTimeout(this.expiryTimer);
+    const target = safeRedirectUrl(session.redirectUrl);
+    this.view = { kind: 'over', redirectUrl: target };
+    if (target) void this.updateComplete.then(() => window.location.replace(target));
+  }
+
+  /**
+   * The server owns the deadline. When it passes while the page is open, ask the server again
+   * instead of guessing from the local clock, and follow it when it says the session is over.
+   */
+  private watchExpiry(session: VerifySessionView): void {
+    clearTimeout(this.expiryTimer);
+    const remaining = Date.parse(session.expiresAt) - Date.now();
+    if (Number.isNaN(remaining)) return;
+    const delay = remaining > 0 ? Math.min(remaining + 1000, MAX_TIMER_MS) : EXPIRY_RECHECK_MS;
+    this.expiryTimer = setTimeout(() => void this.recheckExpiry(), delay);
+  }
+
+  private async recheckExpiry(): Promise<void> {
+    const credentials = this.launch.credentials;
+    const view = this.view;
+    const idle = view.kind === 'intro' || (view.kind === 'check' && view.submitting === null);
+    if (!credentials || !idle) return;
+    const response = await fetchSessionView(credentials.sessionId, credentials.sessionToken);
+    if (this.view !== view) return; // The user moved on meanwhile; the new state has its own timers.
+    if (response.ok && response.value.state !== 'PENDING') {
+      this.endOverSession(response.value);
+      return;
+    }
+    this.expiryTimer = setTimeout(() => void this.recheckExpiry(), EXPIRY_RECHECK_MS);
+  }
+
+  private onStart(): void {
+    if (this.view.kind !== 'intro') return;
+    this.view = { kind: 'check', session: this.view.session, submitting: null, failure: null };
+  }
+
+  private async onSimulate(outcome: SimulatedOutcome): Promise<void> {
+    const credentials = this.launch.credentials;
+    if (this.view.kind !== 'check' || this.view.submitting !== null || !credentials) return;
+    const session = this.view.session;
+    this.view = { kind: 'check', session, submitting: outcome, failure: null };
+    const response = await simulateOutcome({ ...credentials, outcome });
+    if (response.ok) {
+      this.complete(session, response.value);
+      return;
+    }
+    // A refusal may mean the session ended meanwhile (expired, finished in another tab): if the
+    // server says so, follow it to the merchant instead of offering buttons that cannot work.
+    if (response.failure.kind === 'http' && (await this.followIfOver(credentials))) return;
+    this.view = { kind: 'check', session, submitting: null, failure: response.failure };
+  }
+
+  private async followIfOver(credentials: SessionCredentials): Promise<boolean> {
+    const current = await fetchSessionView(credentials.sessionId, credentials.sessionToken);
+    if (!current.ok || current.value.state === 'PENDING') return false;
+    this.endOverSession(current.value);
+    return true;
+  }
+
+  /**
+   * Hands the outcome back to the merchant (spec "End-user redirect and callback"). In new-tab
+   * mode the SDK's page is our opener: it gets the `service:verification:complete` message and
+   * this window closes. Otherwise this tab goes to the callback URL.
+   */
+  private complete(session: VerifySessionView, result: SimulateResult): void {
+    clearTimeout(this.expiryTimer);
+    const target = safeRedirectUrl(result.redirectUrl);
+    if (!target) {
+      this.view = { kind: 'error', error: { kind: 'bad-redirect' } };
+      return;
+    }
+    const safeResult: SimulateResult = { ...result, redirectUrl: target };
+    const autoReturn = this.launch.autoReturn;
+    const opener = openerWindow();
+    if (opener && this.notifyOpener(opener, session.sessionId, safeResult)) {
+      this.view = { kind: 'completed', session, result: safeResult, channel: ReturnChannel.opener, autoReturn };
+      this.navigationTimer = setTimeout(() => this.closeWindow(), autoReturn ? 0 : RESULT_SCREEN_MS);
+      return;
+    }
+    this.view = { kind: 'completed', session, result: safeResult, channel: ReturnChannel.redirect, autoReturn };
+    this.navigationTimer = setTimeout(() => this.goTo(target), autoReturn ? 0 : RESULT_SCREEN_MS);
+  }
+
+  /**
+   * Addressed to the callback URL's origin, never '*': the session id must reach only the
+   * merchant's page. Returns false when the opener cannot be reached, so this tab redirects.
+   */
+  private notifyOpener(opener: Window, sessionId: string, result: SimulateResult): boolean {
+    try {
+      opener.postMessage(buildCompleteMessage(sessionId, result, Date.now()), messageTargetOrigin(result.redirectUrl));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private goTo(url: string): void {
+    clearTimeout(this.navigationTimer);
+    window.location.assign(url);
+  }
+
+  private onContinue(): void {
+    if (this.view.kind === 'completed') this.goTo(this.view.result.redirectUrl);
+  }
+
+  /**
+   * Browsers refuse to close a window the page did not open by script (for example a plain
+   * target=_blank link). If it is still open a moment later, show the result screen with its
+   * "return" link, also when auto_return=true had hidden it.
+   */
+  private closeWindow(): void {
+    clearTimeout(this.navigationTimer);
+    window.close();
+    this.navigationTimer = setTimeout(() => {
+      if (!window.closed && this.view.kind === 'completed' && this.view.autoReturn) this.view = { ...this.view, autoReturn: false };
+    }, CLOSE_CHECK_MS);
+  }
+
+  private renderScreen(): TemplateResult {
+    const view = this.view;
+    switch (view.kind) {
+      case 'loading':
+        return html`<age-verify-message data-screen data-testid="loading" busy .heading=${i18n.t('app.loading')}></age-verify-message>`;
+      case 'error':
+        return this.renderError(view.error);
+      case 'blocked':
+        return html`<age-verify-message
+          data-screen
+          data-testid="billing-block"
+          tone="warning"
+          .heading=${i18n.t('blocked.heading')}
+          .body=${view.block.message}
+          .linkHref=${safeRedirectUrl(view.block.portalUrl)}
+          .linkLabel=${i18n.t('blocked.portalLink')}
+          .linkTestId=${'portal-link'}
+        ></age-verify-message>`;
+      case 'over':
+        return html`<age-verify-message
+          data-screen
+          data-testid="session-over"
+          ?busy=${view.redirectUrl !== null}
+          .heading=${i18n.t('over.heading')}
+          .body=${view.redirectUrl ? i18n.t('over.redirecting') : i18n.t('over.noRedirect')}
+          .linkHref=${view.redirectUrl}
+          .linkLabel=${i18n.t('over.continue')}
+          .linkTestId=${'over-continue'}
+        ></age-verify-message>`;
+      case 'intro':
+        return html`<age-verify-intro
+          data-screen
+          data-testid="intro"
+          .merchantName=${view.session.merchantName}
+          .challengeAge=${view.session.challengeAge}
+          .verificationMode=${view.session.verificationMode}
+          .faceMatchEnabled=${view.session.faceMatchEnabled}
+          .sandboxMode=${view.session.sandboxMode}
+          @verify-start=${this.onStart}
+        ></age-verify-intro>`;
+      case 'check':
+        return view.session.sandboxMode ? this.renderSandbox(view) : this.renderLiveUnavailable();
+      case 'completed':
+        if (view.autoReturn) {
+          // auto_return=true: no result screen, only a line in case navigation takes a moment.
+          return html`<age-verify-message data-screen data-testid="redirecting" busy .heading=${i18n.t('app.redirecting')}></age-verify-message>`;
+        }
+        return html`<age-verify-result
+          data-screen
+          data-testid="result"
+          .status=${view.result.status}
+          .channel=${view.channel}
+          .redirectUrl=${view.result.redirectUrl}
+          @verify-continue=${this.onContinue}
+          @verify-close=${this.closeWindow}
+        ></age-verify-result>`;
+    }
+  }
+
+  private renderSandbox(view: Extract<View, { kind: 'check' }>): TemplateResult {
+    const failure = view.failure ? describeFailure(view.failure) : null;
+    return html`<age-verify-sandbox-panel
+      data-screen
+      data-testid="sandbox-panel"
+      .merchantName=${view.session.merchantName}
+      .submitting=${view.submitting}
+      .errorMessage=${failure ? `${i18n.t('sandbox.error')} ${failure.body}` : null}
+      .errorDetail=${failure?.detail ?? null}
+      @verify-simulate=${(event: CustomEvent<{ outcome: SimulatedOutcome }>) => void this.onSimulate(event.detail.outcome)}
+    ></age-verify-sandbox-panel>`;
+  }
+
+  /** Live checks are a later milestone; say so plainly rather than pretend a result. */
+  private renderLiveUnavailable(): TemplateResult {
+    return html`<age-verify-message
+      data-screen
+      data-testid="live-unavailable"
+      tone="warning"
+      .heading=${i18n.t('live.heading')}
+      .body=${i18n.t('live.body')}
+      .hint=${i18n.t('live.hint')}
+    ></age-verify-message>`;
+  }
+
+  private renderError(error: ViewError): TemplateResult {
+    if (error.kind === 'incomplete-link') {
+      return html`<age-verify-message
+        data-screen
+        data-testid="error"
+        tone="error"
+        .heading=${i18n.t('error.incompleteHeading')}
+        .body=${i18n.t('error.incompleteBody')}
+      ></age-verify-message>`;
+    }
+    if (error.kind === 'bad-redirect') {
+      return html`<age-verify-message
+        data-screen
+        data-testid="error"
+        tone="error"
+        .heading=${i18n.t('error.heading')}
+        .body=${i18n.t('error.badRedirect')}
+      ></age-verify-message>`;
+    }
+    const text = describeFailure(error.failure);
+    return html`<age-verify-message
+      data-screen
+      data-testid="error"
+      tone="error"
+      .heading=${i18n.t('error.heading')}
+      .body=${text.body}
+      .detail=${text.detail ?? ''}
+      .actionLabel=${text.retryable ? i18n.t('error.retry') : null}
+      .actionTestId=${'retry'}
+      @verify-action=${() => void this.load()}
+    ></age-verify-message>`;
+  }
+
+  /** What the polite live region announces; screens with their own alert stay quiet here. */
+  private statusText(): string {
+    const view = this.view;
+    switch (view.kind) {
+      case 'loading':
+        return i18n.t('app.loading');
+      case 'error':
+        return view.error.kind === 'incomplete-link' ? i18n.t('error.incompleteHeading') : i18n.t('error.heading');
+      case 'blocked':
+        return i18n.t('blocked.heading');
+      case 'over':
+        return i18n.t('over.heading');
+      case 'intro':
+        return '';
+      case 'check':
+        if (!view.session.sandboxMode) return i18n.t('live.heading');
+        return view.submitting ? i18n.t('sandbox.submitting') : '';
+      case 'completed':
+        return view.autoReturn ? i18n.t('app.redirecting') : i18n.t(RESULT_TEXT_KEYS[view.result.status].heading);
+    }
+  }
+}
+
+/**
+ * The window that opened this one in the SDK's new-tab mode, if it is still there. `window.opener`
+ * is typed `any` by the DOM library; narrow it before use. A cross-origin opener still exposes
+ * `closed` and `postMessage`.
+ */
+function openerWindow(): Window | null {
+  const opener: unknown = window.opener;
+  if (typeof opener !== 'object' || opener === null) return null;
+  const candidate = opener as Window;
+  try {
+    return candidate.closed ? null : candidate;
+  } catch {
+    return null;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'age-verify-app': AgeVerifyApp;
+  }
+}

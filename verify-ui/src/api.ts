@@ -1,0 +1,121 @@
+import {
+  SESSION_STATES,
+  VERIFICATION_MODES,
+  CALLBACK_STATUSES,
+  type SimulateRequest,
+  type SimulateResult,
+  type VerifySessionView,
+} from '@ageverify/protocol';
+
+/**
+ * Client for the verify UI's own API (protocol/src/verify.ts). Expected failures (a bad token, an
+ * unknown session, the network) are returned as values, not thrown, so every caller has to decide
+ * what the user sees for each of them.
+ */
+export type ApiFailure =
+  /** The server answered with the spec's error body (or at least an error status). */
+  | { kind: 'http'; status: number; message: string | null }
+  /** No answer: offline, DNS, the server down, or our timeout. */
+  | { kind: 'network' }
+  /** A 2xx whose body is not what the protocol promises. */
+  | { kind: 'invalid-response'; status: number };
+
+export type ApiResult<T> = { ok: true; value: T } | { ok: false; failure: ApiFailure };
+
+/** Default base path (spec "Versioning": the version is in the path prefix). */
+const DEFAULT_API_BASE = '/api/v1';
+
+/** A hanging request must end in a visible error with a retry, not an endless spinner. */
+const REQUEST_TIMEOUT_MS = 15_000;
+
+/**
+ * The backend serves this page and its API on one origin, so the default is a path. An operator
+ * who serves the page elsewhere (DESIGN.md: `VERIFY_URL` on a CDN) can point the UI at the API
+ * with `<meta name="ageverify-api-base" content="https://api.example.com/api/v1">`.
+ */
+export function apiBase(doc: Document = document): string {
+  const configured = doc.querySelector<HTMLMetaElement>('meta[name="ageverify-api-base"]')?.content.trim();
+  return (configured || DEFAULT_API_BASE).replace(/\/+$/, '');
+}
+
+/** Reads the spec's error body; `message` may be an array of validation messages. */
+export function errorMessageOf(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null || !('message' in body)) return null;
+  const { message } = body;
+  if (typeof message === 'string') return message || null;
+  if (Array.isArray(message)) {
+    const parts = message.filter((part): part is string => typeof part === 'string' && part.length > 0);
+    return parts.length > 0 ? parts.join('; ') : null;
+  }
+  return null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function includes<T extends string>(list: readonly T[], value: unknown): value is T {
+  return typeof value === 'string' && (list as readonly string[]).includes(value);
+}
+
+export function isVerifySessionView(value: unknown): value is VerifySessionView {
+  if (!isRecord(value)) return false;
+  const block = value.billingBlock;
+  return (
+    typeof value.sessionId === 'string' &&
+    includes(SESSION_STATES, value.state) &&
+    (value.merchantName === null || typeof value.merchantName === 'string') &&
+    includes(VERIFICATION_MODES, value.verificationMode) &&
+    typeof value.challengeAge === 'number' &&
+    typeof value.faceMatchEnabled === 'boolean' &&
+    typeof value.sandboxMode === 'boolean' &&
+    typeof value.expiresAt === 'string' &&
+    (block === null || (isRecord(block) && typeof block.message === 'string')) &&
+    (value.redirectUrl === null || typeof value.redirectUrl === 'string')
+  );
+}
+
+export function isSimulateResult(value: unknown): value is SimulateResult {
+  return isRecord(value) && typeof value.redirectUrl === 'string' && includes(CALLBACK_STATUSES, value.status);
+}
+
+async function postJson<T>(path: string, body: unknown, isExpected: (value: unknown) => value is T): Promise<ApiResult<T>> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+  let response: Response;
+  try {
+    response = await fetch(`${apiBase()}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+      // The session token travels in the body; no cookies are needed or wanted.
+      credentials: 'omit',
+      cache: 'no-store',
+      signal: controller.signal,
+    });
+  } catch {
+    clearTimeout(timer);
+    return { ok: false, failure: { kind: 'network' } };
+  }
+  let parsed: unknown = null;
+  try {
+    parsed = await response.json();
+  } catch {
+    // An empty or non-JSON body: handled below by status.
+  } finally {
+    clearTimeout(timer);
+  }
+  if (!response.ok) return { ok: false, failure: { kind: 'http', status: response.status, message: errorMessageOf(parsed) } };
+  if (!isExpected(parsed)) return { ok: false, failure: { kind: 'invalid-response', status: response.status } };
+  return { ok: true, value: parsed };
+}
+
+/** POST /verify/session: the authenticated session configuration the UI displays and obeys. */
+export function fetchSessionView(sessionId: string, sessionToken: string): Promise<ApiResult<VerifySessionView>> {
+  return postJson('/verify/session', { sessionId, sessionToken }, isVerifySessionView);
+}
+
+/** POST /verify/simulate: sandbox sessions only; the tester picks the outcome. */
+export function simulateOutcome(request: SimulateRequest): Promise<ApiResult<SimulateResult>> {
+  return postJson('/verify/simulate', request, isSimulateResult);
+}

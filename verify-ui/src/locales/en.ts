@@ -1,0 +1,80 @@
+/**
+ * English strings: the reference locale. Every other locale is typed `Translation`, so a key that
+ * is missing or misspelt in any language fails the type check instead of showing a raw key.
+ * Values are interpolated by i18next (`{{name}}`) and escaped by Lit when rendered.
+ */
+export const en = {
+  app: {
+    title: 'Age verification',
+    loading: 'Loading your verification…',
+    sandboxBadge: 'Sandbox',
+    redirecting: 'Taking you back…',
+  },
+  intro: {
+    heading: 'Confirm your age',
+    leadMerchant: '{{merchant}} asks you to confirm that you are at least {{age}} years old.',
+    leadGeneric: 'This website asks you to confirm that you are at least {{age}} years old.',
+    stepsHeading: 'What happens next',
+    stepSelfie: 'Take a short selfie so your age can be estimated.',
+    stepDocument: 'Photograph an official ID document, such as a passport, ID card or driving licence.',
+    stepFaceMatch: 'Take a selfie so it can be compared with the photo on your document.',
+    privacy: 'Your images are used only for this check and are not stored.',
+    sandboxNote: 'This is a sandbox session for testing. No real check takes place.',
+    start: 'Start',
+  },
+  sandbox: {
+    heading: 'Choose the test outcome',
+    bodyMerchant: 'No camera is used and no real check takes place. The result you choose is sent to {{merchant}} as if it were real.',
+    bodyGeneric: 'No camera is used and no real check takes place. The result you choose is sent to the website as if it were real.',
+    verified: 'Simulate verified',
+    failed: 'Simulate failed',
+    cancelled: 'Simulate cancelled',
+    submitting: 'Sending the test result…',
+    error: 'The test result could not be sent.',
+  },
+  live: {
+    heading: 'Live checks are not available yet',
+    body: 'This server cannot run live face or document checks yet. No check has been done and no result has been sent.',
+    hint: 'Please try again later, or contact the website that sent you here.',
+  },
+  result: {
+    verifiedHeading: 'Verified',
+    verifiedBody: 'Your age has been confirmed.',
+    failedHeading: 'Not verified',
+    failedBody: 'Your age could not be confirmed.',
+    cancelledHeading: 'Cancelled',
+    cancelledBody: 'The verification was cancelled.',
+    redirectNotice: 'You will be taken back in a moment.',
+    continue: 'Continue',
+    windowNotice: 'This window will close in a moment.',
+    closeWindow: 'Close window',
+    returnLink: 'Return to the website here instead',
+  },
+  over: {
+    heading: 'This verification has ended',
+    redirecting: 'Taking you back to the website…',
+    noRedirect: 'This verification link can no longer be used. Please start again from the website.',
+    continue: 'Continue',
+  },
+  blocked: {
+    heading: 'Verification is not available',
+    portalLink: 'Open the billing portal',
+  },
+  error: {
+    incompleteHeading: 'This link is incomplete',
+    incompleteBody: 'The verification link is missing information. Please go back to the website and start the verification again.',
+    heading: 'This verification could not be opened',
+    unauthorized: 'The verification link is not valid. It may have been changed or copied incompletely.',
+    notFound: 'This verification session does not exist.',
+    rateLimited: 'There have been too many requests. Please wait a moment and try again.',
+    server: 'Something went wrong on our side. Please try again.',
+    network: 'The server could not be reached. Check your connection and try again.',
+    invalidResponse: 'The server sent an unexpected response. Please try again.',
+    rejected: 'The request was refused.',
+    badRedirect: 'The address to return to is not valid, so you cannot be sent back automatically.',
+    details: 'Details: {{message}}',
+    retry: 'Try again',
+  },
+};
+
+export type Translation = typeof en;

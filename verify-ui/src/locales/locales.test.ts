@@ -1,0 +1,43 @@
+import { describe, expect, test } from 'bun:test';
+import { en } from './en';
+import { de } from './de';
+import { es } from './es';
+import { fr } from './fr';
+import { pt } from './pt';
+import { it as itLocale } from './it';
+
+/** Flattens nested strings to `a.b` keys. */
+function flatten(tree: object, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') out.set(path, value);
+    else for (const [k, v] of flatten(value as object, path)) out.set(k, v);
+  }
+  return out;
+}
+
+const variables = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]).sort();
+
+const reference = flatten(en);
+const translations = { de, es, fr, pt, it: itLocale };
+
+// The type system already makes every locale carry every key; this catches what types cannot:
+// an empty string, a dropped or misspelt {{variable}}, and an English string left untranslated.
+describe.each(Object.entries(translations))('locale %s', (_, locale) => {
+  const strings = flatten(locale);
+  test('has exactly the English keys', () => expect([...strings.keys()].sort()).toEqual([...reference.keys()].sort()));
+  for (const [key, english] of reference) {
+    test(key, () => {
+      const text = strings.get(key) ?? '';
+      expect(text.trim().length).toBeGreaterThan(0);
+      expect(variables(text)).toEqual(variables(english));
+    });
+  }
+  test('is translated, not copied', () => {
+    // Short words such as "Sandbox" or German "Details" are legitimately the same in several languages.
+    const wordsOf = (text: string) => text.replace(/\{\{\w+\}\}/g, '').trim();
+    const copied = [...reference].filter(([key, english]) => strings.get(key) === english && wordsOf(english).length > 12);
+    expect(copied).toEqual([]);
+  });
+});
