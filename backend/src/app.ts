@@ -13,6 +13,8 @@ import { OPENAPI_PATH, openapiDocument, referencePage } from './http/openapi';
 import { sessionRoutes } from './modules/sessions';
 import { verifyRoutes } from './modules/verify';
 
+const CROSS_ORIGIN_PATHS = new Set(['/api/v1/sessions/create', '/api/v1/verify/cancel']);
+
 export interface AppDeps {
   db: Db;
   clock: Clock;
@@ -29,12 +31,13 @@ export function createApp(deps: AppDeps) {
   const app = (
     new Elysia({ normalize: false })
       .use(errorHandling(deps))
-      // DESIGN.md §2 CORS: only session creation answers browsers from any origin (publishable keys,
-      // no credentials); validation and every secret-key operation send no CORS headers.
+      // DESIGN.md §2 CORS: session creation answers browsers from any origin (publishable keys,
+      // no credentials), and so does the SDK's cancel report (authenticated by the sessionToken);
+      // validation and every secret-key operation send no CORS headers.
       .use(
         new Elysia({ name: 'create-cors' }).use(
           cors({
-            origin: (request) => new URL(request.url).pathname === '/api/v1/sessions/create',
+            origin: (request) => CROSS_ORIGIN_PATHS.has(new URL(request.url).pathname),
             methods: ['POST', 'OPTIONS'],
             allowedHeaders: ['authorization', 'x-api-key', 'content-type', 'x-request-id'],
             exposeHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-window', 'x-ratelimit-remaining', 'x-ratelimit-retry-after'],

@@ -16,16 +16,32 @@ export interface VerifySessionView {
   billingBlock: BillingBlock | null;
   /** Where the user goes when the session is already over (expired: status=failed). */
   redirectUrl: string | null;
+  /** The link a phone opens to continue this session (QR handoff). Only given to the sessionToken holder. */
+  handoffUrl: string | null;
+  /** True when this page was opened through the handoff link (the phone side). */
+  handoff: boolean;
+}
+
+/** The verify UI authenticates with the sessionToken (desktop) or the handoffToken (phone): exactly one. */
+export type VerifyCredentials = { sessionId: string; sessionToken: string } | { sessionId: string; handoffToken: string };
+
+/** Desktop polling while the phone runs the check (QR handoff). */
+export interface SessionStatusResult {
+  state: SessionState;
+  status: CallbackStatus | null;
+  redirectUrl: string | null;
+}
+
+/** The SDK reports a new-tab window closed before completion (spec: verification.cancelled). */
+export interface CancelRequest {
+  sessionId: string;
+  sessionToken: string;
 }
 
 export const SIMULATED_OUTCOMES = ['verified', 'failed', 'cancelled'] as const;
 export type SimulatedOutcome = (typeof SIMULATED_OUTCOMES)[number];
 
-export interface SimulateRequest {
-  sessionId: string;
-  sessionToken: string;
-  outcome: SimulatedOutcome;
-}
+export type SimulateRequest = VerifyCredentials & { outcome: SimulatedOutcome };
 
 export interface SimulateResult {
   redirectUrl: string;

@@ -13,6 +13,12 @@ export const RATE_LIMIT_WINDOW_SECONDS = 60;
 export const DEFAULT_LIMITS = { create: 300, validate: 100 } as const;
 export type RateLimitBucket = keyof typeof DEFAULT_LIMITS;
 
+/**
+ * The verify UI's API is limited per session (its callers hold a session or handoff token, not an
+ * API key): generous for a person and for status polling every 2 s, tight for a script.
+ */
+export const VERIFY_UI_LIMIT = 120;
+
 export interface RateLimitDecision {
   allowed: boolean;
   limit: number;
@@ -26,11 +32,12 @@ export function windowStart(now: Date): Date {
   return new Date(Math.floor(now.getTime() / ms) * ms);
 }
 
-export async function consume(db: Db, tenantId: string, bucket: RateLimitBucket, limit: number, now: Date): Promise<RateLimitDecision> {
+/** `subject` is the tenant id for the merchant API, the session id for the verify UI's API. */
+export async function consume(db: Db, subject: string, bucket: RateLimitBucket | 'verify-ui', limit: number, now: Date): Promise<RateLimitDecision> {
   const start = windowStart(now);
   const [row] = await db
     .insert(rateLimitWindows)
-    .values({ tenantId, bucket, windowStart: start, count: 1 })
+    .values({ tenantId: subject, bucket, windowStart: start, count: 1 })
     .onConflictDoUpdate({
       target: [rateLimitWindows.tenantId, rateLimitWindows.bucket, rateLimitWindows.windowStart],
       set: { count: sql`${rateLimitWindows.count} + 1` },

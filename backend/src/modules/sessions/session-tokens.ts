@@ -15,8 +15,19 @@ function mac(secret: string, purpose: TokenPurpose, sessionId: string, expiresAt
   return hmacSha256(secret, `${purpose}.${sessionId}.${expiresAt.getTime()}.${nonce}`).toString('base64url');
 }
 
+/**
+ * The handoff token's nonce is derived rather than random: the desktop UI, holding the
+ * sessionToken, can get the QR link again at any time although only the token's hash is stored.
+ * It stays unforgeable: deriving it needs SERVER_SECRET.
+ */
+function derivedNonce(secret: string, sessionId: string, expiresAt: Date): string {
+  const bytes = hmacSha256(secret, `handoff-nonce.${sessionId}.${expiresAt.getTime()}`);
+  return Array.from(bytes.subarray(0, 24), (byte) => BASE62[byte % 62]).join('');
+}
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
 export function issueToken(secret: string, purpose: TokenPurpose, sessionId: string, expiresAt: Date): { token: string; hash: string } {
-  const nonce = randomBase62(24);
+  const nonce = purpose === 'handoff' ? derivedNonce(secret, sessionId, expiresAt) : randomBase62(24);
   const token = `${PREFIX[purpose]}_${nonce}.${mac(secret, purpose, sessionId, expiresAt, nonce)}`;
   return { token, hash: sha256Hex(token) };
 }

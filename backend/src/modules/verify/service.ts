@@ -4,12 +4,20 @@
  * What the UI shows comes from the stored session, never from verifyUrl display parameters.
  */
 import { eq } from 'drizzle-orm';
-import type { SimulateResult, SimulatedOutcome, VerifySessionView, VerificationMode, SessionState } from '@ageverify/protocol';
+import {
+  appendParams,
+  type SessionState,
+  type SessionStatusResult,
+  type SimulateResult,
+  type SimulatedOutcome,
+  type VerificationMode,
+  type VerifySessionView,
+} from '@ageverify/protocol';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import { sessions } from '../../db/schema';
-import { HttpError, conflict, forbidden, notFound, unauthorized } from '../../http/http-error';
-import { verifyToken } from '../sessions/session-tokens';
+import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/http-error';
+import { issueToken, verifyToken } from '../sessions/session-tokens';
 import { completeSession, expireSession, isPastDeadline, type SessionRow } from '../sessions/session-state';
 import { callbackStatusOf, callbackUrl } from '../sessions/callback-url';
 
@@ -17,21 +25,52 @@ export interface VerifyDeps {
   db: Db;
   clock: Clock;
   serverSecret: string;
+  /** Address of the verify UI (config VERIFY_URL): the handoff link points there. */
+  verifyUrl: string;
 }
 
-async function loadWithToken(deps: VerifyDeps, sessionId: string, sessionToken: string): Promise<SessionRow> {
-  const [session] = await deps.db.select().from(sessions).where(eq(sessions.id, sessionId));
+/** What the verify UI sends: the sessionToken (desktop) or the handoffToken (phone). */
+export interface Credentials {
+  sessionId: string;
+  sessionToken?: string;
+  handoffToken?: string;
+}
+
+interface Authenticated {
+  session: SessionRow;
+  via: 'session' | 'handoff';
+}
+
+async function authenticate(deps: VerifyDeps, credentials: Credentials, allow: 'session' | 'either' = 'either'): Promise<Authenticated> {
+  const { sessionToken, handoffToken } = credentials;
+  if ((sessionToken === undefined) === (handoffToken === undefined)) {
+    throw badRequest(allow === 'session' ? ['sessionToken is required'] : ['send exactly one of sessionToken or handoffToken']);
+  }
+  if (handoffToken !== undefined && allow === 'session') throw badRequest(['property handoffToken should not exist']);
+  const [session] = await deps.db.select().from(sessions).where(eq(sessions.id, credentials.sessionId));
   // Unknown session and wrong token are told apart: the id alone is not a secret worth hiding here,
   // and the user needs to know whether the link is broken or stale.
   if (!session) throw notFound('Session not found');
-  if (!verifyToken(deps.serverSecret, 'session', sessionToken, { id: session.id, expiresAt: session.expiresAt, storedHash: session.sessionTokenHash })) {
-    throw unauthorized('Invalid session token');
+  const via = sessionToken !== undefined ? 'session' : 'handoff';
+  const stored = via === 'session' ? session.sessionTokenHash : session.handoffTokenHash;
+  if (!verifyToken(deps.serverSecret, via, (sessionToken ?? handoffToken)!, { id: session.id, expiresAt: session.expiresAt, storedHash: stored })) {
+    throw unauthorized(via === 'session' ? 'Invalid session token' : 'Invalid handoff token');
   }
+  return { session: await current(deps, session), via };
+}
+
+/** The session as of now: an overdue PENDING session is expired on first touch, not left to the sweeper. */
+async function current(deps: VerifyDeps, session: SessionRow): Promise<SessionRow> {
   const now = deps.clock.now();
   if (session.state === 'PENDING' && isPastDeadline(session, now)) {
     return (await expireSession(deps.db, session.id, now)) ?? (await reload(deps.db, session.id));
   }
   return session;
+}
+
+function handoffUrl(deps: VerifyDeps, session: SessionRow): string {
+  const { token } = issueToken(deps.serverSecret, 'handoff', session.id, session.expiresAt);
+  return appendParams(deps.verifyUrl, { sessionId: session.id, handoffToken: token });
 }
 
 async function reload(db: Db, sessionId: string): Promise<SessionRow> {
@@ -46,8 +85,8 @@ function terminalRedirect(session: SessionRow): string | null {
   return status ? callbackUrl(session, status, session.completedAt ?? session.expiresAt) : null;
 }
 
-export async function loadSessionView(deps: VerifyDeps, sessionId: string, sessionToken: string): Promise<VerifySessionView> {
-  const session = await loadWithToken(deps, sessionId, sessionToken);
+export async function loadSessionView(deps: VerifyDeps, credentials: Credentials): Promise<VerifySessionView> {
+  const { session, via } = await authenticate(deps, credentials);
   return {
     sessionId: session.id,
     state: session.state as SessionState,
@@ -59,23 +98,44 @@ export async function loadSessionView(deps: VerifyDeps, sessionId: string, sessi
     expiresAt: session.expiresAt.toISOString(),
     billingBlock: (session.billingBlock as VerifySessionView['billingBlock']) ?? null,
     redirectUrl: terminalRedirect(session),
+    handoffUrl: via === 'session' && session.state === 'PENDING' && !session.billingBlock ? handoffUrl(deps, session) : null,
+    handoff: via === 'handoff',
   };
 }
 
-export async function simulateOutcome(deps: VerifyDeps, sessionId: string, sessionToken: string, outcome: SimulatedOutcome): Promise<SimulateResult> {
-  const session = await loadWithToken(deps, sessionId, sessionToken);
-  if (!session.sandbox) throw forbidden('Outcomes can only be simulated for sandbox sessions');
-  if (session.billingBlock) throw forbidden('This session is blocked by billing; no check can start');
-  if (session.state === 'EXPIRED') return { redirectUrl: terminalRedirect(session)!, status: 'failed' };
-  if (session.state !== 'PENDING') throw conflict(`Session is already completed (status ${callbackStatusOf(session)})`);
+/** Desktop polling while the phone runs the check (spec "QR handoff"). */
+export async function sessionStatus(deps: VerifyDeps, credentials: Credentials): Promise<SessionStatusResult> {
+  const { session } = await authenticate(deps, credentials, 'session');
+  return { state: session.state as SessionState, status: callbackStatusOf(session), redirectUrl: terminalRedirect(session) };
+}
 
+/**
+ * The SDK saw the new-tab window close before completion (spec "States": PENDING → FAILED,
+ * verification.cancelled, callback status=cancelled to cancelUrl when given).
+ */
+export async function cancelSession(deps: VerifyDeps, credentials: Credentials): Promise<SimulateResult> {
+  const { session } = await authenticate(deps, credentials, 'session');
+  if (session.state !== 'PENDING') throw conflict(`Session is already completed (status ${callbackStatusOf(session)})`);
+  return finish(deps, session, 'cancelled');
+}
+
+async function finish(deps: VerifyDeps, session: SessionRow, outcome: SimulatedOutcome): Promise<SimulateResult> {
   const now = deps.clock.now();
   const completed = await completeSession(deps.db, session.id, outcome, now);
   if (!completed) {
     // Lost a race with another completion or with expiry: report what actually happened.
-    const current = await reload(deps.db, session.id);
-    if (current.state === 'EXPIRED') return { redirectUrl: terminalRedirect(current)!, status: 'failed' };
-    throw new HttpError(409, `Session is already completed (status ${callbackStatusOf(current)})`);
+    const latest = await reload(deps.db, session.id);
+    if (latest.state === 'EXPIRED') return { redirectUrl: terminalRedirect(latest)!, status: 'failed' };
+    throw new HttpError(409, `Session is already completed (status ${callbackStatusOf(latest)})`);
   }
   return { redirectUrl: callbackUrl(completed, outcome, now), status: outcome };
+}
+
+export async function simulateOutcome(deps: VerifyDeps, credentials: Credentials, outcome: SimulatedOutcome): Promise<SimulateResult> {
+  const { session } = await authenticate(deps, credentials);
+  if (!session.sandbox) throw forbidden('Outcomes can only be simulated for sandbox sessions');
+  if (session.billingBlock) throw forbidden('This session is blocked by billing; no check can start');
+  if (session.state === 'EXPIRED') return { redirectUrl: terminalRedirect(session)!, status: 'failed' };
+  if (session.state !== 'PENDING') throw conflict(`Session is already completed (status ${callbackStatusOf(session)})`);
+  return finish(deps, session, outcome);
 }
