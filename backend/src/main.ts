@@ -10,6 +10,7 @@ import { DataDirLockedError } from './db/data-dir-lock';
 import { createApp } from './app';
 import { resolveServerSecret } from './server-secret';
 import { startSweeper } from './modules/sessions/expiry-sweeper';
+import { tenants } from './db/schema';
 import { cliBridgeRoutes, newAdminToken, recordAdminAddress } from './cli/server-bridge';
 
 async function main(): Promise<void> {
@@ -45,6 +46,11 @@ async function main(): Promise<void> {
 
   const sweeper = startSweeper({ db: database.db, clock: systemClock, logger });
   void sweeper.runOnce();
+
+  const [anyTenant] = await database.db.select({ id: tenants.id }).from(tenants).limit(1);
+  if (!anyTenant) {
+    logger.info('no tenants yet; create one with: bun run cli tenant create --name "Demo Shop" --domain localhost --sandbox');
+  }
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -108,3 +108,33 @@ describe('error responses', () => {
     expect(replaced.headers.get('x-request-id')).toMatch(/^req_/);
   });
 });
+
+describe('access log', () => {
+  test('logs the request id and the status actually sent, also for failures before routing', async () => {
+    const { createApp } = await import('../app');
+    const { openTestDatabase } = await import('../testing/test-databases');
+    const { createLogger } = await import('../log');
+    const { ManualClock } = await import('../clock');
+    const lines: Record<string, unknown>[] = [];
+    const database = await openTestDatabase('pglite');
+    try {
+      const app = createApp({
+        db: database.db,
+        clock: new ManualClock(),
+        logger: createLogger('info', (line) => lines.push(JSON.parse(line))),
+        serverSecret: 'x'.repeat(40),
+        publicBaseUrl: 'http://localhost:3000',
+        verifyUrl: 'http://localhost:3000/verify',
+        maxBodyBytes: 1024,
+      });
+      const response = await app.handle(
+        new Request('http://localhost:3000/api/v1/sessions/create', { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'abc-1' }, body: 'x'.repeat(5000) }),
+      );
+      expect(response.status).toBe(413);
+      await Bun.sleep(10); // onAfterResponse runs after the response is handed over
+      expect(lines.find((line) => line.msg === 'request')).toMatchObject({ requestId: 'abc-1', status: 413, method: 'POST', path: '/api/v1/sessions/create' });
+    } finally {
+      await database.close();
+    }
+  });
+});

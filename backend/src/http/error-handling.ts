@@ -10,6 +10,7 @@ import { HttpError, errorBody } from './http-error';
 import { validationMessages } from './validation-messages';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const startedAt = new WeakMap<Request, number>();
 
 export function errorHandling(deps: { clock: Clock; logger: Logger; maxBodyBytes: number }) {
   const { clock, logger, maxBodyBytes } = deps;
@@ -20,12 +21,12 @@ export function errorHandling(deps: { clock: Clock; logger: Logger; maxBodyBytes
     });
 
   return new Elysia({ name: 'error-handling' })
-    .derive({ as: 'global' }, ({ request, set }) => {
-      // A caller-supplied id is kept when it is harmless, so a merchant can correlate its own logs.
+    // onRequest is the first hook, so even a request that fails in parsing has its id and start time.
+    .onRequest(({ request, set }) => {
       const incoming = request.headers.get('x-request-id');
-      const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomBase62(16)}`;
-      set.headers['x-request-id'] = requestId;
-      return { requestId, startedAt: performance.now() };
+      // A caller-supplied id is kept when it is harmless, so a merchant can correlate its own logs.
+      set.headers['x-request-id'] = incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomBase62(16)}`;
+      startedAt.set(request, performance.now());
     })
     .onParse({ as: 'global' }, async ({ request, contentType, path }) => {
       if (request.method === 'GET' || request.method === 'HEAD') return;
@@ -44,12 +45,14 @@ export function errorHandling(deps: { clock: Clock; logger: Logger; maxBodyBytes
       }
     })
     .onError({ as: 'global' }, ({ code, error, path, request, set, body }) => {
-      const requestId = String(set.headers['x-request-id'] ?? request.headers.get('x-request-id') ?? `req_${randomBase62(16)}`);
+      const requestId = String(set.headers['x-request-id']);
       // Headers set before the failure (rate-limit, CORS) stay on the error response.
       const carried: Record<string, string> = {};
       for (const [name, value] of Object.entries(set.headers)) if (typeof value === 'string') carried[name] = value;
-      const json = (status: number, message: string | string[], p: string, id: string, errorCode?: string, extra: Record<string, string> = {}) =>
-        jsonError(status, message, p, id, errorCode, { ...carried, ...extra });
+      const json = (status: number, message: string | string[], p: string, id: string, errorCode?: string, extra: Record<string, string> = {}) => {
+        set.status = status; // for the access log
+        return jsonError(status, message, p, id, errorCode, { ...carried, ...extra });
+      };
       // Errors thrown by the body parser reach here wrapped in Elysia's ParseError.
       const cause = code === 'PARSE' ? (error as { cause?: unknown }).cause : error;
       if (cause instanceof HttpError) {
@@ -73,13 +76,14 @@ export function errorHandling(deps: { clock: Clock; logger: Logger; maxBodyBytes
         }
       }
     })
-    .onAfterResponse({ as: 'global' }, ({ request, path, set, requestId, startedAt }) => {
+    .onAfterResponse({ as: 'global' }, ({ request, path, set }) => {
+      const started = startedAt.get(request);
       logger.info('request', {
-        requestId,
+        requestId: set.headers['x-request-id'],
         method: request.method,
         path,
         status: typeof set.status === 'number' ? set.status : 200,
-        ms: startedAt ? Math.round((performance.now() - startedAt) * 10) / 10 : undefined,
+        ms: started === undefined ? undefined : Math.round((performance.now() - started) * 10) / 10,
       });
     });
 }
