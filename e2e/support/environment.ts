@@ -32,6 +32,8 @@ export interface TargetEnvironment {
   sandbox: TenantKeys;
   /** Live key pair of a second tenant, for negative checks; allowed domain 127.0.0.1. */
   live: TenantKeys;
+  /** The database variables (DATA_DIR or DATABASE_URL) the provisioning CLI needs for this target. */
+  cliEnv: Record<string, string>;
 }
 
 export type E2EEnvironment = Partial<Record<TargetName, TargetEnvironment>>;

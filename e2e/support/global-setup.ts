@@ -117,7 +117,7 @@ async function startTarget(target: TargetName, workDir: string, cleanups: Cleanu
   cleanups.push(() => stopProcess(merchant));
   await waitUntilReady(merchant, `${merchantUrl}/`, MERCHANT_READY_TIMEOUT_MS);
 
-  return { target, serviceUrl, merchantUrl, sandbox, live };
+  return { target, serviceUrl, merchantUrl, sandbox, live, cliEnv: database };
 }
 
 async function databaseEnv(target: TargetName, workDir: string, cleanups: Cleanup[]): Promise<Record<string, string>> {
