@@ -1,7 +1,7 @@
 /**
  * Request and response schemas of the Sessions API (spec "POST /sessions/create" and
  * "POST /sessions/validate"). Unknown properties are rejected (`additionalProperties: false`).
- * Maximum lengths are ours (the spec leaves them open): documented in docs/api-limits.md.
+ * Maximum lengths are ours (the spec leaves them open): documented in docs/sessions-api.md.
  */
 import { t } from 'elysia';
 import { CHALLENGE_AGE_MAX, CHALLENGE_AGE_MIN } from '@ageverify/protocol';
