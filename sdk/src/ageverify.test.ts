@@ -1,13 +1,18 @@
 import { describe, expect, test } from 'bun:test';
 import { COMPLETE_MESSAGE_TYPE } from '@ageverify/protocol';
-import { AgeVerify, create } from './ageverify';
+import { AgeVerify, create, isCancelCallback } from './ageverify';
 import { AgeVerifyError } from './errors';
-import { CLOSED_POLL_MS } from './new-tab';
+import { CLOSED_POLL_MS, LATE_MESSAGE_GRACE_MS } from './new-tab';
+import { CANCEL_TIMEOUT_MS } from './session-api';
 import { RATE_LIMIT_WINDOW_MS } from './rate-limit';
-import { BASE_URL, FakeBrowser, VERIFY_ORIGIN, created, jsonResponse } from './testing/fake-environment';
+import { BASE_URL, FakeBrowser, VERIFY_ORIGIN, created, jsonResponse, type RecordedRequest } from './testing/fake-environment';
+import type { ResponseLike } from './environment';
 import type { AgeVerifyOptions, CancelPayload, CompletePayload } from './types';
 
 const VERIFY_URL = `${VERIFY_ORIGIN}/verify?sessionId=ses_123&sessionToken=tok.abc~def`;
+
+/** Lets promise callbacks (fetch answers) run; the fake clock only moves with advance(). */
+const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 function setup(options: Partial<AgeVerifyOptions> = {}, browser = new FakeBrowser()) {
   const errors: AgeVerifyError[] = [];
@@ -314,6 +319,7 @@ describe('verify() in new-tab mode', () => {
     expect(cancels).toEqual([]);
     browser.win.closed = true;
     browser.advance(CLOSED_POLL_MS);
+    await flush();
     expect(cancels).toEqual([{ sessionId: 'ses_123' }]);
     expect(completes).toEqual([]);
     expect(browser.assigned).toHaveLength(1);
@@ -332,6 +338,7 @@ describe('verify() in new-tab mode', () => {
     await sdk.verify();
     browser.win.closed = true;
     browser.advance(CLOSED_POLL_MS);
+    await flush();
     expect(cancels).toEqual([{ sessionId: 'ses_123' }]);
     expect(browser.assigned).toEqual([]);
   });
@@ -344,6 +351,7 @@ describe('verify() in new-tab mode', () => {
     await sdk.verify();
     browser.win.closed = true;
     browser.advance(CLOSED_POLL_MS);
+    await flush();
     expect(browser.assigned).toHaveLength(1);
   });
 
@@ -352,6 +360,7 @@ describe('verify() in new-tab mode', () => {
     await sdk.verify();
     browser.win.closed = true;
     browser.advance(CLOSED_POLL_MS);
+    await flush();
     expect(browser.assigned[0]).toContain('status=cancelled');
   });
 
@@ -360,6 +369,7 @@ describe('verify() in new-tab mode', () => {
     await sdk.verify();
     browser.win.closed = true;
     browser.advance(CLOSED_POLL_MS);
+    await flush();
     expect(cancels).toHaveLength(1);
     expect(browser.assigned).toEqual([]);
   });
@@ -383,6 +393,7 @@ describe('verify() in new-tab mode', () => {
     await sdk.verify();
     browser.win.closed = true;
     browser.advance(CLOSED_POLL_MS);
+    await flush();
     expect(browser.assigned).toHaveLength(1);
     browser.flushThrown();
     expect(browser.thrownLater).toEqual([boom]);
@@ -406,7 +417,10 @@ describe('verify() in new-tab mode', () => {
     browser.win.closed = true;
     const result = await pending;
     expect(result.ok).toBe(true);
+    await flush();
     expect(cancels).toEqual([{ sessionId: 'ses_123' }]);
+    // The service hears of it too.
+    expect(browser.requests.map((r) => r.url)).toEqual([`${BASE_URL}/sessions/create`, `${BASE_URL}/verify/cancel`]);
     expect(browser.win.visited).toEqual([]);
   });
 
@@ -459,5 +473,210 @@ describe('verify() in new-tab mode', () => {
     expect(cancels).toEqual([]);
     expect(browser.listenerCount).toBe(0);
     expect(browser.pendingTimers).toBe(0);
+  });
+});
+
+describe('cancel report: a new-tab window closed before completion tells the service (POST /verify/cancel)', () => {
+  const SERVER_CANCEL_URL = 'https://shop.example/cart?step=age&sessionId=ses_123&status=cancelled&timestamp=1699999999000';
+
+  /** The create call answers as usual; the cancel call as the test says. */
+  function withCancelAnswer(browser: FakeBrowser, answer: (request: RecordedRequest) => ResponseLike | Promise<ResponseLike>) {
+    browser.respond = (request) => (request.url.endsWith('/verify/cancel') ? answer(request) : created());
+  }
+
+  async function closedFlow(answer: (request: RecordedRequest) => ResponseLike | Promise<ResponseLike>, options: Partial<AgeVerifyOptions> = {}) {
+    const ctx = newTab(options);
+    withCancelAnswer(ctx.browser, answer);
+    await ctx.sdk.verify();
+    ctx.browser.win.closed = true;
+    ctx.browser.advance(CLOSED_POLL_MS);
+    return ctx;
+  }
+
+  const cancelRequests = (browser: FakeBrowser) => browser.requests.filter((r) => r.url.endsWith('/verify/cancel'));
+
+  test('sends {sessionId, sessionToken} from the create answer to {baseUrl}/verify/cancel, before onCancel', async () => {
+    const { browser, cancels } = await closedFlow(() => jsonResponse(200, { redirectUrl: SERVER_CANCEL_URL, status: 'cancelled' }));
+    const [request] = cancelRequests(browser);
+    expect(request?.url).toBe(`${BASE_URL}/verify/cancel`);
+    expect(request?.body).toStrictEqual({ sessionId: 'ses_123', sessionToken: 'tok.abc~def' });
+    expect(request?.init.headers.Authorization).toBeUndefined();
+    // onCancel waits for the answer.
+    expect(cancels).toEqual([]);
+    await flush();
+    expect(cancels).toEqual([{ sessionId: 'ses_123' }]);
+  });
+
+  test("the server's callback URL is used for the cancelUrl redirect", async () => {
+    const { browser } = await closedFlow(() => jsonResponse(200, { redirectUrl: SERVER_CANCEL_URL, status: 'cancelled' }));
+    await flush();
+    expect(browser.assigned).toEqual([SERVER_CANCEL_URL]);
+  });
+
+  test.each([
+    ['another origin', 'https://evil.example/cart?sessionId=ses_123&status=cancelled&timestamp=1'],
+    ['another path', 'https://shop.example/done?sessionId=ses_123&status=cancelled&timestamp=1'],
+    ['another session', 'https://shop.example/cart?sessionId=ses_999&status=cancelled&timestamp=1'],
+    ['another status', 'https://shop.example/cart?sessionId=ses_123&status=verified&timestamp=1'],
+    ['no timestamp', 'https://shop.example/cart?sessionId=ses_123&status=cancelled'],
+    ['a javascript: URL', 'javascript:alert(1)//https://shop.example/cart?sessionId=ses_123&status=cancelled&timestamp=1'],
+    ['plain http', 'http://shop.example/cart?sessionId=ses_123&status=cancelled&timestamp=1'],
+  ])('a server URL with %s is not followed; the SDK builds the cancelUrl redirect itself', async (_name, redirectUrl) => {
+    const { browser } = await closedFlow(() => jsonResponse(200, { redirectUrl, status: 'cancelled' }));
+    await flush();
+    expect(browser.assigned).toHaveLength(1);
+    const url = new URL(browser.assigned[0] ?? '');
+    expect(url.origin + url.pathname).toBe('https://shop.example/cart');
+    expect(url.searchParams.get('step')).toBe('age');
+    expect(url.searchParams.get('status')).toBe('cancelled');
+    expect(url.searchParams.get('sessionId')).toBe('ses_123');
+    expect(url.searchParams.get('timestamp')).toBe(String(browser.time));
+  });
+
+  test.each([
+    ['a network error', () => Promise.reject(new TypeError('Failed to fetch'))],
+    ['HTTP 500', () => jsonResponse(500, {})],
+    ['HTTP 429', () => jsonResponse(429, {})],
+    ['HTTP 401', () => jsonResponse(401, { statusCode: 401, message: 'Invalid session token' })],
+  ])('%s: onCancel and the redirect happen as before', async (_name, answer) => {
+    const { browser, cancels } = await closedFlow(answer as () => Promise<ResponseLike>);
+    await flush();
+    expect(cancels).toEqual([{ sessionId: 'ses_123' }]);
+    expect(browser.assigned[0]).toContain('status=cancelled');
+    expect(browser.pendingTimers).toBe(0);
+  });
+
+  test('no answer: onCancel after CANCEL_TIMEOUT_MS (a short wait), not before', async () => {
+    const { browser, cancels } = await closedFlow(() => new Promise(() => {}));
+    await flush();
+    browser.advance(CANCEL_TIMEOUT_MS - 1);
+    await flush();
+    expect(cancels).toEqual([]);
+    browser.advance(1);
+    await flush();
+    expect(cancels).toEqual([{ sessionId: 'ses_123' }]);
+    expect(browser.assigned).toHaveLength(1);
+    expect(browser.pendingTimers).toBe(0);
+  });
+
+  test('409 (already completed) and then the completion message: onComplete, never onCancel', async () => {
+    const { browser, cancels, completes } = await closedFlow(() =>
+      jsonResponse(409, { statusCode: 409, message: 'Session is already completed (status verified)', timestamp: 't', path: '/api/v1/verify/cancel' }),
+    );
+    await flush();
+    browser.advance(LATE_MESSAGE_GRACE_MS / 2);
+    browser.post(VERIFY_ORIGIN, completeMessage());
+    browser.advance(LATE_MESSAGE_GRACE_MS * 4);
+    await flush();
+    expect(completes).toEqual([{ sessionId: 'ses_123', status: 'verified', timestamp: 1_700_000_123_000 }]);
+    expect(cancels).toEqual([]);
+    expect(browser.assigned).toEqual([]);
+    expect(browser.listenerCount).toBe(0);
+    expect(browser.pendingTimers).toBe(0);
+  });
+
+  test('the completion message while the report is still on its way: onComplete; the late 409 changes nothing', async () => {
+    let answer: (response: ResponseLike) => void = () => {};
+    const { browser, cancels, completes } = await closedFlow(() => new Promise((resolve) => (answer = resolve)));
+    browser.post(VERIFY_ORIGIN, completeMessage({ status: 'failed' }));
+    expect(completes).toEqual([{ sessionId: 'ses_123', status: 'failed', timestamp: 1_700_000_123_000 }]);
+    answer(jsonResponse(409, {}));
+    await flush();
+    browser.advance(LATE_MESSAGE_GRACE_MS * 2);
+    expect(cancels).toEqual([]);
+    expect(browser.assigned).toEqual([]);
+  });
+
+  test('409 and no message within the grace period: onCancel after all (the page has no other outcome to report)', async () => {
+    const { browser, cancels, completes } = await closedFlow(() => jsonResponse(409, {}));
+    await flush();
+    browser.advance(LATE_MESSAGE_GRACE_MS - 1);
+    expect(cancels).toEqual([]);
+    browser.advance(1);
+    expect(cancels).toEqual([{ sessionId: 'ses_123' }]);
+    expect(completes).toEqual([]);
+    expect(browser.assigned[0]).toContain('status=cancelled');
+  });
+
+  test('once the service confirmed the cancellation, a stray completion message is ignored', async () => {
+    const { browser, cancels, completes } = await closedFlow(() => jsonResponse(200, { redirectUrl: SERVER_CANCEL_URL, status: 'cancelled' }));
+    await flush();
+    browser.post(VERIFY_ORIGIN, completeMessage());
+    expect(cancels).toHaveLength(1);
+    expect(completes).toEqual([]);
+  });
+
+  test('destroy() while the report is on its way: no callback, no redirect, nothing left behind', async () => {
+    const { sdk, browser, cancels, completes } = await closedFlow(() => jsonResponse(409, {}));
+    sdk.destroy();
+    await flush();
+    browser.advance(LATE_MESSAGE_GRACE_MS * 2);
+    browser.post(VERIFY_ORIGIN, completeMessage());
+    expect(cancels).toEqual([]);
+    expect(completes).toEqual([]);
+    expect(browser.assigned).toEqual([]);
+    expect(browser.pendingTimers).toBe(0);
+    expect(browser.listenerCount).toBe(0);
+  });
+
+  test('one flow at a time holds until the report settled; then verify() starts a new flow', async () => {
+    let answer: (response: ResponseLike) => void = () => {};
+    const { sdk } = await closedFlow(() => new Promise((resolve) => (answer = resolve)));
+    const during = await sdk.verify();
+    expect(!during.ok && during.error.code).toBe('VERIFICATION_IN_PROGRESS');
+    answer(jsonResponse(200, { redirectUrl: SERVER_CANCEL_URL, status: 'cancelled' }));
+    await flush();
+    expect((await sdk.verify()).ok).toBe(true);
+  });
+
+  test('without a sessionToken in the create answer, nothing is reported and onCancel follows at once', async () => {
+    const { sdk, browser, cancels } = newTab();
+    browser.respond = () => created({ sessionToken: undefined });
+    await sdk.verify();
+    browser.win.closed = true;
+    browser.advance(CLOSED_POLL_MS);
+    await flush();
+    expect(browser.requests).toHaveLength(1);
+    expect(cancels).toEqual([{ sessionId: 'ses_123' }]);
+  });
+
+  test('a "cancelled" message from the UI is not reported again (the UI already ended the session)', async () => {
+    const { sdk, browser, cancels } = newTab();
+    await sdk.verify();
+    browser.post(VERIFY_ORIGIN, completeMessage({ status: 'cancelled' }));
+    await flush();
+    expect(cancels).toHaveLength(1);
+    expect(cancelRequests(browser)).toEqual([]);
+  });
+
+  test('the sessionToken stays in memory: never in a navigated URL, a callback payload or storage', async () => {
+    const { browser, cancels } = await closedFlow(() => jsonResponse(200, { redirectUrl: SERVER_CANCEL_URL, status: 'cancelled' }));
+    await flush();
+    expect(JSON.stringify(browser.assigned)).not.toContain('tok.abc');
+    expect(JSON.stringify(cancels)).not.toContain('tok.abc');
+    expect(JSON.stringify([...browser.storageArea.items.values()])).not.toContain('tok.abc');
+  });
+
+  test('redirect mode never reports a cancellation', async () => {
+    const { sdk, browser } = setup({ cancelUrl: 'https://shop.example/cancel' });
+    await sdk.verify();
+    browser.advance(CLOSED_POLL_MS * 10);
+    await flush();
+    expect(cancelRequests(browser)).toEqual([]);
+  });
+});
+
+describe('isCancelCallback', () => {
+  const cancelUrl = 'https://shop.example/cart?step=age';
+  test.each([
+    ['https://shop.example/cart?step=age&sessionId=ses_1&status=cancelled&timestamp=17', true],
+    ['https://shop.example/cart?sessionId=ses_1&status=cancelled&timestamp=17&externalUserId=u', true],
+    ['https://shop.example/cart?sessionId=ses_1&status=cancelled&timestamp=abc', false],
+    ['https://shop.example:444/cart?sessionId=ses_1&status=cancelled&timestamp=17', false],
+    ['https://user:pw@shop.example/cart?sessionId=ses_1&status=cancelled&timestamp=17', false],
+    ['data:text/html,https://shop.example/cart?sessionId=ses_1&status=cancelled&timestamp=17', false],
+    ['not a url', false],
+  ])('%s -> %p', (candidate, expected) => {
+    expect(isCancelCallback(candidate, cancelUrl, 'ses_1')).toBe(expected);
   });
 });

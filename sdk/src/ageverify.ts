@@ -12,9 +12,9 @@ import { AgeVerifyError } from './errors';
 import { popupFeatures, watchVerificationWindow, type CompleteSignal } from './new-tab';
 import { checkVerifyOptions, planLaunch, resolveOptions, type ResolvedOptions } from './options';
 import { AttemptLimiter, rateLimitError } from './rate-limit';
-import { createSession } from './session-api';
+import { createSession, reportCancel, type CancelReport } from './session-api';
 import type { AgeVerifyOptions, VerifyOptions, VerifyResult } from './types';
-import { appendDisplayParams } from './url';
+import { appendDisplayParams, checkUrl } from './url';
 
 export class AgeVerify {
   private readonly config: ResolvedOptions;
@@ -97,6 +97,8 @@ export class AgeVerify {
     }
     // A billingBlock still goes to the UI, which shows the block (DESIGN.md "billingBlock").
     const { sessionId } = created.session;
+    // Kept only in this closure, for the cancel report: never stored, logged or put in a URL by the SDK.
+    const sessionToken = typeof created.session.sessionToken === 'string' ? created.session.sessionToken : '';
     const verifyUrl = appendDisplayParams(created.session.verifyUrl, display);
 
     if (!win) {
@@ -111,19 +113,20 @@ export class AgeVerify {
       win: opened,
       verifyUrl,
       sessionId,
+      reportClosed: (): Promise<CancelReport> =>
+        sessionToken ? reportCancel(this.env, { baseUrl: this.config.baseUrl, sessionId, sessionToken }) : Promise.resolve({ kind: 'unconfirmed' }),
       onOutcome: (outcome) => {
         this.destroy();
-        if (outcome.kind === 'closed') return this.cancelled(sessionId);
+        if (outcome.kind === 'closed') return this.cancelled(sessionId, outcome.redirectUrl);
         // The window stays open: the verification UI shows its result there, with a "Close window"
         // button. Closing it later is no longer a cancellation, as watching has stopped.
         if (outcome.signal.status === 'cancelled') this.cancelled(sessionId);
         else this.completed(outcome.signal);
       },
     });
-    if (opened.closed) {
-      // Closed while the session was being created: a cancellation of that session.
-      this.destroy();
-      this.cancelled(sessionId);
+    if (isClosed(opened)) {
+      // Closed while the session was being created: the watcher reports the cancellation of that
+      // session (after telling the service); there is nothing to navigate.
       return { ok: true, sessionId, verifyUrl, mode: 'new-tab' };
     }
     try {
@@ -155,12 +158,21 @@ export class AgeVerify {
     this.env.assign(appendParams(this.config.returnUrl, { timestamp: this.env.now(), ...payload }));
   }
 
-  /** Spec: closing the window before completion fires onCancel and, unless it returns false, goes to cancelUrl. */
-  private cancelled(sessionId: string): void {
+  /**
+   * Spec: closing the window before completion fires onCancel and, unless it returns false, goes to
+   * cancelUrl with status=cancelled, sessionId and timestamp. The service's own callback URL from
+   * the cancel report is preferred (its timestamp is the one the session and webhooks carry), but
+   * only when it is that very cancelUrl with those parameters; otherwise the SDK builds it.
+   */
+  private cancelled(sessionId: string, serverRedirectUrl?: string): void {
     const { onCancel, cancelUrl } = this.config;
     const answer = onCancel ? this.call(() => onCancel({ sessionId })) : undefined;
     if (answer === false || !cancelUrl) return;
-    this.env.assign(appendParams(cancelUrl, { status: 'cancelled', sessionId, timestamp: this.env.now() }));
+    const target =
+      serverRedirectUrl !== undefined && isCancelCallback(serverRedirectUrl, cancelUrl, sessionId)
+        ? serverRedirectUrl
+        : appendParams(cancelUrl, { status: 'cancelled', sessionId, timestamp: this.env.now() });
+    this.env.assign(target);
   }
 
   private fail(error: AgeVerifyError): Promise<VerifyResult> {
@@ -192,6 +204,35 @@ export class AgeVerify {
 /** Convenience for the script-tag global: `AgeVerify.create({...})` equals `new AgeVerify.AgeVerify({...})`. */
 export function create(options: AgeVerifyOptions): AgeVerify {
   return new AgeVerify(options);
+}
+
+/** The server's cancel callback URL is usable when it is cancelUrl (same origin and path) carrying this session's cancellation. */
+export function isCancelCallback(candidate: string, cancelUrl: string, sessionId: string): boolean {
+  let url: URL;
+  let expected: URL;
+  try {
+    url = checkUrl(candidate, 'cancelUrl');
+    expected = new URL(cancelUrl);
+  } catch {
+    return false;
+  }
+  const timestamp = url.searchParams.get('timestamp');
+  return (
+    url.origin === expected.origin &&
+    url.pathname === expected.pathname &&
+    url.searchParams.get('status') === 'cancelled' &&
+    url.searchParams.get('sessionId') === sessionId &&
+    timestamp !== null &&
+    /^\d+$/.test(timestamp)
+  );
+}
+
+function isClosed(win: WindowHandle): boolean {
+  try {
+    return win.closed;
+  } catch {
+    return false;
+  }
 }
 
 function safely<T>(action: () => T): T | undefined {

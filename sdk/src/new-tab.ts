@@ -5,16 +5,30 @@
  *
  *   opened ──message(verified|failed)──▶ complete   (onComplete)
  *      │   ──message(cancelled)────────▶ cancelled  (onCancel, then cancelUrl)
- *      └── window.closed ──────────────▶ cancelled
+ *      └── window.closed ──▶ reporting: POST /verify/cancel, still listening for the message
+ *                               ├─ message ─────────────────────────▶ complete / cancelled as above
+ *                               ├─ 200 ─────────────────────────────▶ cancelled (server's redirectUrl)
+ *                               ├─ no answer / error (≤ 3 s) ───────▶ cancelled
+ *                               └─ 409 already completed ─▶ grace: message within 1 s ▶ complete
+ *                                                                  otherwise ─────────▶ cancelled
+ *
+ * Why keep listening after the close: the UI posts its message and closes itself at once
+ * (auto_return), and across processes the message can arrive after `window.closed` reads true.
+ * The server settles the race: its 409 says the session ended first, so a completion message is
+ * probably on its way and wins over the cancellation; a 200 says the cancel won, so a later
+ * message cannot be real and is ignored.
  *
  * Note for the verify UI: it must not send `Cross-Origin-Opener-Policy: same-origin`, which severs
  * the opener link, so that `window.closed` reads true at once and the message cannot be posted.
  */
 import { CALLBACK_STATUSES, COMPLETE_MESSAGE_TYPE, type CallbackStatus } from '@ageverify/protocol';
 import type { Environment, WindowFrame, WindowHandle } from './environment';
+import type { CancelReport } from './session-api';
 
 /** How often `window.closed` is read (spec: closing the window before completion fires onCancel). */
 export const CLOSED_POLL_MS = 500;
+/** After a 409 on the cancel report, how long a completion message still on its way is awaited. */
+export const LATE_MESSAGE_GRACE_MS = 1_000;
 
 export const POPUP_WIDTH = 500;
 export const POPUP_HEIGHT = 760;
@@ -59,24 +73,31 @@ export function readCompleteMessage(data: unknown, sessionId: string): CompleteS
   return signal;
 }
 
-export type WindowOutcome = { kind: 'message'; signal: CompleteSignal } | { kind: 'closed' };
+/**
+ * `closed`: the window closed before completion and no message came. `redirectUrl` is the
+ * server's callback URL from the cancel report, when it sent one (check it before use).
+ */
+export type WindowOutcome = { kind: 'message'; signal: CompleteSignal } | { kind: 'closed'; redirectUrl?: string };
 
 export interface WatchOptions {
   win: WindowHandle;
   /** The final verifyUrl; messages count only from its exact origin. */
   verifyUrl: string;
   sessionId: string;
+  /** Tells the service the window closed before completion (POST /verify/cancel); must settle by itself (timeout). */
+  reportClosed(): Promise<CancelReport>;
   /** Called once, after watching has stopped. */
   onOutcome(outcome: WindowOutcome): void;
 }
 
 /**
  * Listens for the completion message and polls `win.closed`, starting before the window is sent to
- * verifyUrl so an early message cannot be missed. Returns the function that stops watching; it is
- * also called internally before `onOutcome`, so the outcome is reported at most once.
+ * verifyUrl so an early message cannot be missed. A window that is already closed when watching
+ * starts counts as closed at once. Returns the function that stops watching; it is also called
+ * internally before `onOutcome`, so the outcome is reported at most once.
  */
 export function watchVerificationWindow(
-  env: Pick<Environment, 'listen' | 'setInterval' | 'clearInterval'>,
+  env: Pick<Environment, 'listen' | 'setInterval' | 'clearInterval' | 'setTimeout' | 'clearTimeout'>,
   options: WatchOptions,
 ): () => void {
   const { win, sessionId, onOutcome } = options;
@@ -84,26 +105,50 @@ export function watchVerificationWindow(
   // window, including the merchant's own pages, cannot complete or cancel the flow.
   const expectedOrigin = new URL(options.verifyUrl).origin;
   let active = true;
+  let closedSeen = false;
+  let graceTimer: unknown;
 
   const stop = () => {
     if (!active) return;
     active = false;
     unlisten();
-    env.clearInterval(timer);
+    env.clearInterval(pollTimer);
+    if (graceTimer !== undefined) env.clearTimeout(graceTimer);
+  };
+  const settle = (outcome: WindowOutcome) => {
+    if (!active) return;
+    stop();
+    onOutcome(outcome);
   };
   const unlisten = env.listen((event) => {
     if (!active || event.origin !== expectedOrigin) return;
     const signal = readCompleteMessage(event.data, sessionId);
-    if (!signal) return;
-    stop();
-    onOutcome({ kind: 'message', signal });
+    if (signal) settle({ kind: 'message', signal });
   });
-  const timer = env.setInterval(() => {
-    if (active && isClosed(win)) {
-      stop();
-      onOutcome({ kind: 'closed' });
+  const onClosed = () => {
+    if (closedSeen) return;
+    closedSeen = true;
+    env.clearInterval(pollTimer);
+    let report: Promise<CancelReport>;
+    try {
+      report = options.reportClosed();
+    } catch {
+      report = Promise.resolve({ kind: 'unconfirmed' });
     }
+    report.then(
+      (answer) => {
+        if (!active) return;
+        if (answer.kind === 'cancelled') settle(answer.redirectUrl === undefined ? { kind: 'closed' } : { kind: 'closed', redirectUrl: answer.redirectUrl });
+        else if (answer.kind === 'unconfirmed') settle({ kind: 'closed' });
+        else graceTimer = env.setTimeout(() => settle({ kind: 'closed' }), LATE_MESSAGE_GRACE_MS);
+      },
+      () => settle({ kind: 'closed' }),
+    );
+  };
+  const pollTimer = env.setInterval(() => {
+    if (active && isClosed(win)) onClosed();
   }, CLOSED_POLL_MS);
+  if (isClosed(win)) onClosed();
   return stop;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { CREATE_TIMEOUT_MS, createSession } from './session-api';
+import { CANCEL_TIMEOUT_MS, CREATE_TIMEOUT_MS, createSession, reportCancel } from './session-api';
 import { BASE_URL, FakeBrowser, created, jsonResponse, textResponse } from './testing/fake-environment';
 import type { Environment } from './environment';
 
@@ -145,5 +145,68 @@ describe('createSession: answers', () => {
     const { browser, call } = setup();
     await call();
     expect(browser.pendingTimers).toBe(0);
+  });
+});
+
+describe('reportCancel (POST {base_url}/verify/cancel)', () => {
+  const CANCEL_CALLBACK = 'https://shop.example/cart?sessionId=ses_123&status=cancelled&timestamp=1700000000500';
+
+  function cancelSetup() {
+    const browser = new FakeBrowser();
+    const env = browser.environment() as Environment;
+    const call = () => reportCancel(env, { baseUrl: BASE_URL, sessionId: 'ses_123', sessionToken: 'tok.abc~def' });
+    return { browser, call };
+  }
+
+  test('POSTs exactly {sessionId, sessionToken} as JSON, without an API key or cookies', async () => {
+    const { browser, call } = cancelSetup();
+    browser.respond = () => jsonResponse(200, { redirectUrl: CANCEL_CALLBACK, status: 'cancelled' });
+    await call();
+    const [request] = browser.requests;
+    expect(request?.url).toBe('https://verify.example.com/api/v1/verify/cancel');
+    expect(request?.init.method).toBe('POST');
+    expect(request?.init.headers['Content-Type']).toBe('application/json');
+    expect(request?.init.headers.Authorization).toBeUndefined();
+    expect(request?.init.credentials).toBe('omit');
+    expect(request?.init.mode).toBe('cors');
+    expect(request?.body).toStrictEqual({ sessionId: 'ses_123', sessionToken: 'tok.abc~def' });
+  });
+
+  test.each([
+    ['200 with redirectUrl', () => jsonResponse(200, { redirectUrl: CANCEL_CALLBACK, status: 'cancelled' }), { kind: 'cancelled', redirectUrl: CANCEL_CALLBACK }],
+    ['200 without redirectUrl', () => jsonResponse(200, { status: 'cancelled' }), { kind: 'cancelled' }],
+    ['200 with a non-string redirectUrl', () => jsonResponse(200, { redirectUrl: 5 }), { kind: 'cancelled' }],
+    ['200 with no JSON', () => textResponse(200, 'ok'), { kind: 'cancelled' }],
+    ['409 already completed', () => jsonResponse(409, { statusCode: 409, message: 'Session is already completed (status verified)' }), { kind: 'already-completed' }],
+    ['401', () => jsonResponse(401, { statusCode: 401, message: 'Invalid session token' }), { kind: 'unconfirmed' }],
+    ['429', () => jsonResponse(429, {}), { kind: 'unconfirmed' }],
+    ['500', () => jsonResponse(500, {}), { kind: 'unconfirmed' }],
+    [
+      'a network error',
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+      { kind: 'unconfirmed' },
+    ],
+  ])('%s', async (_name, respond, expected) => {
+    const { browser, call } = cancelSetup();
+    browser.respond = respond;
+    expect(await call()).toStrictEqual(expected as never);
+    expect(browser.pendingTimers).toBe(0);
+  });
+
+  test('gives up after CANCEL_TIMEOUT_MS without an answer', async () => {
+    const { browser, call } = cancelSetup();
+    browser.respond = () => new Promise(() => {});
+    const pending = call();
+    await Promise.resolve();
+    browser.advance(CANCEL_TIMEOUT_MS - 1);
+    let settled = false;
+    void pending.then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    browser.advance(1);
+    expect(await pending).toStrictEqual({ kind: 'unconfirmed' });
+    expect(CANCEL_TIMEOUT_MS).toBeLessThanOrEqual(5_000);
   });
 });

@@ -1,14 +1,22 @@
 /**
- * POST {base_url}/sessions/create with the publishable key (spec "POST /sessions/create").
- * Every outcome is returned, never thrown: the caller turns failures into `onError` + `{ ok: false }`.
+ * The SDK's two calls to the service. Every outcome is returned, never thrown.
+ *  - POST {base_url}/sessions/create with the publishable key (spec "POST /sessions/create"); the
+ *    caller turns failures into `onError` + `{ ok: false }`.
+ *  - POST {base_url}/verify/cancel with the session's sessionToken, when a new-tab window closed
+ *    before completion (spec "States and transitions": verification.cancelled).
  */
-import type { CreateSessionRequest, CreateSessionResult, ErrorBody } from '@ageverify/protocol';
+import type { CancelRequest, CreateSessionRequest, CreateSessionResult, ErrorBody } from '@ageverify/protocol';
 import type { Environment, RequestInitLike, ResponseLike } from './environment';
 import { AgeVerifyError } from './errors';
 import { checkUrl } from './url';
 
 /** A create call that hears nothing back within this time fails with NETWORK_ERROR. */
 export const CREATE_TIMEOUT_MS = 30_000;
+/**
+ * The cancel report is fire-and-forget, but its answer (the server's callback URL, or "already
+ * completed") is worth a short wait: the user has just closed the window and waits for the page.
+ */
+export const CANCEL_TIMEOUT_MS = 3_000;
 
 export type CreateSessionOutcome = { ok: true; session: CreateSessionResult } | { ok: false; error: AgeVerifyError };
 
@@ -26,7 +34,7 @@ export async function createSession(
   let response: ResponseLike;
   let text: string;
   try {
-    ({ response, text } = await withTimeout(env, endpoint, {
+    ({ response, text } = await withTimeout(env, endpoint, CREATE_TIMEOUT_MS, {
       method: 'POST',
       headers: {
         Accept: 'application/json',
@@ -62,10 +70,49 @@ export async function createSession(
   return { ok: true, session: session as unknown as CreateSessionResult };
 }
 
+/**
+ * What the service said about a window closed before completion:
+ *  - `cancelled`: the session is now cancelled; `redirectUrl` is the server's callback URL
+ *    (cancelUrl, else returnUrl, with status=cancelled, sessionId, timestamp) when it sent one.
+ *  - `already-completed`: HTTP 409, the session ended first (a completion whose message may still
+ *    be on its way, or expiry).
+ *  - `unconfirmed`: no usable answer (network, timeout, another status, no sessionToken to send).
+ */
+export type CancelReport = { kind: 'cancelled'; redirectUrl?: string } | { kind: 'already-completed' } | { kind: 'unconfirmed' };
+
+export interface CancelCall extends CancelRequest {
+  baseUrl: string;
+}
+
+export async function reportCancel(env: Pick<Environment, 'fetch' | 'setTimeout' | 'clearTimeout'>, call: CancelCall): Promise<CancelReport> {
+  const body: CancelRequest = { sessionId: call.sessionId, sessionToken: call.sessionToken };
+  let response: ResponseLike;
+  let text: string;
+  try {
+    ({ response, text } = await withTimeout(env, `${call.baseUrl}/verify/cancel`, CANCEL_TIMEOUT_MS, {
+      method: 'POST',
+      // No API key: the sessionToken in the body is the credential. The endpoint answers CORS from
+      // any origin without credentials (DESIGN.md "CORS").
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      credentials: 'omit',
+      mode: 'cors',
+    }));
+  } catch {
+    return { kind: 'unconfirmed' };
+  }
+  if (response.status === 409) return { kind: 'already-completed' };
+  if (!response.ok) return { kind: 'unconfirmed' };
+  const answer = parseJson(text);
+  const redirectUrl = isRecord(answer) && typeof answer.redirectUrl === 'string' ? answer.redirectUrl : undefined;
+  return redirectUrl === undefined ? { kind: 'cancelled' } : { kind: 'cancelled', redirectUrl };
+}
+
 /** fetch + read the body, raced against a timer (AbortController is missing in Chrome 60 and Safari 12). */
 function withTimeout(
   env: Pick<Environment, 'fetch' | 'setTimeout' | 'clearTimeout'>,
   url: string,
+  timeoutMs: number,
   init: RequestInitLike,
 ): Promise<{ response: ResponseLike; text: string }> {
   const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
@@ -73,8 +120,8 @@ function withTimeout(
   return new Promise((resolve, reject) => {
     const timer = env.setTimeout(() => {
       if (controller) controller.abort();
-      reject(new Error(`no answer within ${CREATE_TIMEOUT_MS / 1000} s`));
-    }, CREATE_TIMEOUT_MS);
+      reject(new Error(`no answer within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
     env
       .fetch(url, init)
       .then((response) => response.text().then((text) => ({ response, text })))

@@ -1,11 +1,21 @@
-import { LitElement, css, html, type PropertyValues, type TemplateResult } from 'lit';
-import type { BillingBlock, SimulateResult, SimulatedOutcome, VerifySessionView } from '@ageverify/protocol';
-import { fetchSessionView, simulateOutcome, type ApiFailure } from './api';
+import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import type {
+  BillingBlock,
+  CallbackStatus,
+  SessionStatusResult,
+  SimulateResult,
+  SimulatedOutcome,
+  VerifySessionView,
+} from '@ageverify/protocol';
+import { fetchSessionStatus, fetchSessionView, simulateOutcome, type ApiFailure, type ApiResult } from './api';
 import { buildCompleteMessage, messageTargetOrigin, safeRedirectUrl } from './completion';
 import { describeFailure } from './failure-text';
+import { safeHandoffUrl } from './handoff-link';
+import { HandoffPoller } from './handoff-poller';
 import { i18n } from './i18n';
-import { parseLaunchParams, type LaunchParams, type SessionCredentials } from './launch-params';
+import { isHandoffCredentials, parseLaunchParams, type LaunchParams, type SessionCredentials } from './launch-params';
 import { RESULT_TEXT_KEYS, ReturnChannel } from './age-verify-result';
+import type { AgeVerifyHandoff } from './age-verify-handoff';
 
 /** Time the result screen stays up before the user is taken back (skipped with auto_return=true). */
 export const RESULT_SCREEN_MS = 1500;
@@ -27,6 +37,18 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  *
  * `check` is the sandbox panel for sandbox sessions and the honest "live checks not available"
  * notice for live ones. A session that expires while the page is open moves to `over`.
+ *
+ * QR handoff (spec "QR handoff"), two sides of one session:
+ *  - Desktop (sessionToken; the server gives a `handoffUrl` while PENDING): below intro and check,
+ *    "Continue on your phone" opens the QR panel (`handoffOpen`, orthogonal to `view`) and starts
+ *    polling POST /verify/status (handoff-poller.ts). A terminal status ends the page exactly like
+ *    a local completion (`complete`: opener message in new-tab mode, else the redirect, auto_return
+ *    respected); EXPIRED goes to `over`. The sandbox buttons stay usable meanwhile.
+ *  - Phone (handoffToken; `handoff: true`): the same intro and check, but it never sends the user
+ *    to the merchant, which is the desktop's job:
+ *
+ *      check ──simulate ok──> handoff-done      loading ──state VERIFIED/FAILED──> handoff-done
+ *                                               loading ──state EXPIRED──> over (no redirect)
  */
 type View =
   | { kind: 'loading' }
@@ -35,7 +57,9 @@ type View =
   | { kind: 'over'; redirectUrl: string | null }
   | { kind: 'intro'; session: VerifySessionView }
   | { kind: 'check'; session: VerifySessionView; submitting: SimulatedOutcome | null; failure: ApiFailure | null }
-  | { kind: 'completed'; session: VerifySessionView; result: SimulateResult; channel: ReturnChannel; autoReturn: boolean };
+  | { kind: 'completed'; session: VerifySessionView; result: SimulateResult; channel: ReturnChannel; autoReturn: boolean }
+  /** Phone side of a QR handoff: the result went to the server; the desktop takes the user back. */
+  | { kind: 'handoff-done'; status: CallbackStatus | null };
 
 type ViewError = { kind: 'incomplete-link' } | { kind: 'api'; failure: ApiFailure } | { kind: 'bad-redirect' };
 
@@ -54,6 +78,8 @@ interface FocusableScreen extends HTMLElement {
 export class AgeVerifyApp extends LitElement {
   static override properties = {
     view: { state: true },
+    handoffOpen: { state: true },
+    handoffPollStopped: { state: true },
   };
 
   static override styles = css`
@@ -145,10 +171,32 @@ export class AgeVerifyApp extends LitElement {
   `;
 
   view: View = { kind: 'loading' };
+  /** Desktop: the QR panel is open and /verify/status is polled while the view is intro or check. */
+  handoffOpen = false;
+  /** Desktop: polling gave up (the server refused it); the panel says the page will not move on by itself. */
+  handoffPollStopped = false;
 
   private launch: LaunchParams = parseLaunchParams('');
   private navigationTimer: ReturnType<typeof setTimeout> | undefined;
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Desktop: the checked handoff link of the loaded session, or null (phone, blocked, not same-origin). */
+  private handoffUrl: string | null = null;
+  /** A terminal status the poller saw while a local simulate request was in flight; applied once it settles. */
+  private deferredTerminal: SessionStatusResult | null = null;
+  private readonly poller = new HandoffPoller({
+    fetchStatus: () => this.fetchStatus(),
+    setTimeout: (callback, ms) => setTimeout(callback, ms),
+    clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
+    isHidden: () => document.hidden,
+    onVisibilityChange: (listener) => {
+      document.addEventListener('visibilitychange', listener);
+      return () => document.removeEventListener('visibilitychange', listener);
+    },
+    onFinish: (status) => this.onHandoffFinished(status),
+    onGiveUp: () => {
+      this.handoffPollStopped = true;
+    },
+  });
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -160,16 +208,23 @@ export class AgeVerifyApp extends LitElement {
     super.disconnectedCallback();
     clearTimeout(this.navigationTimer);
     clearTimeout(this.expiryTimer);
+    this.poller.stop();
   }
 
   override render() {
     return html`
-      <main aria-busy=${this.view.kind === 'loading' ? 'true' : 'false'}>${this.renderScreen()}</main>
+      <main aria-busy=${this.view.kind === 'loading' ? 'true' : 'false'}>${this.renderScreen()}${this.renderHandoff()}</main>
       <p class="visually-hidden" role="status" aria-live="polite" data-testid="status">${this.statusText()}</p>
     `;
   }
 
   protected override updated(changed: PropertyValues<this>): void {
+    // Polling belongs to the screens that show the QR panel; any other screen ends it.
+    if (this.poller.active && !this.showsHandoff()) this.poller.stop();
+    if (changed.get('handoffOpen') === false && this.handoffOpen) {
+      const panel = this.renderRoot.querySelector<AgeVerifyHandoff>('age-verify-handoff');
+      void panel?.updateComplete.then(() => panel.focusHeading());
+    }
     // Move focus to the new screen's heading after a change the user caused, so keyboard and
     // screen-reader users land on what changed. The first screen after loading keeps the page's
     // natural reading order.
@@ -179,6 +234,13 @@ export class AgeVerifyApp extends LitElement {
     void screen?.updateComplete.then(() => screen.focusHeading());
   }
 
+  /** The phone side of a handoff: opened with the handoffToken, or told so by the server. */
+  private get isPhone(): boolean {
+    const credentials = this.launch.credentials;
+    const view = this.view;
+    return (credentials !== null && isHandoffCredentials(credentials)) || ((view.kind === 'intro' || view.kind === 'check') && view.session.handoff);
+  }
+
   private async load(): Promise<void> {
     const credentials = this.launch.credentials;
     if (!credentials) {
@@ -186,7 +248,7 @@ export class AgeVerifyApp extends LitElement {
       return;
     }
     this.view = { kind: 'loading' };
-    const response = await fetchSessionView(credentials.sessionId, credentials.sessionToken);
+    const response = await fetchSessionView(credentials);
     if (!response.ok) {
       this.view = { kind: 'error', error: { kind: 'api', failure: response.failure } };
       return;
@@ -205,16 +267,78 @@ export class AgeVerifyApp extends LitElement {
       this.view = { kind: 'blocked', block: session.billingBlock };
       return;
     }
+    // Only the desktop gets a link (the server sends none with a handoffToken), and only one that
+    // leads back to this very page's origin is drawn as a QR code.
+    this.handoffUrl = session.handoff ? null : safeHandoffUrl(session.handoffUrl, window.location.origin);
     this.view = this.launch.skipIntro ? { kind: 'check', session, submitting: null, failure: null } : { kind: 'intro', session };
     this.watchExpiry(session);
   }
 
-  /** Spec "States and transitions": a user who returns after expiry is redirected with status=failed. */
+  /**
+   * Spec "States and transitions": a user who returns after expiry is redirected with status=failed.
+   * The phone is never redirected: it learns the session is over, the desktop takes the user back.
+   */
   private endOverSession(session: VerifySessionView): void {
+    if (this.isPhone || session.handoff) {
+      this.endOnPhone(session.state === 'EXPIRED' ? null : statusFromRedirect(session.redirectUrl), session.state === 'EXPIRED');
+      return;
+    }
+    this.endOver(session.redirectUrl);
+  }
+
+  private endOver(redirectUrl: string | null): void {
     clearTimeout(this.expiryTimer);
-    const target = safeRedirectUrl(session.redirectUrl);
+    const target = safeRedirectUrl(redirectUrl);
     this.view = { kind: 'over', redirectUrl: target };
     if (target) void this.updateComplete.then(() => window.location.replace(target));
+  }
+
+  /** Phone: a finished session shows "return to your computer"; an expired one only that it is over. */
+  private endOnPhone(status: CallbackStatus | null, expired: boolean): void {
+    clearTimeout(this.expiryTimer);
+    this.view = expired ? { kind: 'over', redirectUrl: null } : { kind: 'handoff-done', status };
+  }
+
+  /** Desktop, new session state from the server: end the page as a local completion would. */
+  private finishFromServer(status: SessionStatusResult, session: VerifySessionView): void {
+    if (status.state === 'EXPIRED' || status.status === null || status.redirectUrl === null) {
+      this.endOver(status.redirectUrl);
+      return;
+    }
+    this.complete(session, { status: status.status, redirectUrl: status.redirectUrl });
+  }
+
+  private fetchStatus(): Promise<ApiResult<SessionStatusResult>> {
+    const credentials = this.launch.credentials;
+    if (!credentials || isHandoffCredentials(credentials)) {
+      // Cannot happen (the phone never polls); answer like the server would, so polling gives up.
+      return Promise.resolve({ ok: false, failure: { kind: 'http', status: 401, message: null } });
+    }
+    return fetchSessionStatus(credentials.sessionId, credentials.sessionToken);
+  }
+
+  private onHandoffOpen(): void {
+    if (!this.showsHandoff()) return;
+    this.handoffOpen = true;
+    this.handoffPollStopped = false;
+    this.poller.start();
+  }
+
+  /** The poller saw the session end (the phone finished, or the deadline passed). */
+  private onHandoffFinished(status: SessionStatusResult): void {
+    const view = this.view;
+    if (view.kind === 'check' && view.submitting !== null) {
+      // This page is sending its own sandbox result right now: let that answer speak first.
+      this.deferredTerminal = status;
+      return;
+    }
+    if (view.kind !== 'intro' && view.kind !== 'check') return;
+    this.finishFromServer(status, view.session);
+  }
+
+  /** Desktop screens that carry the QR panel. */
+  private showsHandoff(): boolean {
+    return this.handoffUrl !== null && !this.isPhone && (this.view.kind === 'intro' || this.view.kind === 'check');
   }
 
   /**
@@ -234,7 +358,7 @@ export class AgeVerifyApp extends LitElement {
     const view = this.view;
     const idle = view.kind === 'intro' || (view.kind === 'check' && view.submitting === null);
     if (!credentials || !idle) return;
-    const response = await fetchSessionView(credentials.sessionId, credentials.sessionToken);
+    const response = await fetchSessionView(credentials);
     if (this.view !== view) return; // The user moved on meanwhile; the new state has its own timers.
     if (response.ok && response.value.state !== 'PENDING') {
       this.endOverSession(response.value);
@@ -254,20 +378,33 @@ export class AgeVerifyApp extends LitElement {
     const session = this.view.session;
     this.view = { kind: 'check', session, submitting: outcome, failure: null };
     const response = await simulateOutcome({ ...credentials, outcome });
+    const deferred = this.deferredTerminal;
+    this.deferredTerminal = null;
     if (response.ok) {
       this.complete(session, response.value);
       return;
     }
-    // A refusal may mean the session ended meanwhile (expired, finished in another tab): if the
-    // server says so, follow it to the merchant instead of offering buttons that cannot work.
-    if (response.failure.kind === 'http' && (await this.followIfOver(credentials))) return;
+    // The poller already knows the session ended (the phone finished first): follow that.
+    if (deferred) {
+      this.finishFromServer(deferred, session);
+      return;
+    }
+    // A refusal may mean the session ended meanwhile (expired, finished in another tab or on the
+    // phone): if the server says so, follow it instead of offering buttons that cannot work.
+    if (response.failure.kind === 'http' && (await this.followIfOver(credentials, session))) return;
     this.view = { kind: 'check', session, submitting: null, failure: response.failure };
   }
 
-  private async followIfOver(credentials: SessionCredentials): Promise<boolean> {
-    const current = await fetchSessionView(credentials.sessionId, credentials.sessionToken);
+  private async followIfOver(credentials: SessionCredentials, session: VerifySessionView): Promise<boolean> {
+    if (isHandoffCredentials(credentials)) {
+      const current = await fetchSessionView(credentials);
+      if (!current.ok || current.value.state === 'PENDING') return false;
+      this.endOverSession(current.value);
+      return true;
+    }
+    const current = await fetchSessionStatus(credentials.sessionId, credentials.sessionToken);
     if (!current.ok || current.value.state === 'PENDING') return false;
-    this.endOverSession(current.value);
+    this.finishFromServer(current.value, session);
     return true;
   }
 
@@ -278,6 +415,12 @@ export class AgeVerifyApp extends LitElement {
    */
   private complete(session: VerifySessionView, result: SimulateResult): void {
     clearTimeout(this.expiryTimer);
+    this.poller.stop();
+    if (this.isPhone) {
+      // Spec "QR handoff": the desktop "redirects when the mobile device finishes"; the phone stays put.
+      this.endOnPhone(result.status, false);
+      return;
+    }
     const target = safeRedirectUrl(result.redirectUrl);
     if (!target) {
       this.view = { kind: 'error', error: { kind: 'bad-redirect' } };
@@ -372,6 +515,14 @@ export class AgeVerifyApp extends LitElement {
         ></age-verify-intro>`;
       case 'check':
         return view.session.sandboxMode ? this.renderSandbox(view) : this.renderLiveUnavailable();
+      case 'handoff-done':
+        return html`<age-verify-message
+          data-screen
+          data-testid="handoff-done"
+          .heading=${i18n.t('handoff.doneHeading')}
+          .body=${view.status ? i18n.t(RESULT_TEXT_KEYS[view.status].body) : ''}
+          .hint=${i18n.t('handoff.doneBody')}
+        ></age-verify-message>`;
       case 'completed':
         if (view.autoReturn) {
           // auto_return=true: no result screen, only a line in case navigation takes a moment.
@@ -387,6 +538,17 @@ export class AgeVerifyApp extends LitElement {
           @verify-close=${this.closeWindow}
         ></age-verify-result>`;
     }
+  }
+
+  private renderHandoff(): TemplateResult | typeof nothing {
+    if (!this.showsHandoff()) return nothing;
+    return html`<age-verify-handoff
+      data-testid="handoff"
+      .url=${this.handoffUrl}
+      .open=${this.handoffOpen}
+      .pollStopped=${this.handoffPollStopped}
+      @verify-handoff-open=${this.onHandoffOpen}
+    ></age-verify-handoff>`;
   }
 
   private renderSandbox(view: Extract<View, { kind: 'check' }>): TemplateResult {
@@ -466,6 +628,8 @@ export class AgeVerifyApp extends LitElement {
         return view.submitting ? i18n.t('sandbox.submitting') : '';
       case 'completed':
         return view.autoReturn ? i18n.t('app.redirecting') : i18n.t(RESULT_TEXT_KEYS[view.result.status].heading);
+      case 'handoff-done':
+        return i18n.t('handoff.doneHeading');
     }
   }
 }
@@ -475,6 +639,17 @@ export class AgeVerifyApp extends LitElement {
  * is typed `any` by the DOM library; narrow it before use. A cross-origin opener still exposes
  * `closed` and `postMessage`.
  */
+/** The callback status a server-made redirect URL carries (spec "End-user redirect": `status`). */
+function statusFromRedirect(redirectUrl: string | null): CallbackStatus | null {
+  if (!redirectUrl) return null;
+  try {
+    const status = new URL(redirectUrl).searchParams.get('status');
+    return status === 'verified' || status === 'failed' || status === 'cancelled' ? status : null;
+  } catch {
+    return null;
+  }
+}
+
 function openerWindow(): Window | null {
   const opener: unknown = window.opener;
   if (typeof opener !== 'object' || opener === null) return null;

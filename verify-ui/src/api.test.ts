@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { errorMessageOf, isSimulateResult, isVerifySessionView } from './api';
+import { credentialBody, errorMessageOf, isSessionStatusResult, isSimulateResult, isVerifySessionView, retryAfterMsOf } from './api';
 
 describe('errorMessageOf (spec "Error body")', () => {
   const cases: Array<[unknown, string | null]> = [
@@ -27,12 +27,15 @@ const view = {
   expiresAt: '2030-01-01T00:00:00.000Z',
   billingBlock: null,
   redirectUrl: null,
+  handoffUrl: 'https://verify.example.com/verify?sessionId=ses_1&handoffToken=h',
+  handoff: false,
 };
 
 describe('isVerifySessionView', () => {
   test('accepts the protocol shape', () => {
     expect(isVerifySessionView(view)).toBe(true);
     expect(isVerifySessionView({ ...view, merchantName: null, billingBlock: { code: 'PLAN_LIMIT_REACHED', message: 'm' } })).toBe(true);
+    expect(isVerifySessionView({ ...view, handoffUrl: null, handoff: true })).toBe(true);
   });
   const broken: Array<[string, unknown]> = [
     ['unknown state', { ...view, state: 'DONE' }],
@@ -40,6 +43,8 @@ describe('isVerifySessionView', () => {
     ['age as text', { ...view, challengeAge: '25' }],
     ['billing block without message', { ...view, billingBlock: { code: 'PLAN_LIMIT_REACHED' } }],
     ['missing sandboxMode', { ...view, sandboxMode: undefined }],
+    ['missing handoff', { ...view, handoff: undefined }],
+    ['handoffUrl as a number', { ...view, handoffUrl: 1 }],
     ['not an object', 'PENDING'],
   ];
   for (const [name, value] of broken) test(`rejects ${name}`, () => expect(isVerifySessionView(value)).toBe(false));
@@ -51,4 +56,46 @@ describe('isSimulateResult', () => {
     expect(isSimulateResult({ redirectUrl: 'https://shop.example/r', status: 'pending' })).toBe(false);
     expect(isSimulateResult({ status: 'verified' })).toBe(false);
   });
+});
+
+describe('isSessionStatusResult (POST /verify/status)', () => {
+  test('accepts pending and terminal answers', () => {
+    expect(isSessionStatusResult({ state: 'PENDING', status: null, redirectUrl: null })).toBe(true);
+    expect(isSessionStatusResult({ state: 'VERIFIED', status: 'verified', redirectUrl: 'https://shop.example/r' })).toBe(true);
+    expect(isSessionStatusResult({ state: 'EXPIRED', status: 'failed', redirectUrl: 'https://shop.example/r' })).toBe(true);
+  });
+  const broken: Array<[string, unknown]> = [
+    ['unknown state', { state: 'DONE', status: null, redirectUrl: null }],
+    ['status pending', { state: 'PENDING', status: 'pending', redirectUrl: null }],
+    ['missing status', { state: 'PENDING', redirectUrl: null }],
+    ['redirectUrl as a number', { state: 'VERIFIED', status: 'verified', redirectUrl: 1 }],
+    ['null', null],
+  ];
+  for (const [name, value] of broken) test(`rejects ${name}`, () => expect(isSessionStatusResult(value)).toBe(false));
+});
+
+describe('credentialBody (the API takes exactly one token)', () => {
+  test('desktop and phone bodies carry only their own token', () => {
+    expect(credentialBody({ sessionId: 's', sessionToken: 't' })).toStrictEqual({ sessionId: 's', sessionToken: 't' });
+    expect(credentialBody({ sessionId: 's', handoffToken: 'h' })).toStrictEqual({ sessionId: 's', handoffToken: 'h' });
+  });
+  test('extra fields do not ride along', () => {
+    const loose = { sessionId: 's', handoffToken: 'h', outcome: 'verified', returnUrl: 'https://evil.example' };
+    expect(credentialBody(loose)).toStrictEqual({ sessionId: 's', handoffToken: 'h' });
+  });
+});
+
+describe('retryAfterMsOf (spec "Limits": X-RateLimit-Retry-After in seconds)', () => {
+  const cases: Array<[Record<string, string>, number | undefined]> = [
+    [{ 'X-RateLimit-Retry-After': '42' }, 42_000],
+    [{ 'X-RateLimit-Retry-After': '0.5' }, 500],
+    [{ 'Retry-After': '7' }, 7_000],
+    [{ 'Retry-After': 'Wed, 21 Oct 2015 07:28:00 GMT' }, undefined],
+    [{ 'X-RateLimit-Retry-After': '-1' }, undefined],
+    [{ 'X-RateLimit-Retry-After': '' }, undefined],
+    [{}, undefined],
+  ];
+  for (const [headers, expected] of cases) {
+    test(JSON.stringify(headers), () => expect(retryAfterMsOf(new Headers(headers))).toBe(expected));
+  }
 });

@@ -2,8 +2,10 @@ import {
   SESSION_STATES,
   VERIFICATION_MODES,
   CALLBACK_STATUSES,
+  type SessionStatusResult,
   type SimulateRequest,
   type SimulateResult,
+  type VerifyCredentials,
   type VerifySessionView,
 } from '@ageverify/protocol';
 
@@ -13,8 +15,11 @@ import {
  * what the user sees for each of them.
  */
 export type ApiFailure =
-  /** The server answered with the spec's error body (or at least an error status). */
-  | { kind: 'http'; status: number; message: string | null }
+  /**
+   * The server answered with the spec's error body (or at least an error status). On a 429,
+   * `retryAfterMs` comes from `X-RateLimit-Retry-After` (spec "Limits") when the server sent it.
+   */
+  | { kind: 'http'; status: number; message: string | null; retryAfterMs?: number }
   /** No answer: offline, DNS, the server down, or our timeout. */
   | { kind: 'network' }
   /** A 2xx whose body is not what the protocol promises. */
@@ -71,8 +76,26 @@ export function isVerifySessionView(value: unknown): value is VerifySessionView 
     typeof value.sandboxMode === 'boolean' &&
     typeof value.expiresAt === 'string' &&
     (block === null || (isRecord(block) && typeof block.message === 'string')) &&
+    (value.redirectUrl === null || typeof value.redirectUrl === 'string') &&
+    (value.handoffUrl === null || typeof value.handoffUrl === 'string') &&
+    typeof value.handoff === 'boolean'
+  );
+}
+
+export function isSessionStatusResult(value: unknown): value is SessionStatusResult {
+  return (
+    isRecord(value) &&
+    includes(SESSION_STATES, value.state) &&
+    (value.status === null || includes(CALLBACK_STATUSES, value.status)) &&
     (value.redirectUrl === null || typeof value.redirectUrl === 'string')
   );
+}
+
+/** Seconds in `X-RateLimit-Retry-After` (or the standard `Retry-After`) as milliseconds, if usable. */
+export function retryAfterMsOf(headers: Pick<Headers, 'get'>): number | undefined {
+  const raw = headers.get('x-ratelimit-retry-after') ?? headers.get('retry-after');
+  const seconds = raw === null || raw.trim() === '' ? NaN : Number(raw);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds * 1000) : undefined;
 }
 
 export function isSimulateResult(value: unknown): value is SimulateResult {
@@ -105,17 +128,36 @@ async function postJson<T>(path: string, body: unknown, isExpected: (value: unkn
   } finally {
     clearTimeout(timer);
   }
-  if (!response.ok) return { ok: false, failure: { kind: 'http', status: response.status, message: errorMessageOf(parsed) } };
+  if (!response.ok) {
+    const retryAfterMs = response.status === 429 ? retryAfterMsOf(response.headers) : undefined;
+    const failure: ApiFailure = { kind: 'http', status: response.status, message: errorMessageOf(parsed) };
+    return { ok: false, failure: retryAfterMs === undefined ? failure : { ...failure, retryAfterMs } };
+  }
   if (!isExpected(parsed)) return { ok: false, failure: { kind: 'invalid-response', status: response.status } };
   return { ok: true, value: parsed };
 }
 
+/**
+ * The request body for exactly one token: `{sessionId, sessionToken}` on the desktop or
+ * `{sessionId, handoffToken}` on the phone. Built field by field, so nothing else rides along.
+ */
+export function credentialBody(credentials: VerifyCredentials): VerifyCredentials {
+  return 'sessionToken' in credentials
+    ? { sessionId: credentials.sessionId, sessionToken: credentials.sessionToken }
+    : { sessionId: credentials.sessionId, handoffToken: credentials.handoffToken };
+}
+
 /** POST /verify/session: the authenticated session configuration the UI displays and obeys. */
-export function fetchSessionView(sessionId: string, sessionToken: string): Promise<ApiResult<VerifySessionView>> {
-  return postJson('/verify/session', { sessionId, sessionToken }, isVerifySessionView);
+export function fetchSessionView(credentials: VerifyCredentials): Promise<ApiResult<VerifySessionView>> {
+  return postJson('/verify/session', credentialBody(credentials), isVerifySessionView);
+}
+
+/** POST /verify/status: the desktop asks whether the phone has finished (spec "QR handoff"). sessionToken only. */
+export function fetchSessionStatus(sessionId: string, sessionToken: string): Promise<ApiResult<SessionStatusResult>> {
+  return postJson('/verify/status', { sessionId, sessionToken }, isSessionStatusResult);
 }
 
 /** POST /verify/simulate: sandbox sessions only; the tester picks the outcome. */
 export function simulateOutcome(request: SimulateRequest): Promise<ApiResult<SimulateResult>> {
-  return postJson('/verify/simulate', request, isSimulateResult);
+  return postJson('/verify/simulate', { ...credentialBody(request), outcome: request.outcome }, isSimulateResult);
 }

@@ -7,6 +7,7 @@ import { initI18n } from './i18n';
 import { pickLanguage } from './language';
 import { parseLaunchParams } from './launch-params';
 import { AgeVerifyApp } from './age-verify-app';
+import { AgeVerifyHandoff } from './age-verify-handoff';
 import { AgeVerifyIntro } from './age-verify-intro';
 import { AgeVerifyMessage } from './age-verify-message';
 import { AgeVerifyResult } from './age-verify-result';
@@ -22,6 +23,7 @@ const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['age-verify-intro', AgeVerifyIntro],
   ['age-verify-sandbox-panel', AgeVerifySandboxPanel],
   ['age-verify-result', AgeVerifyResult],
+  ['age-verify-handoff', AgeVerifyHandoff],
   ['age-verify-app', AgeVerifyApp],
 ];
 for (const [tag, element] of ELEMENTS) {
