@@ -4,6 +4,7 @@
  * The SDK is served at a stable path (short cache) and at a versioned path (immutable).
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Elysia } from 'elysia';
@@ -43,6 +44,21 @@ function fileResponse(root: string, name: string, cacheControl: string): Respons
   });
 }
 
+/**
+ * Subresource-integrity values of the SDK bundles, for `<script integrity>` (issue: SDK served
+ * "with an integrity hash documented"). Computed from the files on disk, so they always match.
+ */
+export function sdkIntegrity(sdkDist: string): { version: string; files: Record<string, { url: string; integrity: string }> } {
+  const files: Record<string, { url: string; integrity: string }> = {};
+  for (const name of ['ageverify.iife.min.js', 'ageverify.esm.min.js', 'ageverify.esm.js']) {
+    const path = join(sdkDist, name);
+    if (!existsSync(path)) continue;
+    const digest = createHash('sha384').update(readFileSync(path)).digest('base64');
+    files[name] = { url: `/sdk/${sdkVersion}/${name}`, integrity: `sha384-${digest}` };
+  }
+  return { version: sdkVersion, files };
+}
+
 export function staticAssets(options: { root?: string } = {}) {
   const root = options.root ?? repoRoot;
   const verifyDist = join(root, 'verify-ui/dist');
@@ -66,6 +82,11 @@ export function staticAssets(options: { root?: string } = {}) {
       });
     }, hidden)
     .get('/verify/assets/*', ({ params }) => fileResponse(verifyDist, params['*'], 'public, max-age=300'), hidden)
+    .get('/sdk/integrity.json', () => {
+      const integrity = sdkIntegrity(sdkDist);
+      if (Object.keys(integrity.files).length === 0) throw new HttpError(503, 'The SDK is not built; run `bun run build`');
+      return integrity;
+    }, hidden)
     .get(`/sdk/${sdkVersion}/*`, ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=31536000, immutable'), hidden)
     .get('/sdk/*', ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=300'), hidden);
 }

@@ -1,0 +1,52 @@
+/** The browser deliverables as the backend serves them: caching, CSP, integrity values. */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createTestContext, type TestContext } from '../testing/test-app';
+
+const root = join(import.meta.dir, '../../..');
+const built = existsSync(join(root, 'sdk/dist/ageverify.iife.min.js')) && existsSync(join(root, 'verify-ui/dist/verify.js'));
+
+describe.skipIf(!built)('static assets (after `bun run build`)', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext('pglite');
+  });
+  afterAll(() => ctx.close());
+
+  test('the SDK at a stable path (short cache) and a versioned path (immutable)', async () => {
+    const stable = await ctx.request('GET', '/sdk/ageverify.iife.min.js');
+    expect(stable.status).toBe(200);
+    expect(stable.headers.get('content-type')).toContain('javascript');
+    expect(stable.headers.get('cache-control')).toBe('public, max-age=300');
+    const versioned = await ctx.request('GET', '/sdk/3.5.0/ageverify.iife.min.js');
+    expect(versioned.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await versioned.text()).toBe(await stable.text());
+  });
+
+  test('integrity.json gives the sha384 of each bundle', async () => {
+    const body = (await (await ctx.request('GET', '/sdk/integrity.json')).json()) as { version: string; files: Record<string, { url: string; integrity: string }> };
+    expect(body.version).toBe('3.5.0');
+    const expected = `sha384-${createHash('sha384').update(readFileSync(join(root, 'sdk/dist/ageverify.iife.min.js'))).digest('base64')}`;
+    expect(body.files['ageverify.iife.min.js']).toEqual({ url: '/sdk/3.5.0/ageverify.iife.min.js', integrity: expected });
+  });
+
+  test('the verify UI page: strict CSP, no framing, no caching, no referrer', async () => {
+    const page = await ctx.request('GET', '/verify?sessionId=x&sessionToken=y');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(await page.text()).toContain('/verify/assets/verify.js');
+  });
+
+  test('no path escapes the asset folders', async () => {
+    for (const path of ['/sdk/..%2f..%2fpackage.json', '/verify/assets/../../package.json', '/sdk/%2e%2e/%2e%2e/README.md']) {
+      const response = await ctx.request('GET', path);
+      expect([400, 404]).toContain(response.status);
+    }
+  });
+});
