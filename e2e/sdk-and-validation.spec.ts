@@ -15,6 +15,18 @@ test('the SDK served by the service exposes the global AgeVerify with VERSION 3.
   expect(await shop.sdkGlobal()).toEqual({ version: '3.5.0', hasConstructor: true });
 });
 
+test('the SDK is also served at its versioned path, the same bytes with immutable caching', async ({ request, environment }) => {
+  const stable = await request.get(`${environment.serviceUrl}/sdk/ageverify.iife.min.js`);
+  const versioned = await request.get(`${environment.serviceUrl}/sdk/3.5.0/ageverify.iife.min.js`);
+  expect(versioned.status()).toBe(200);
+  expect(versioned.headers()['content-type']).toMatch(/javascript/);
+  expect(versioned.headers()['cache-control']).toContain('immutable');
+  expect(versioned.headers()['cache-control']).toMatch(/max-age=\d{7,}/);
+  expect(await versioned.body()).toEqual(await stable.body());
+  // The stable path changes with each release, so it must not be cached as immutable.
+  expect(stable.headers()['cache-control'] ?? '').not.toContain('immutable');
+});
+
 test('a completed session validates once; the second validation is 409 Session has already been used', async ({ api, environment }) => {
   const { sandbox } = environment;
   const session = await api.createMerchantSession(sandbox.secretKey);

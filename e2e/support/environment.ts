@@ -28,6 +28,8 @@ export interface TargetEnvironment {
   serviceUrl: string;
   /** Origin of the example merchant app wired to the sandbox tenant. */
   merchantUrl: string;
+  /** Origin of the SDK lab (support/sdk-lab.ts): the merchant app plus a page that runs the SDK with any options. */
+  sdkLabUrl: string;
   /** Sandbox key pair (outcomes are simulated); allowed domain 127.0.0.1. */
   sandbox: TenantKeys;
   /** Live key pair of a second tenant, for negative checks; allowed domain 127.0.0.1. */

@@ -4,6 +4,7 @@
  */
 import { test as base } from '@playwright/test';
 import { ReturnPage } from '../pages/return-page';
+import { SdkLabPage } from '../pages/sdk-lab-page';
 import { ShopPage } from '../pages/shop-page';
 import { VerifyPage } from '../pages/verify-page';
 import { readTargetEnvironment, type TargetEnvironment, type TargetName } from './environment';
@@ -20,6 +21,8 @@ interface TestFixtures {
   verifyPage: VerifyPage;
   returnPage: ReturnPage;
   api: ServiceApi;
+  /** A merchant page that runs the SDK with any options (support/sdk-lab.ts). */
+  sdkLab: SdkLabPage;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -29,6 +32,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   verifyPage: async ({ page, environment }, use) => use(new VerifyPage(page, environment.serviceUrl)),
   returnPage: async ({ page, environment }, use) => use(new ReturnPage(page, environment.merchantUrl)),
   api: async ({ request, environment }, use) => use(new ServiceApi(request, environment)),
+  sdkLab: async ({ page, environment }, use) => use(new SdkLabPage(page, environment.sdkLabUrl, environment.serviceUrl)),
 });
 
 export { expect } from '@playwright/test';

@@ -4,9 +4,10 @@
  *   backend (fresh PGlite folder, or a throwaway PostgreSQL database)
  *     └─ CLI: a sandbox tenant (the merchant's) and a live tenant (negative checks)
  *   example merchant app wired to the sandbox tenant
+ *   SDK lab (support/sdk-lab.ts): the merchant app plus a page running the SDK with any options
  *
  * and writes their addresses and keys to a JSON file for the tests (see environment.ts).
- * Logs: test-results/e2e-services/<target>-{backend,cli,merchant}.log.
+ * Logs: test-results/e2e-services/<target>-{backend,cli,merchant,sdk-lab}.log.
  * The returned function is Playwright's teardown: it stops the processes and deletes the data.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -115,9 +116,30 @@ async function startTarget(target: TargetName, workDir: string, cleanups: Cleanu
     logFile: join(logDir, `${target}-merchant.log`),
   });
   cleanups.push(() => stopProcess(merchant));
-  await waitUntilReady(merchant, `${merchantUrl}/`, MERCHANT_READY_TIMEOUT_MS);
 
-  return { target, serviceUrl, merchantUrl, sandbox, live, cliEnv: database };
+  const sdkLabPort = await freePort();
+  const sdkLabUrl = `http://127.0.0.1:${sdkLabPort}`;
+  const sdkLab = startProcess({
+    name: `${target} sdk-lab`,
+    command: 'bun',
+    args: ['e2e/support/sdk-lab.ts'],
+    cwd: repoRoot,
+    env: {
+      ...inheritedEnv(),
+      PORT: String(sdkLabPort),
+      SERVICE_URL: serviceUrl,
+      PUBLISHABLE_KEY: sandbox.publishableKey,
+      SECRET_KEY: sandbox.secretKey,
+    },
+    logFile: join(logDir, `${target}-sdk-lab.log`),
+  });
+  cleanups.push(() => stopProcess(sdkLab));
+  await Promise.all([
+    waitUntilReady(merchant, `${merchantUrl}/`, MERCHANT_READY_TIMEOUT_MS),
+    waitUntilReady(sdkLab, `${sdkLabUrl}/sdk-lab`, MERCHANT_READY_TIMEOUT_MS),
+  ]);
+
+  return { target, serviceUrl, merchantUrl, sdkLabUrl, sandbox, live, cliEnv: database };
 }
 
 async function databaseEnv(target: TargetName, workDir: string, cleanups: Cleanup[]): Promise<Record<string, string>> {

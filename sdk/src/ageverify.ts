@@ -118,8 +118,8 @@ export class AgeVerify {
       onOutcome: (outcome) => {
         this.destroy();
         if (outcome.kind === 'closed') return this.cancelled(sessionId, outcome.redirectUrl);
-        // The window stays open: the verification UI shows its result there, with a "Close window"
-        // button. Closing it later is no longer a cancellation, as watching has stopped.
+        // The verification UI shows its result and closes its own window shortly after; closing
+        // it after the message is no longer a cancellation, as watching has stopped.
         if (outcome.signal.status === 'cancelled') this.cancelled(sessionId);
         else this.completed(outcome.signal);
       },
