@@ -144,6 +144,13 @@ export const events = pgTable(
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     occurredAt: ts('occurred_at').notNull(),
     createdAt: ts('created_at').notNull(),
+    /**
+     * The webhook body bytes (the envelope as an exact JSON string), fixed once and re-sent
+     * identically on every retry and redelivery (spec Delivery rules 4 and 10). Completion and
+     * timeout events fix it when recorded; other kinds at their first send, because their envelope
+     * `timestamp` is the send time (docs/decisions/0011-webhook-body-bytes.md).
+     */
+    body: text('body'),
   },
   (t) => [index('events_tenant_created_idx').on(t.tenantId, t.createdAt), index('events_session_idx').on(t.sessionId)],
 );
@@ -160,6 +167,26 @@ export const webhookEndpoints = pgTable(
     pairId: text('pair_id').references(() => keyPairs.id),
     enabled: boolean('enabled').notNull().default(true),
     createdAt: ts('created_at').notNull(),
+    // Delivery state (spec "Webhook endpoint delivery"; modules/webhooks/endpoint-state.ts). The
+    // spec's Disabled state is `enabled = false`; otherwise the state is `delivery_state`.
+    /** The tenant's legacy single-webhook configuration, materialised (spec Delivery rule 12). Not counted as an endpoint. */
+    legacy: boolean('legacy').notNull().default(false),
+    /** 'active' | 'retrying' | 'paused'. */
+    deliveryState: text('delivery_state').notNull().default('active'),
+    /** Failed attempts since the last 2xx. */
+    consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+    /** First failed attempt since the last 2xx (the 24 h pause clock). */
+    failingSince: ts('failing_since'),
+    /** First attempt of the current unbroken run of rejections (the 1 h pause clock). */
+    rejectingSince: ts('rejecting_since'),
+    lastFailureAt: ts('last_failure_at'),
+    lastFailureReason: text('last_failure_reason'),
+    /** While retrying: the earliest time of the next (single) request. */
+    retryAt: ts('retry_at'),
+    /** While retrying: the one request in flight holds this lease, so instances never send two at once. */
+    probeLeaseUntil: ts('probe_lease_until'),
+    pausedAt: ts('paused_at'),
+    pauseReason: text('pause_reason'),
   },
   (t) => [index('webhook_endpoints_tenant_idx').on(t.tenantId)],
 );
@@ -184,3 +211,142 @@ export const serverSettings = pgTable('server_settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+// ─── Webhook delivery and notifications (issue 4; modules/webhooks) ─────────────────────────────
+
+/**
+ * One row per (event, endpoint) the event was routed to (spec Delivery rule 9). `url` is the
+ * destination the event was created for and never changes (rule 8). A pending row is claimed with a
+ * lease (FOR UPDATE SKIP LOCKED, then commit), sent outside any transaction, and settled by the
+ * holder of the lease (modules/webhooks/dispatcher.ts).
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id').notNull().references(() => tenants.id),
+    eventId: text('event_id').notNull().references(() => events.id),
+    endpointId: text('endpoint_id').notNull().references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    /** 'completion' | 'timeout' | 'in-request' (spec Delivery rules 3–5). */
+    policy: text('policy').notNull(),
+    /** 'pending' | 'delivered' | 'undelivered'. */
+    status: text('status').notNull(),
+    /** Why an undelivered row was given up: expired, attempts_exhausted, rejected, endpoint_paused, endpoint_disabled. */
+    undeliveredReason: text('undelivered_reason'),
+    /** Attempts in the current run (the policy's budget; reset by redelivery). */
+    attempts: integer('attempts').notNull().default(0),
+    totalAttempts: integer('total_attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull(),
+    /** The run gives up at this time (24 h window). */
+    deadlineAt: ts('deadline_at').notNull(),
+    leaseUntil: ts('lease_until'),
+    /** Incremented by every claim: only the current holder may settle the row. */
+    leaseToken: integer('lease_token').notNull().default(0),
+    leasedBy: text('leased_by'),
+    redeliveryId: text('redelivery_id'),
+    createdAt: ts('created_at').notNull(),
+    deliveredAt: ts('delivered_at'),
+    settledAt: ts('settled_at'),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_event_endpoint_idx').on(t.eventId, t.endpointId),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_deadline_idx').on(t.deadlineAt).where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_endpoint_status_idx').on(t.endpointId, t.status),
+    index('webhook_deliveries_endpoint_delivered_idx').on(t.endpointId, t.deliveredAt),
+    index('webhook_deliveries_leased_idx').on(t.endpointId, t.leaseUntil).where(sql`${t.leaseUntil} is not null`),
+  ],
+);
+
+/** Every request sent (or interrupted) to an endpoint: time, status code or error class, duration. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id').notNull().references(() => tenants.id),
+    endpointId: text('endpoint_id').notNull().references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    /** Null for dashboard test events. */
+    deliveryId: text('delivery_id').references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    eventId: text('event_id'),
+    /** 'delivery' | 'test'. */
+    purpose: text('purpose').notNull(),
+    attemptNumber: integer('attempt_number').notNull(),
+    url: text('url').notNull(),
+    startedAt: ts('started_at').notNull(),
+    durationMs: integer('duration_ms'),
+    statusCode: integer('status_code'),
+    /** null on 2xx; else http, redirect, timeout, connection, tls, dns, destination, interrupted. */
+    errorClass: text('error_class'),
+    errorMessage: text('error_message'),
+    /** 'success' | 'rejection' | 'failure' | 'interrupted'. */
+    outcome: text('outcome').notNull(),
+    workerId: text('worker_id'),
+  },
+  (t) => [
+    index('webhook_attempts_delivery_idx').on(t.deliveryId),
+    index('webhook_attempts_event_idx').on(t.eventId),
+    index('webhook_attempts_endpoint_idx').on(t.endpointId, t.startedAt),
+  ],
+);
+
+/** A dashboard "Redeliver" request (spec Delivery rule 10), released in batches of up to 500. */
+export const webhookRedeliveries = pgTable(
+  'webhook_redeliveries',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id').notNull().references(() => tenants.id),
+    endpointId: text('endpoint_id').notNull().references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    /** 'waiting' | 'done' | 'interrupted'. */
+    status: text('status').notNull(),
+    requestedAt: ts('requested_at').notNull(),
+    /** Events created at or after this time (requestedAt − 7 days) are eligible. */
+    windowStart: ts('window_start').notNull(),
+    batches: integer('batches').notNull().default(0),
+    queued: integer('queued').notNull().default(0),
+    finishedAt: ts('finished_at'),
+    note: text('note'),
+  },
+  (t) => [index('webhook_redeliveries_endpoint_idx').on(t.endpointId, t.status)],
+);
+
+/** Notices the dashboard shows a tenant (e.g. an endpoint was paused). */
+export const dashboardNotices = pgTable(
+  'dashboard_notices',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id').notNull().references(() => tenants.id),
+    endpointId: text('endpoint_id').references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    message: text('message').notNull(),
+    createdAt: ts('created_at').notNull(),
+    resolvedAt: ts('resolved_at'),
+  },
+  (t) => [index('dashboard_notices_tenant_idx').on(t.tenantId, t.createdAt)],
+);
+
+/**
+ * Outgoing mail (DESIGN.md §2 Email): sent over SMTP when SMTP_URL is set, otherwise kept here and
+ * shown in the dashboard; never silently dropped. `dedupeKey` makes "one email per pause" a
+ * database guarantee.
+ */
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id').notNull().references(() => tenants.id),
+    dedupeKey: text('dedupe_key').notNull(),
+    recipients: jsonb('recipients').$type<string[]>().notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    /** 'pending' | 'sending' | 'sent' | 'failed' | 'unknown' (a send interrupted by a crash: never retried, so never sent twice). */
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull(),
+    leaseUntil: ts('lease_until'),
+    lastError: text('last_error'),
+    createdAt: ts('created_at').notNull(),
+    sentAt: ts('sent_at'),
+  },
+  (t) => [uniqueIndex('email_outbox_dedupe_idx').on(t.dedupeKey), index('email_outbox_pending_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`)],
+);

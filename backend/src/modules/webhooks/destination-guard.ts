@@ -20,7 +20,13 @@ export type DestinationVerdict =
 export interface GuardOptions {
   resolver?: Resolver;
   allowedCidrs?: readonly [ipaddr.IPv4 | ipaddr.IPv6, number][];
+  /** WEBHOOK_CA_FILE: an extra PEM CA trusted (besides the default roots) when connecting. */
+  caFile?: string | null;
 }
+
+const IETF_PROTOCOL_ASSIGNMENTS = ipaddr.parseCIDR('192.0.0.0/24');
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
 
 /** The address class of one IP, or null when it is a public unicast address. */
 export function nonPublicRange(address: string, allowedCidrs: GuardOptions['allowedCidrs'] = []): string | null {
@@ -42,7 +48,11 @@ export function nonPublicRange(address: string, allowedCidrs: GuardOptions['allo
   // rfc6052/NAT64, 6to4, teredo, multicast, reserved, unspecified, …) is refused; only unicast passes.
   if (range !== 'unicast') return range;
   // 192.0.0.0/24 (IETF protocol assignments, incl. Oracle's metadata 192.0.0.192) is unicast to ipaddr.js.
-  if (ip.kind() === 'ipv4' && ip.match(ipaddr.parseCIDR('192.0.0.0/24'))) return 'ietfProtocolAssignment';
+  if (ip.kind() === 'ipv4' && ip.match(IETF_PROTOCOL_ASSIGNMENTS)) return 'ietfProtocolAssignment';
+  // Only 2000::/3 is global unicast (RFC 4291 §2.4, IANA). ipaddr.js calls the rest of the space
+  // "unicast" too, e.g. the deprecated IPv4-compatible ::a.b.c.d (URL turns [::127.0.0.1] into
+  // [::7f00:1]), so anything outside 2000::/3 is refused.
+  if (ip.kind() === 'ipv6' && !ip.match(GLOBAL_UNICAST_V6)) return (ip as ipaddr.IPv6).match(IPV4_COMPATIBLE) ? 'ipv4Compatible' : 'notGlobalUnicast';
   return null;
 }
 

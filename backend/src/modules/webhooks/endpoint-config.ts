@@ -2,16 +2,28 @@
  * Webhook endpoint configuration (spec "Webhook endpoint"): HTTPS public destinations, a subset of
  * the five event kinds, optional pairId scope, enabled flag, a signing secret shown once.
  * Limits (spec "Limits"): at most 20 endpoints per tenant, at most 20 events per endpoint.
+ *
+ * Also the operator/dashboard actions on an endpoint: edit, enable/disable (endpoint-state.ts),
+ * test and resume, redeliver, and the legacy single-webhook configuration, which the first
+ * endpoint created migrates (spec Delivery rule 12).
  */
 import { and, count, eq } from 'drizzle-orm';
-import { EVENT_KINDS, isEventKind } from '@ageverify/protocol';
+import { EVENT_KINDS, isEventKind, type EventKind } from '@ageverify/protocol';
 import type { Clock } from '../../clock';
-import type { Db } from '../../db/database';
-import { keyPairs, webhookEndpoints } from '../../db/schema';
-import { newId } from '../../ids';
+import type { Db, DbOrTx } from '../../db/database';
+import { keyPairs, tenants, webhookAttempts, webhookEndpoints } from '../../db/schema';
+import { newId, randomBase62 } from '../../ids';
+import { eventData, envelopeBody } from '../events/outbox';
 import { ProvisioningError } from '../tenants/provisioning-error';
 import { requireTenant } from '../tenants/service';
+import { attemptDelivery } from './delivery-attempt';
 import { checkDestination, type GuardOptions } from './destination-guard';
+import { disableEndpoint, effectiveState, enableEndpoint, resumeEndpoint } from './endpoint-state';
+import { newWebhookSecret, webhookId } from './ids';
+import { RedeliveryRefused, requestRedelivery } from './redelivery';
+import { classifyOutcome } from './retry-policy';
+import { legacyEndpointId } from './routing';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './settings';
 
 export const MAX_ENDPOINTS_PER_TENANT = 20;
 export const MAX_EVENTS_PER_ENDPOINT = 20;
@@ -24,53 +36,96 @@ export interface AddEndpointInput {
   enabled: boolean;
 }
 
+function validateEvents(events: string[]): EventKind[] {
+  if (events.length === 0) throw new ProvisioningError(`events must name at least one of: ${EVENT_KINDS.join(', ')}`);
+  if (events.length > MAX_EVENTS_PER_ENDPOINT) {
+    throw new ProvisioningError(`an endpoint subscribes to at most ${MAX_EVENTS_PER_ENDPOINT} events, got ${events.length}`);
+  }
+  const unknown = events.filter((kind) => !isEventKind(kind));
+  if (unknown.length > 0) throw new ProvisioningError(`unknown event kind(s) ${unknown.join(', ')}; use: ${EVENT_KINDS.join(', ')}`);
+  return [...new Set(events as EventKind[])];
+}
+
+async function validatePair(db: Db, tenantId: string, pairId: string): Promise<void> {
+  const [pair] = await db.select({ id: keyPairs.id }).from(keyPairs).where(and(eq(keyPairs.id, pairId), eq(keyPairs.tenantId, tenantId)));
+  if (!pair) throw new ProvisioningError(`tenant ${tenantId} has no key pair "${pairId}"`);
+}
+
+/**
+ * Rule 12: while a tenant has no endpoint, its legacy configuration receives events; the first
+ * endpoint created turns it into an ordinary endpoint with the same URL, secret and events (and,
+ * if it already delivered, the same history and state). Runs inside the creating transaction.
+ */
+async function migrateLegacy(tx: DbOrTx, tenantId: string, now: Date): Promise<string | null> {
+  const [tenant] = await tx.select().from(tenants).where(eq(tenants.id, tenantId)).for('update');
+  const rows = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.tenantId, tenantId));
+  if (rows.some((row) => !row.legacy) || !tenant?.legacyWebhookUrl) return null;
+  const events = (tenant.legacyWebhookEvents ?? []).filter(isEventKind).slice(0, MAX_EVENTS_PER_ENDPOINT);
+  const existing = rows.find((row) => row.legacy);
+  const id = existing?.id ?? legacyEndpointId(tenantId);
+  const values = { url: tenant.legacyWebhookUrl, secret: tenant.legacyWebhookSecret ?? '', events, legacy: false };
+  if (existing) await tx.update(webhookEndpoints).set(values).where(eq(webhookEndpoints.id, id));
+  else await tx.insert(webhookEndpoints).values({ id, tenantId, pairId: null, enabled: true, createdAt: now, ...values });
+  await tx.update(tenants).set({ legacyWebhookUrl: null, legacyWebhookSecret: null, legacyWebhookEvents: null }).where(eq(tenants.id, tenantId));
+  return id;
+}
+
 export async function addEndpoint(db: Db, clock: Clock, guard: GuardOptions, input: AddEndpointInput) {
   await requireTenant(db, input.tenantId);
-  if (input.events.length === 0) throw new ProvisioningError(`events must name at least one of: ${EVENT_KINDS.join(', ')}`);
-  if (input.events.length > MAX_EVENTS_PER_ENDPOINT) {
-    throw new ProvisioningError(`an endpoint subscribes to at most ${MAX_EVENTS_PER_ENDPOINT} events, got ${input.events.length}`);
-  }
-  const unknown = input.events.filter((kind) => !isEventKind(kind));
-  if (unknown.length > 0) throw new ProvisioningError(`unknown event kind(s) ${unknown.join(', ')}; use: ${EVENT_KINDS.join(', ')}`);
+  const events = validateEvents(input.events);
   const verdict = await checkDestination(input.url, guard);
   if (!verdict.ok) throw new ProvisioningError(verdict.message);
-  if (input.pairId) {
-    const [pair] = await db.select({ id: keyPairs.id }).from(keyPairs).where(and(eq(keyPairs.id, input.pairId), eq(keyPairs.tenantId, input.tenantId)));
-    if (!pair) throw new ProvisioningError(`tenant ${input.tenantId} has no key pair "${input.pairId}"`);
-  }
+  if (input.pairId) await validatePair(db, input.tenantId, input.pairId);
   return db.transaction(async (tx) => {
-    const [existing] = await tx.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.tenantId, input.tenantId));
+    const now = clock.now();
+    const migratedLegacyEndpointId = await migrateLegacy(tx, input.tenantId, now);
+    const [existing] = await tx
+      .select({ n: count() })
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.tenantId, input.tenantId), eq(webhookEndpoints.legacy, false)));
     if ((existing?.n ?? 0) >= MAX_ENDPOINTS_PER_TENANT) {
       throw new ProvisioningError(`tenant ${input.tenantId} already has ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints, the maximum`);
     }
     const endpointId = newId('endpoint');
-    const secret = newId('webhookSecret');
+    const secret = newWebhookSecret();
     await tx.insert(webhookEndpoints).values({
       id: endpointId,
       tenantId: input.tenantId,
       url: verdict.url.toString(),
       secret,
-      events: [...new Set(input.events)],
+      events,
       pairId: input.pairId ?? null,
       enabled: input.enabled,
-      createdAt: clock.now(),
+      createdAt: now,
     });
-    return { endpointId, secret };
+    return migratedLegacyEndpointId ? { endpointId, secret, migratedLegacyEndpointId } : { endpointId, secret };
   });
+}
+
+async function requireEndpoint(db: DbOrTx, tenantId: string, endpointId: string) {
+  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.tenantId, tenantId)));
+  if (!row) throw new ProvisioningError(`tenant ${tenantId} has no webhook endpoint "${endpointId}"`);
+  return row;
+}
+
+function describe(row: typeof webhookEndpoints.$inferSelect) {
+  return {
+    endpointId: row.id,
+    url: row.url,
+    events: row.events,
+    pairId: row.pairId,
+    enabled: row.enabled,
+    state: effectiveState(row),
+    ...(row.legacy ? { legacy: true } : {}),
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 export async function listEndpoints(db: Db, tenantId: string) {
   await requireTenant(db, tenantId);
   const rows = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.tenantId, tenantId)).orderBy(webhookEndpoints.createdAt);
   // The secret is never listed: it is shown once, at creation.
-  return rows.map((row) => ({
-    endpointId: row.id,
-    url: row.url,
-    events: row.events,
-    pairId: row.pairId,
-    enabled: row.enabled,
-    createdAt: row.createdAt.toISOString(),
-  }));
+  return rows.map(describe);
 }
 
 export async function removeEndpoint(db: Db, tenantId: string, endpointId: string) {
@@ -81,4 +136,140 @@ export async function removeEndpoint(db: Db, tenantId: string, endpointId: strin
     .returning({ id: webhookEndpoints.id });
   if (removed.length === 0) throw new ProvisioningError(`tenant ${tenantId} has no webhook endpoint "${endpointId}"`);
   return { endpointId, removed: true };
+}
+
+/**
+ * Edits URL, events or pair scope. Queued deliveries keep the URL they were created for (spec
+ * Delivery rule 8); the delivery state is unchanged ("Endpoint settings are unchanged by pausing",
+ * and likewise pausing is unchanged by settings: a paused endpoint resumes by test and resume).
+ */
+export async function updateEndpoint(db: Db, guard: GuardOptions, input: { tenantId: string; endpointId: string; url?: string; events?: string[]; pairId?: string | null }) {
+  await requireTenant(db, input.tenantId);
+  const row = await requireEndpoint(db, input.tenantId, input.endpointId);
+  if (row.legacy) throw new ProvisioningError('the legacy webhook is migrated by creating the first endpoint; edit it after that');
+  const set: Partial<typeof webhookEndpoints.$inferInsert> = {};
+  if (input.url !== undefined) {
+    const verdict = await checkDestination(input.url, guard);
+    if (!verdict.ok) throw new ProvisioningError(verdict.message);
+    set.url = verdict.url.toString();
+  }
+  if (input.events !== undefined) set.events = validateEvents(input.events);
+  if (input.pairId !== undefined) {
+    if (input.pairId !== null) await validatePair(db, input.tenantId, input.pairId);
+    set.pairId = input.pairId;
+  }
+  if (Object.keys(set).length === 0) throw new ProvisioningError('nothing to change: give --url, --events or --pair');
+  const [updated] = await db.update(webhookEndpoints).set(set).where(eq(webhookEndpoints.id, row.id)).returning();
+  return describe(updated!);
+}
+
+export async function setEndpointEnabled(db: Db, clock: Clock, tenantId: string, endpointId: string, enabled: boolean) {
+  await requireTenant(db, tenantId);
+  await requireEndpoint(db, tenantId, endpointId);
+  const changed = await db.transaction((tx) => (enabled ? enableEndpoint(tx, endpointId, clock.now()) : disableEndpoint(tx, endpointId, clock.now())));
+  const row = await requireEndpoint(db, tenantId, endpointId);
+  return { ...describe(row), changed };
+}
+
+export interface EndpointActionDeps {
+  db: Db;
+  clock: Clock;
+  guard: GuardOptions;
+  settings?: WebhookSettings;
+}
+
+/**
+ * "Test and resume" (spec "Webhook endpoint delivery", Paused → Active): sends a signed test event
+ * now and, on a 2xx, resumes a Paused (or Retrying) endpoint. Past events are not resent (Delivery
+ * rule 11). The test envelope has `test: true`, the kind of the endpoint's first subscription and
+ * sample data of that kind; it is not stored as an event, only as an attempt.
+ */
+export async function testEndpoint(deps: EndpointActionDeps, tenantId: string, endpointId: string) {
+  const { db, clock } = deps;
+  const settings = deps.settings ?? DEFAULT_WEBHOOK_SETTINGS;
+  await requireTenant(db, tenantId);
+  const endpoint = await requireEndpoint(db, tenantId, endpointId);
+  if (!endpoint.enabled) throw new ProvisioningError(`endpoint ${endpointId} is disabled; enable it first`);
+  const now = clock.now();
+  const kind = (endpoint.events.find(isEventKind) ?? 'session.started') as EventKind;
+  const eventId = `evt_test_${randomBase62(22)}`;
+  const sample = {
+    id: `ses_test_${randomBase62(22)}`,
+    tenantId,
+    pairId: endpoint.pairId ?? 'kp_test',
+    sandbox: true,
+    verificationMode: 'L1',
+    challengeAge: 25,
+    externalUserId: null,
+    expiresAt: new Date(now.getTime() + 10 * 60 * 1000),
+  };
+  const data = eventData(kind, sample, now, eventId, kind === 'verification.failed' ? 'age_not_met' : undefined);
+  const body = envelopeBody({ kind, tenantId, test: true, data }, now);
+  const result = await attemptDelivery({ url: endpoint.url, eventId, body, secret: endpoint.secret, sentAt: now }, deps.guard, { timeoutMs: settings.attemptTimeoutMs, snippetBytes: settings.responseSnippetBytes });
+  const outcome = classifyOutcome(result);
+  const recordedAt = clock.now();
+  const resumed = await db.transaction(async (tx) => {
+    await tx.insert(webhookAttempts).values({
+      id: webhookId('attempt'),
+      tenantId,
+      endpointId,
+      deliveryId: null,
+      eventId,
+      purpose: 'test',
+      attemptNumber: 1,
+      url: endpoint.url,
+      startedAt: now,
+      durationMs: result.durationMs,
+      statusCode: result.statusCode,
+      errorClass: result.errorClass,
+      errorMessage: result.errorMessage,
+      outcome,
+    });
+    return outcome === 'success' ? resumeEndpoint(tx, endpointId, recordedAt) : false;
+  });
+  const after = await requireEndpoint(db, tenantId, endpointId);
+  return {
+    endpointId,
+    eventId,
+    event: kind,
+    delivered: outcome === 'success',
+    statusCode: result.statusCode,
+    error: result.errorMessage,
+    resumed,
+    state: effectiveState(after),
+  };
+}
+
+/** Redeliver (spec Delivery rule 10): see redelivery.ts. */
+export async function redeliverEndpoint(deps: EndpointActionDeps, tenantId: string, endpointId: string) {
+  await requireTenant(deps.db, tenantId);
+  await requireEndpoint(deps.db, tenantId, endpointId);
+  try {
+    return await requestRedelivery(deps.db, deps.clock.now(), deps.settings ?? DEFAULT_WEBHOOK_SETTINGS, endpointId);
+  } catch (error) {
+    if (error instanceof RedeliveryRefused) throw new ProvisioningError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * Sets the tenant's legacy single-webhook configuration (what an import from the previous system
+ * carries). Refused once an endpoint exists: from then on events go to endpoints (rule 12).
+ */
+export async function setLegacyWebhook(db: Db, guard: GuardOptions, input: { tenantId: string; url: string; secret: string; events: string[] }) {
+  await requireTenant(db, input.tenantId);
+  const [endpoints] = await db
+    .select({ n: count() })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.tenantId, input.tenantId), eq(webhookEndpoints.legacy, false)));
+  if ((endpoints?.n ?? 0) > 0) throw new ProvisioningError(`tenant ${input.tenantId} has webhook endpoints; the legacy webhook no longer applies`);
+  const events = validateEvents(input.events);
+  const verdict = await checkDestination(input.url, guard);
+  if (!verdict.ok) throw new ProvisioningError(verdict.message);
+  if (!input.secret) throw new ProvisioningError('--secret is required');
+  await db
+    .update(tenants)
+    .set({ legacyWebhookUrl: verdict.url.toString(), legacyWebhookSecret: input.secret, legacyWebhookEvents: events })
+    .where(eq(tenants.id, input.tenantId));
+  return { tenantId: input.tenantId, legacyWebhook: { url: verdict.url.toString(), events } };
 }

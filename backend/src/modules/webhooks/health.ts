@@ -1,0 +1,122 @@
+/**
+ * What the dashboard and the CLI show about delivery (spec "Webhook endpoint" health: "delivery
+ * health, last successful delivery, undelivered events, and the time and reason of any pause";
+ * DESIGN.md §3: delivery attempts visible in the dashboard). Read-only; tenant-scoped.
+ */
+import { and, asc, count, desc, eq, gte, inArray, max } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema';
+import { effectiveState } from './endpoint-state';
+import { latestRedelivery } from './redelivery';
+import { DEFAULT_WEBHOOK_SETTINGS } from './settings';
+
+export type DeliveryHealth = 'healthy' | 'degraded' | 'failing' | 'paused' | 'disabled';
+
+export async function endpointHealth(db: Db, now: Date, tenantId: string, endpointId?: string) {
+  const endpoints = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(endpointId ? and(eq(webhookEndpoints.tenantId, tenantId), eq(webhookEndpoints.id, endpointId)) : eq(webhookEndpoints.tenantId, tenantId))
+    .orderBy(asc(webhookEndpoints.createdAt));
+  if (endpoints.length === 0) return [];
+  const ids = endpoints.map((e) => e.id);
+  const byStatus = await db
+    .select({ endpointId: webhookDeliveries.endpointId, status: webhookDeliveries.status, n: count(), lastDelivered: max(webhookDeliveries.deliveredAt) })
+    .from(webhookDeliveries)
+    .where(inArray(webhookDeliveries.endpointId, ids))
+    .groupBy(webhookDeliveries.endpointId, webhookDeliveries.status);
+  const windowStart = new Date(now.getTime() - DEFAULT_WEBHOOK_SETTINGS.redeliverWindowMs);
+  const recent = await db
+    .select({ endpointId: webhookDeliveries.endpointId, n: count() })
+    .from(webhookDeliveries)
+    .where(and(inArray(webhookDeliveries.endpointId, ids), eq(webhookDeliveries.status, 'undelivered'), gte(webhookDeliveries.createdAt, windowStart)))
+    .groupBy(webhookDeliveries.endpointId);
+
+  const result = [];
+  for (const endpoint of endpoints) {
+    const rows = byStatus.filter((r) => r.endpointId === endpoint.id);
+    const countOf = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
+    const lastDelivered = rows.find((r) => r.status === 'delivered')?.lastDelivered ?? null;
+    const state = effectiveState(endpoint);
+    const health: DeliveryHealth =
+      state === 'disabled' ? 'disabled' : state === 'paused' ? 'paused' : state === 'retrying' ? 'failing' : endpoint.consecutiveFailures > 0 ? 'degraded' : 'healthy';
+    result.push({
+      endpointId: endpoint.id,
+      url: endpoint.url,
+      legacy: endpoint.legacy,
+      enabled: endpoint.enabled,
+      state,
+      health,
+      lastSuccessfulDeliveryAt: lastDelivered ? new Date(lastDelivered as unknown as string).toISOString() : null,
+      undeliveredEvents: countOf('undelivered'),
+      redeliverableEvents: recent.find((r) => r.endpointId === endpoint.id)?.n ?? 0,
+      pendingDeliveries: countOf('pending'),
+      deliveredEvents: countOf('delivered'),
+      consecutiveFailures: endpoint.consecutiveFailures,
+      failingSince: endpoint.failingSince?.toISOString() ?? null,
+      lastFailure: endpoint.lastFailureAt ? { at: endpoint.lastFailureAt.toISOString(), reason: endpoint.lastFailureReason } : null,
+      nextRetryAt: state === 'retrying' ? (endpoint.retryAt?.toISOString() ?? null) : null,
+      pause: endpoint.pausedAt ? { pausedAt: endpoint.pausedAt.toISOString(), reason: endpoint.pauseReason } : null,
+      redelivery: await latestRedelivery(db, endpoint.id),
+    });
+  }
+  return result;
+}
+
+/** Every delivery of one event and every attempt of each (newest attempt last). Null when the tenant has no such event. */
+export async function eventAttempts(db: Db, tenantId: string, eventId: string) {
+  const [event] = await db.select().from(events).where(and(eq(events.id, eventId), eq(events.tenantId, tenantId)));
+  if (!event) return null;
+  const deliveries = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, eventId)).orderBy(asc(webhookDeliveries.createdAt));
+  const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.eventId, eventId)).orderBy(asc(webhookAttempts.startedAt), asc(webhookAttempts.attemptNumber));
+  return {
+    eventId: event.id,
+    kind: event.kind,
+    sessionId: event.sessionId,
+    createdAt: event.createdAt.toISOString(),
+    bodyFixed: event.body !== null,
+    deliveries: deliveries.map((d) => ({
+      deliveryId: d.id,
+      endpointId: d.endpointId,
+      url: d.url,
+      policy: d.policy,
+      status: d.status,
+      undeliveredReason: d.undeliveredReason,
+      nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt.toISOString() : null,
+      deliveredAt: d.deliveredAt?.toISOString() ?? null,
+      redeliveryId: d.redeliveryId,
+      attempts: attempts
+        .filter((a) => a.deliveryId === d.id)
+        .map((a) => ({
+          attemptNumber: a.attemptNumber,
+          startedAt: a.startedAt.toISOString(),
+          durationMs: a.durationMs,
+          statusCode: a.statusCode,
+          errorClass: a.errorClass,
+          error: a.errorMessage,
+          outcome: a.outcome,
+        })),
+    })),
+  };
+}
+
+/** The latest attempts to one endpoint, including dashboard test events. */
+export async function recentAttempts(db: Db, tenantId: string, endpointId: string, limit = 50) {
+  const rows = await db
+    .select()
+    .from(webhookAttempts)
+    .where(and(eq(webhookAttempts.tenantId, tenantId), eq(webhookAttempts.endpointId, endpointId)))
+    .orderBy(desc(webhookAttempts.startedAt))
+    .limit(limit);
+  return rows.map((a) => ({
+    eventId: a.eventId,
+    purpose: a.purpose,
+    attemptNumber: a.attemptNumber,
+    startedAt: a.startedAt.toISOString(),
+    durationMs: a.durationMs,
+    statusCode: a.statusCode,
+    errorClass: a.errorClass,
+    error: a.errorMessage,
+    outcome: a.outcome,
+  }));
+}

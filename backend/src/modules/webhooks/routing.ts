@@ -1,0 +1,98 @@
+/**
+ * Routing an event to deliveries, inside the transaction that records the event (spec "Events",
+ * Delivery rules 8, 9 and 12):
+ *
+ * - an endpoint receives an event only if it subscribes to its kind; an endpoint with a `pairId`
+ *   only events of sessions created with that key pair; an account-wide endpoint all of them (9);
+ * - each delivery row keeps the URL of the moment it was created: editing the endpoint later never
+ *   redirects it (8);
+ * - a tenant without endpoints but with a legacy single-webhook configuration delivers to it; the
+ *   legacy configuration is materialised as a hidden endpoint row (`legacy = true`), so it gets the
+ *   same retries, pacing, pausing and health as any endpoint. Creating the first real endpoint
+ *   turns that row into an ordinary endpoint (endpoint-config.ts), preserving URL, secret and
+ *   events (12);
+ * - a Paused or Disabled endpoint gets the delivery recorded as not delivered and not sent, so it
+ *   can still be redelivered later (spec "Webhook endpoint delivery").
+ */
+import { eq, sql } from 'drizzle-orm';
+import { isEventKind, type EventKind } from '@ageverify/protocol';
+import type { DbOrTx } from '../../db/database';
+import { tenants, webhookDeliveries, webhookEndpoints } from '../../db/schema';
+import { effectiveState, type EndpointRow } from './endpoint-state';
+import { webhookId } from './ids';
+import { policyFor } from './retry-policy';
+import { DEFAULT_WEBHOOK_SETTINGS } from './settings';
+
+/** NOTIFY channel the dispatchers LISTEN on; PostgreSQL delivers it at commit, never for a rollback. */
+export const WAKE_CHANNEL = 'ageverify_webhooks';
+
+export interface RoutableEvent {
+  id: string;
+  tenantId: string;
+  pairId: string;
+  kind: EventKind;
+  createdAt: Date;
+}
+
+export function legacyEndpointId(tenantId: string): string {
+  return `whe_legacy_${tenantId}`;
+}
+
+/** The legacy configuration as an endpoint row, created or brought up to date from the tenant's columns. */
+async function legacyEndpoint(tx: DbOrTx, tenantId: string, existing: EndpointRow | undefined, now: Date): Promise<EndpointRow | null> {
+  const [tenant] = await tx
+    .select({ url: tenants.legacyWebhookUrl, secret: tenants.legacyWebhookSecret, events: tenants.legacyWebhookEvents })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId));
+  if (!tenant?.url) return null;
+  const events = (tenant.events ?? []).filter(isEventKind);
+  const secret = tenant.secret ?? '';
+  if (existing && existing.url === tenant.url && existing.secret === secret && JSON.stringify(existing.events) === JSON.stringify(events)) return existing;
+  const [row] = await tx
+    .insert(webhookEndpoints)
+    .values({ id: legacyEndpointId(tenantId), tenantId, url: tenant.url, secret, events, pairId: null, enabled: true, legacy: true, createdAt: now })
+    .onConflictDoUpdate({ target: webhookEndpoints.id, set: { url: tenant.url, secret, events } })
+    .returning();
+  return row ?? null;
+}
+
+export interface RoutingResult {
+  pending: number;
+  recordedUndelivered: number;
+}
+
+export async function routeEvent(tx: DbOrTx, event: RoutableEvent): Promise<RoutingResult> {
+  const rows = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.tenantId, event.tenantId));
+  let targets = rows.filter((row) => !row.legacy);
+  if (targets.length === 0) {
+    const legacy = await legacyEndpoint(tx, event.tenantId, rows.find((row) => row.legacy), event.createdAt);
+    targets = legacy ? [legacy] : [];
+  }
+  targets = targets.filter((row) => row.events.includes(event.kind) && (row.pairId === null || row.pairId === event.pairId));
+  if (targets.length === 0) return { pending: 0, recordedUndelivered: 0 };
+
+  const deadlineAt = new Date(event.createdAt.getTime() + DEFAULT_WEBHOOK_SETTINGS.deliveryWindowMs);
+  const values = targets.map((endpoint) => {
+    const state = effectiveState(endpoint);
+    const skipped = state === 'paused' ? 'endpoint_paused' : state === 'disabled' ? 'endpoint_disabled' : null;
+    return {
+      id: webhookId('delivery'),
+      tenantId: event.tenantId,
+      eventId: event.id,
+      endpointId: endpoint.id,
+      url: endpoint.url,
+      policy: policyFor(event.kind),
+      status: skipped ? 'undelivered' : 'pending',
+      undeliveredReason: skipped,
+      nextAttemptAt: event.createdAt,
+      deadlineAt,
+      createdAt: event.createdAt,
+      settledAt: skipped ? event.createdAt : null,
+    };
+  });
+  await tx.insert(webhookDeliveries).values(values).onConflictDoNothing();
+  const pending = values.filter((v) => v.status === 'pending').length;
+  // Wakes every dispatcher (all instances) when this transaction commits.
+  if (pending > 0) await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
+  return { pending, recordedUndelivered: values.length - pending };
+}
