@@ -8,9 +8,20 @@ import { EVENT_KINDS } from '@ageverify/protocol';
 import type { Clock } from '../clock';
 import type { Db } from '../db/database';
 import { ProvisioningError } from '../modules/tenants/provisioning-error';
-import { addDomain, createKeyPair, createTenant, listKeyPairs, removeDomain, revokeKeyPair, setPlan, setPolicy, setRateLimits, setTenantStatus } from '../modules/tenants/service';
-import { addEndpoint, listEndpoints, removeEndpoint } from '../modules/webhooks/endpoint-config';
+import { addDomain, createKeyPair, createTenant, listKeyPairs, removeDomain, requireTenant, revokeKeyPair, setPlan, setPolicy, setRateLimits, setTenantStatus } from '../modules/tenants/service';
+import {
+  addEndpoint,
+  listEndpoints,
+  redeliverEndpoint,
+  removeEndpoint,
+  setEndpointEnabled,
+  setLegacyWebhook,
+  testEndpoint,
+  updateEndpoint,
+} from '../modules/webhooks/endpoint-config';
 import type { GuardOptions } from '../modules/webhooks/destination-guard';
+import { endpointHealth, eventAttempts, recentAttempts } from '../modules/webhooks/health';
+import { listEmails, listNotices } from '../modules/webhooks/notifier';
 
 export interface CommandContext {
   db: Db;
@@ -35,6 +46,14 @@ export const USAGE = `Usage: bun run cli <command> [options]   (prints JSON; exi
   webhooks add  --tenant ID --url URL --events KIND,KIND,… [--pair ID] [--disabled]
   webhooks list --tenant ID
   webhooks remove --tenant ID --endpoint ID
+  webhooks edit --tenant ID --endpoint ID [--url URL] [--events KIND,…] [--pair ID|none]
+  webhooks enable|disable --tenant ID --endpoint ID
+  webhooks test --tenant ID --endpoint ID           (sends a signed test event; resumes a paused endpoint on 2xx)
+  webhooks redeliver --tenant ID --endpoint ID      (undelivered events of the last 7 days, batches of 500)
+  webhooks health --tenant ID [--endpoint ID]
+  webhooks attempts --tenant ID (--event ID | --endpoint ID)
+  webhooks notices --tenant ID                      (dashboard notices and the email outbox)
+  webhooks legacy-set --tenant ID --url URL --events KIND,… --secret S   (legacy single webhook, before any endpoint)
   tenant suspend|activate --tenant ID
   policy set    --tenant ID [--mode L1|L2] [--challenge-age N] [--face-match true|false] [--legal-minimum-age N]
   rate-limit set --tenant ID [--create N|default] [--validate N|default]
@@ -148,6 +167,64 @@ async function dispatch(ctx: CommandContext, argv: string[]): Promise<unknown> {
     case 'webhooks remove':
       known('tenant', 'endpoint');
       return removeEndpoint(db, required('tenant'), required('endpoint'));
+    case 'webhooks edit': {
+      known('tenant', 'endpoint', 'url', 'events', 'pair');
+      const pair = one('pair');
+      return updateEndpoint(db, ctx.guard, {
+        tenantId: required('tenant'),
+        endpointId: required('endpoint'),
+        url: one('url'),
+        events: one('events')?.split(',').map((kind) => kind.trim()).filter(Boolean),
+        pairId: pair === undefined ? undefined : pair === 'none' ? null : pair,
+      });
+    }
+    case 'webhooks enable':
+    case 'webhooks disable':
+      known('tenant', 'endpoint');
+      return setEndpointEnabled(db, clock, required('tenant'), required('endpoint'), command === 'webhooks enable');
+    case 'webhooks test':
+      known('tenant', 'endpoint');
+      return testEndpoint({ db, clock, guard: ctx.guard }, required('tenant'), required('endpoint'));
+    case 'webhooks redeliver':
+      known('tenant', 'endpoint');
+      return redeliverEndpoint({ db, clock, guard: ctx.guard }, required('tenant'), required('endpoint'));
+    case 'webhooks health': {
+      known('tenant', 'endpoint');
+      const tenantId = required('tenant');
+      await requireTenant(db, tenantId);
+      const health = await endpointHealth(db, clock.now(), tenantId, one('endpoint'));
+      if (one('endpoint') && health.length === 0) throw new ProvisioningError(`tenant ${tenantId} has no webhook endpoint "${one('endpoint')}"`);
+      return health;
+    }
+    case 'webhooks attempts': {
+      known('tenant', 'event', 'endpoint');
+      const tenantId = required('tenant');
+      await requireTenant(db, tenantId);
+      const eventId = one('event');
+      if (eventId) {
+        const found = await eventAttempts(db, tenantId, eventId);
+        if (!found) throw new ProvisioningError(`tenant ${tenantId} has no event "${eventId}"`);
+        return found;
+      }
+      const endpointId = one('endpoint');
+      if (!endpointId) throw new ProvisioningError('give --event ID (attempts of one event) or --endpoint ID (latest attempts to one endpoint)');
+      return recentAttempts(db, tenantId, endpointId);
+    }
+    case 'webhooks notices': {
+      known('tenant');
+      const tenantId = required('tenant');
+      await requireTenant(db, tenantId);
+      return { notices: await listNotices(db, tenantId, { includeResolved: true }), emails: await listEmails(db, tenantId) };
+    }
+    case 'webhooks legacy-set': {
+      known('tenant', 'url', 'events', 'secret');
+      return setLegacyWebhook(db, ctx.guard, {
+        tenantId: required('tenant'),
+        url: required('url'),
+        secret: required('secret'),
+        events: required('events').split(',').map((kind) => kind.trim()).filter(Boolean),
+      });
+    }
     case 'tenant suspend':
     case 'tenant activate':
       known('tenant');
