@@ -8,6 +8,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_DATABASE_URL, createThrowawayPostgres } from './testing/test-databases';
+import { startReceiver } from './modules/webhooks/testing/https-receiver';
+import { verifyWebhookSignature } from '../../server-sdk/src/webhook-signature';
 
 const root = join(import.meta.dir, '../..');
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -195,4 +197,41 @@ describe.skipIf(!TEST_DATABASE_URL)('two backend instances on one PostgreSQL', (
     expect(await a.proc.exited).toBe(0);
     expect(await b.proc.exited).toBe(0);
   }, 120_000);
+});
+
+describe('the running service delivers webhooks', () => {
+  test('an endpoint added with the CLI receives session.started and verification.completed, signed over the raw body', async () => {
+    const receiver = await startReceiver();
+    cleanup.push(() => receiver.stop());
+    const dataDir = mkdtempSync(join(tmpdir(), 'av-hooks-'));
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    // The operator allowlist and CA file are what let a test (or a private deployment) use loopback.
+    const serviceEnv = { DATA_DIR: dataDir, WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: receiver.caFile };
+    const { proc, base } = await startServer(serviceEnv);
+    const keys = JSON.parse((await cli(serviceEnv, 'tenant', 'create', '--name', 'Hooks', '--domain', 'shop.example.com', '--sandbox')).stdout);
+    const added = await cli(serviceEnv, 'webhooks', 'add', '--tenant', keys.tenantId, '--url', receiver.url('/hooks', '127.0.0.1'), '--events', 'session.started,verification.completed');
+    expect(added.code).toBe(0);
+    const { secret } = JSON.parse(added.stdout);
+    receiver.expectSecret('/hooks', secret);
+
+    // Without the allowlist the same destination is refused.
+    const plainDir = mkdtempSync(join(tmpdir(), 'av-hooks-plain-'));
+    cleanup.push(() => rmSync(plainDir, { recursive: true, force: true }));
+    const plain = JSON.parse((await cli({ DATA_DIR: plainDir }, 'tenant', 'create', '--name', 'Plain', '--domain', 'shop.example.com')).stdout);
+    const refused = await cli({ DATA_DIR: plainDir }, 'webhooks', 'add', '--tenant', plain.tenantId, '--url', receiver.url('/hooks', '127.0.0.1'), '--events', 'session.started');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('destinations must be public Internet addresses only');
+
+    await sliceWorks(base, keys);
+    for (let i = 0; i < 200 && receiver.requests('/hooks').length < 2; i++) await Bun.sleep(50);
+    const received = receiver.requests('/hooks');
+    expect(received.map((r) => r.json?.event).sort()).toEqual(['session.started', 'verification.completed']);
+    for (const request of received) {
+      expect(verifyWebhookSignature(request.rawBody, request.headers.get('x-service-signature'), secret)).toBe(true);
+      expect(request.standardSignatureValid).toBe(true);
+      expect(request.json).toMatchObject({ tenantId: keys.tenantId, test: true });
+    }
+    proc.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+  }, 60_000);
 });

@@ -11,6 +11,7 @@ import { createApp } from './app';
 import { resolveServerSecret } from './server-secret';
 import { startSweeper } from './modules/sessions/expiry-sweeper';
 import { tenants } from './db/schema';
+import { createWebhookWorker } from './modules/webhooks';
 import { cliBridgeRoutes, newAdminToken, recordAdminAddress } from './cli/server-bridge';
 
 async function main(): Promise<void> {
@@ -19,12 +20,14 @@ async function main(): Promise<void> {
   const database = await openDatabase(config);
   logger.info('database ready', { kind: database.kind, ...(database.kind === 'pglite' ? { dataDir: config.dataDir } : {}) });
   const serverSecret = await resolveServerSecret(database.db, config.serverSecret);
+  // Webhook destination rules, the same for configuration (CLI) and every delivery attempt.
+  const guard = { allowedCidrs: config.webhookAllowedCidrs, caFile: config.webhookCaFile };
 
   const adminToken = newAdminToken();
   let server: ReturnType<typeof Bun.serve> | null = null;
   const app = createApp({ ...config, db: database.db, clock: systemClock, logger, serverSecret }).use(
     cliBridgeRoutes(
-      { db: database.db, clock: systemClock, guard: { allowedCidrs: config.webhookAllowedCidrs } },
+      { db: database.db, clock: systemClock, guard },
       adminToken,
       (request) => server?.requestIP(request)?.address ?? null,
     ),
@@ -46,6 +49,15 @@ async function main(): Promise<void> {
 
   const sweeper = startSweeper({ db: database.db, clock: systemClock, logger });
   void sweeper.runOnce();
+  const webhooks = createWebhookWorker({
+    database,
+    clock: systemClock,
+    logger,
+    guard,
+    smtpUrl: config.smtpUrl,
+    mailFrom: `AgeVerify <no-reply@${new URL(config.publicBaseUrl).hostname}>`,
+  });
+  await webhooks.start();
 
   const [anyTenant] = await database.db.select({ id: tenants.id }).from(tenants).limit(1);
   if (!anyTenant) {
@@ -59,6 +71,7 @@ async function main(): Promise<void> {
     logger.info('shutting down', { signal });
     await app.stop();
     await sweeper.stop();
+    await webhooks.stop();
     await database.close();
     process.exit(0);
   };

@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
     const database = await openDatabase(config);
     try {
       result = await runCommand(
-        { db: database.db, clock: systemClock, guard: { allowedCidrs: config.webhookAllowedCidrs } },
+        { db: database.db, clock: systemClock, guard: { allowedCidrs: config.webhookAllowedCidrs, caFile: config.webhookCaFile } },
         argv,
       );
     } finally {
