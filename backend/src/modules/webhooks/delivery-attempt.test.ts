@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { attemptDelivery, USER_AGENT } from './delivery-attempt';
 import type { GuardOptions } from './destination-guard';
 import { newWebhookSecret } from './ids';
-import { verifyServiceSignature, verifyStandardWebhook } from './signing';
+import { verifyStandardWebhook, verifyWebhookSignature as verifyServiceSignature } from '@ageverify/server';
 import { startReceiver, type Receiver } from './testing/https-receiver';
 import { fakeResolver, LOOPBACK_ONLY } from './testing/testbed';
 

@@ -168,4 +168,4 @@ export {
   redeliverEndpoint,
   setLegacyWebhook,
 } from './endpoint-config';
-export { verifyServiceSignature, verifyStandardWebhook, serviceSignature, standardSignature } from './signing';
+export { serviceSignature, standardSignature } from './signing';

@@ -1,13 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import vectors from './signing-vectors.json';
-import {
-  serviceSignature,
-  signatureHeaders,
-  standardSignature,
-  standardWebhooksKey,
-  verifyServiceSignature,
-  verifyStandardWebhook,
-} from './signing';
+import { verifyStandardWebhook, verifyWebhookSignature as verifyServiceSignature } from '@ageverify/server';
+import { serviceSignature, signatureHeaders, standardSignature, standardWebhooksKey } from './signing';
 
 /** An independent implementation (Web Crypto) so that the vectors do not just echo signing.ts. */
 async function webCryptoHmac(key: Uint8Array, message: Uint8Array): Promise<Uint8Array> {

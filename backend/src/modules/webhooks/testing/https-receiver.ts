@@ -5,7 +5,8 @@
  * deduplicates by eventId. Per path, tests queue the responses it gives: status codes,
  * Retry-After, delays, hangs, redirects.
  */
-import { serviceSignature, verifyServiceSignature, verifyStandardWebhook } from '../signing';
+import { verifyStandardWebhook, verifyWebhookSignature as verifyServiceSignature } from '@ageverify/server';
+import { serviceSignature } from '../signing';
 import { testCertificates } from './test-certificates';
 
 export interface ScriptedResponse {
