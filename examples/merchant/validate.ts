@@ -6,24 +6,12 @@
  * `/return?status=verified` into the address bar. Only `POST /sessions/validate`, called with the
  * secret key from the server, says whether the user passed. A session can be validated once.
  *
- * A merchant-side helper package is planned; until then this is a plain `fetch`.
+ * The call goes through the merchant-side helper `@ageverify/server` (server-sdk/).
  */
 
-/** Spec "Validation result", the fields this example uses and shows. */
-export interface ValidationResult {
-  sessionId: string;
-  merchantId: string;
-  verified: boolean;
-  /** Server-derived access decision: the only field an access decision may rest on. */
-  accessGranted: boolean;
-  status: 'verified' | 'failed' | 'cancelled' | 'pending';
-  verificationMode: 'L1' | 'L2';
-  challengeAge: number;
-  faceMatchEnabled: boolean;
-  externalUserId: string | null;
-  timestamp: string;
-  expiresAt: string;
-}
+import { AgeVerifyApiError, createClient, type ValidateSessionResult } from '@ageverify/server';
+
+export type { ValidateSessionResult as ValidationResult } from '@ageverify/server';
 
 /**
  * Expected outcomes are returned, not thrown: a rejected validation (already used, expired,
@@ -31,7 +19,7 @@ export interface ValidationResult {
  * `httpStatus` is null when the service could not be reached at all.
  */
 export type ValidationOutcome =
-  | { ok: true; result: ValidationResult }
+  | { ok: true; result: ValidateSessionResult }
   | { ok: false; httpStatus: number | null; message: string };
 
 export interface ValidateSessionOptions {
@@ -45,45 +33,22 @@ export interface ValidateSessionOptions {
 }
 
 export async function validateSession(options: ValidateSessionOptions): Promise<ValidationOutcome> {
-  const url = new URL('/api/v1/sessions/validate', options.serviceUrl);
-  let response: Response;
+  // The merchant helper (server-sdk/) sends `{ sessionId }` only — never the sessionToken.
+  const client = createClient({ baseUrl: new URL('/api/v1', options.serviceUrl).toString(), secretKey: options.secretKey, timeoutMs: options.timeoutMs });
   try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${options.secretKey}`, 'content-type': 'application/json' },
-      // `sessionId` is the only allowed property; never send the sessionToken here.
-      body: JSON.stringify({ sessionId: options.sessionId }),
-      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-    });
+    const outcome = await client.validateSession(options.sessionId);
+    if (outcome.ok) return { ok: true, result: outcome.result };
+    return { ok: false, httpStatus: outcome.error.status, message: messageOf(outcome.error) };
   } catch (error) {
-    return { ok: false, httpStatus: null, message: `Could not reach the age verification service: ${describe(error)}` };
+    if (error instanceof AgeVerifyApiError) return { ok: false, httpStatus: error.status, message: messageOf(error) };
+    return { ok: false, httpStatus: null, message: `Could not reach the age verification service: ${error instanceof Error ? error.message : String(error)}` };
   }
-
-  const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    return { ok: false, httpStatus: response.status, message: errorMessage(body) ?? `HTTP ${response.status}` };
-  }
-  if (!isValidationResult(body)) {
-    return { ok: false, httpStatus: response.status, message: 'The service answered with an unexpected validation result' };
-  }
-  return { ok: true, result: body };
 }
 
 /** Spec "Error body": `message` is a string, or an array of strings for validation errors. */
-function errorMessage(body: unknown): string | null {
-  if (typeof body !== 'object' || body === null || !('message' in body)) return null;
-  const { message } = body;
+function messageOf(error: AgeVerifyApiError): string {
+  const message = error.body?.message;
   if (typeof message === 'string') return message;
-  if (Array.isArray(message)) return message.map(String).join('; ');
-  return null;
-}
-
-function isValidationResult(body: unknown): body is ValidationResult {
-  if (typeof body !== 'object' || body === null) return false;
-  const candidate = body as Record<string, unknown>;
-  return typeof candidate.sessionId === 'string' && typeof candidate.accessGranted === 'boolean' && typeof candidate.status === 'string';
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (Array.isArray(message)) return message.join('; ');
+  return `HTTP ${error.status}`;
 }
