@@ -13,10 +13,7 @@
  */
 import { systemClock, type Clock } from '../backend/src/clock';
 import { openPostgres } from '../backend/src/db/database';
-import { sessions } from '../backend/src/db/schema';
-import { newId } from '../backend/src/ids';
 import { silentLogger } from '../backend/src/log';
-import { recordEvent } from '../backend/src/modules/events/outbox';
 import { completeSession } from '../backend/src/modules/sessions/session-state';
 import { createTenant } from '../backend/src/modules/tenants/service';
 import { addEndpoint } from '../backend/src/modules/webhooks/endpoint-config';
@@ -24,6 +21,7 @@ import { createWebhookWorker, type WebhookWorker } from '../backend/src/modules/
 import { startReceiver } from '../backend/src/modules/webhooks/testing/https-receiver';
 import { fakeResolver, LOOPBACK_ONLY } from '../backend/src/modules/webhooks/testing/testbed';
 import { createThrowawayPostgres } from '../backend/src/testing/test-databases';
+import { seedStartedSession } from '../backend/src/testing/seed-session';
 
 function option(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -54,30 +52,7 @@ for (let i = 0; i < ENDPOINTS; i++) {
 
 const committedAt = new Map<string, number>();
 async function completion(): Promise<void> {
-  const now = clock.now();
-  const id = newId('session');
-  await main.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(sessions)
-      .values({
-        id,
-        tenantId: tenant.tenantId,
-        pairId: tenant.pairId,
-        sandbox: false,
-        state: 'PENDING',
-        returnUrl: 'https://bench.example.com/',
-        verificationMode: 'L1',
-        challengeAge: 25,
-        faceMatchEnabled: true,
-        sessionTokenHash: newId('sessionToken'),
-        handoffTokenHash: newId('handoffToken'),
-        createdWith: 'secret',
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + 600_000),
-      })
-      .returning();
-    await recordEvent(tx, { kind: 'session.started', session: row!, occurredAt: now, createdAt: now });
-  });
+  const { sessionId: id } = await seedStartedSession(main.db, { tenantId: tenant.tenantId, pairId: tenant.pairId, now: clock.now(), returnUrl: 'https://bench.example.com/' });
   await completeSession(main.db, id, 'verified', clock.now());
   committedAt.set(id, performance.now());
 }

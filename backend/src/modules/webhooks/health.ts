@@ -85,17 +85,7 @@ export async function eventAttempts(db: Db, tenantId: string, eventId: string) {
       nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt.toISOString() : null,
       deliveredAt: d.deliveredAt?.toISOString() ?? null,
       redeliveryId: d.redeliveryId,
-      attempts: attempts
-        .filter((a) => a.deliveryId === d.id)
-        .map((a) => ({
-          attemptNumber: a.attemptNumber,
-          startedAt: a.startedAt.toISOString(),
-          durationMs: a.durationMs,
-          statusCode: a.statusCode,
-          errorClass: a.errorClass,
-          error: a.errorMessage,
-          outcome: a.outcome,
-        })),
+      attempts: attempts.filter((a) => a.deliveryId === d.id).map(attemptView),
     })),
   };
 }
@@ -108,9 +98,12 @@ export async function recentAttempts(db: Db, tenantId: string, endpointId: strin
     .where(and(eq(webhookAttempts.tenantId, tenantId), eq(webhookAttempts.endpointId, endpointId)))
     .orderBy(desc(webhookAttempts.startedAt))
     .limit(limit);
-  return rows.map((a) => ({
-    eventId: a.eventId,
-    purpose: a.purpose,
+  return rows.map((a) => ({ eventId: a.eventId, purpose: a.purpose, ...attemptView(a) }));
+}
+
+/** One recorded attempt as the dashboard and CLI show it. */
+function attemptView(a: typeof webhookAttempts.$inferSelect) {
+  return {
     attemptNumber: a.attemptNumber,
     startedAt: a.startedAt.toISOString(),
     durationMs: a.durationMs,
@@ -118,5 +111,5 @@ export async function recentAttempts(db: Db, tenantId: string, endpointId: strin
     errorClass: a.errorClass,
     error: a.errorMessage,
     outcome: a.outcome,
-  }));
+  };
 }

@@ -7,15 +7,15 @@
  */
 import ipaddr from 'ipaddr.js';
 import { and, eq, sql } from 'drizzle-orm';
-import { SESSION_LIFETIME_MS, type CallbackStatus, type EventKind } from '@ageverify/protocol';
+import type { CallbackStatus, EventKind } from '@ageverify/protocol';
 import { ManualClock } from '../../../clock';
 import { events, sessions, users, webhookDeliveries, webhookEndpoints } from '../../../db/schema';
 import { newId } from '../../../ids';
 import { silentLogger } from '../../../log';
-import { recordEvent } from '../../events/outbox';
 import { completeSession, expireSession } from '../../sessions/session-state';
 import { createKeyPair, createTenant } from '../../tenants/service';
 import { openTestDatabase, type TestDatabase } from '../../../testing/test-databases';
+import { seedStartedSession } from '../../../testing/seed-session';
 import type { GuardOptions, Resolver } from '../destination-guard';
 import { createDispatcher, rowsOf } from '../dispatcher';
 import { addEndpoint } from '../endpoint-config';
@@ -100,33 +100,13 @@ export async function createTestbed(target: 'pglite' | 'postgres', options: { se
       return { endpointId: added.endpointId, secret: added.secret, url };
     },
     async session(opts = {}) {
-      const now = clock.now();
-      const sessionId = newId('session');
-      let startedEventId = '';
-      await db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(sessions)
-          .values({
-            id: sessionId,
-            tenantId: tenant.tenantId,
-            pairId: opts.pairId ?? tenant.pairId,
-            sandbox: opts.sandbox ?? false,
-            state: 'PENDING',
-            returnUrl: 'https://shop.example.com/done',
-            externalUserId: opts.externalUserId ?? null,
-            verificationMode: 'L1',
-            challengeAge: 25,
-            faceMatchEnabled: true,
-            sessionTokenHash: newId('sessionToken'),
-            handoffTokenHash: newId('handoffToken'),
-            createdWith: 'secret',
-            createdAt: now,
-            expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
-          })
-          .returning();
-        startedEventId = await recordEvent(tx, { kind: 'session.started', session: row!, occurredAt: now, createdAt: now });
+      return seedStartedSession(db, {
+        tenantId: tenant.tenantId,
+        pairId: opts.pairId ?? tenant.pairId,
+        sandbox: opts.sandbox ?? false,
+        externalUserId: opts.externalUserId ?? null,
+        now: clock.now(),
       });
-      return { sessionId, startedEventId };
     },
     async complete(sessionId, outcome = 'verified') {
       const row = await completeSession(db, sessionId, outcome, clock.now());

@@ -11,14 +11,12 @@
  */
 import ipaddr from 'ipaddr.js';
 import { and, count, eq, inArray } from 'drizzle-orm';
-import { SESSION_LIFETIME_MS } from '@ageverify/protocol';
 import { systemClock } from '../../../clock';
 import { openPglite, openPostgres, type Database } from '../../../db/database';
-import { events, sessions, webhookDeliveries } from '../../../db/schema';
-import { newId } from '../../../ids';
+import { events, webhookDeliveries } from '../../../db/schema';
 import { silentLogger } from '../../../log';
-import { recordEvent } from '../../events/outbox';
 import { completeSession } from '../../sessions/session-state';
+import { seedStartedSession } from '../../../testing/seed-session';
 import { createWebhookWorker } from '../index';
 import type { WebhookSettings } from '../settings';
 
@@ -38,31 +36,8 @@ export interface ChildConfig {
 const say = (message: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(message)}\n`);
 
 async function completeOne(database: Database, tenantId: string, pairId: string): Promise<void> {
-  const now = systemClock.now();
-  const id = newId('session');
-  await database.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(sessions)
-      .values({
-        id,
-        tenantId,
-        pairId,
-        sandbox: false,
-        state: 'PENDING',
-        returnUrl: 'https://shop.example.com/',
-        verificationMode: 'L1',
-        challengeAge: 25,
-        faceMatchEnabled: true,
-        sessionTokenHash: newId('sessionToken'),
-        handoffTokenHash: newId('handoffToken'),
-        createdWith: 'secret',
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
-      })
-      .returning();
-    await recordEvent(tx, { kind: 'session.started', session: row!, occurredAt: now, createdAt: now });
-  });
-  await completeSession(database.db, id, 'verified', systemClock.now());
+  const { sessionId } = await seedStartedSession(database.db, { tenantId, pairId, now: systemClock.now(), returnUrl: 'https://shop.example.com/' });
+  await completeSession(database.db, sessionId, 'verified', systemClock.now());
 }
 
 async function main(): Promise<void> {
