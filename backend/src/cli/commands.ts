@@ -8,7 +8,7 @@ import { EVENT_KINDS } from '@ageverify/protocol';
 import type { Clock } from '../clock';
 import type { Db } from '../db/database';
 import { ProvisioningError } from '../modules/tenants/provisioning-error';
-import { addDomain, createKeyPair, createTenant, listKeyPairs, removeDomain, requireTenant, revokeKeyPair, setPlan, setPolicy, setRateLimits, setTenantStatus } from '../modules/tenants/service';
+import { addDomain, createKeyPair, createTenant, listDomains, listKeyPairs, removeDomain, requireTenant, revokeKeyPair, setPlan, setPolicy, setRateLimits, setTenantStatus } from '../modules/tenants/service';
 import {
   addEndpoint,
   listEndpoints,
@@ -145,7 +145,6 @@ async function dispatch(ctx: CommandContext, argv: string[]): Promise<unknown> {
       return removeDomain(db, required('tenant'), required('domain'));
     case 'domains list': {
       known('tenant');
-      const { listDomains, requireTenant } = await import('../modules/tenants/service');
       const tenantId = required('tenant');
       await requireTenant(db, tenantId);
       return { tenantId, domains: await listDomains(db, tenantId) };
