@@ -119,12 +119,14 @@ describe('verify() in redirect mode', () => {
     expect(new URL(sent).searchParams.get('sessionToken')).toBe('a+b~c');
   });
 
-  test('a billingBlock still goes to the verification UI, which shows it', async () => {
+  test('a billingBlock is reported to onError and still goes to the verification UI, which shows it', async () => {
     const { sdk, browser, errors } = setup();
     browser.respond = () => created({ billingBlock: { code: 'SUBSCRIPTION_REQUIRED', message: 'Subscribe' } });
     expect((await sdk.verify()).ok).toBe(true);
     expect(browser.assigned).toEqual([VERIFY_URL]);
-    expect(errors).toEqual([]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ code: 'BILLING_BLOCKED', serverCode: 'SUBSCRIPTION_REQUIRED', serverMessage: 'Subscribe' });
+    expect(errors[0]!.message).toBe("Verification is blocked by the merchant's plan (SUBSCRIPTION_REQUIRED): Subscribe");
   });
 
   test('bad verify() options throw synchronously, before any request', () => {

@@ -95,8 +95,17 @@ export class AgeVerify {
       this.busy = false;
       return this.fail(created.error);
     }
-    // A billingBlock still goes to the UI, which shows the block (DESIGN.md "billingBlock").
-    const { sessionId } = created.session;
+    const { sessionId, billingBlock } = created.session;
+    // The session exists but no check can start (DESIGN.md "billingBlock"). The merchant hears it
+    // through onError; the user still goes to the verify UI, which shows the block and portal link.
+    if (billingBlock) {
+      this.report(
+        new AgeVerifyError('BILLING_BLOCKED', `Verification is blocked by the merchant's plan (${billingBlock.code}): ${billingBlock.message}`, {
+          serverCode: billingBlock.code,
+          serverMessage: billingBlock.message,
+        }),
+      );
+    }
     // Kept only in this closure, for the cancel report: never stored, logged or put in a URL by the SDK.
     const sessionToken = typeof created.session.sessionToken === 'string' ? created.session.sessionToken : '';
     const verifyUrl = appendDisplayParams(created.session.verifyUrl, display);

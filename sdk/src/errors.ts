@@ -28,7 +28,9 @@ export type AgeVerifyErrorCode =
   | 'NETWORK_ERROR'
   | 'INVALID_RESPONSE'
   | 'POPUP_BLOCKED'
-  | 'VERIFICATION_IN_PROGRESS';
+  | 'VERIFICATION_IN_PROGRESS'
+  // Passed to onError while the flow goes on: the verify UI shows the block to the user.
+  | 'BILLING_BLOCKED';
 
 export interface AgeVerifyErrorDetails {
   /** HTTP status of the API response, when the error came from the API. */
