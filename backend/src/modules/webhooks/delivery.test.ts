@@ -10,6 +10,7 @@ import { dashboardNotices, emailOutbox, events, sessions, tenants, webhookAttemp
 import { openPostgres, type Database } from '../../db/database';
 import { silentLogger } from '../../log';
 import { TARGETS } from '../../testing/test-databases';
+import { seedStartedSession } from '../../testing/seed-session';
 import { recordEvent } from '../events/outbox';
 import { createDispatcher } from './dispatcher';
 import { addEndpoint, redeliverEndpoint, setEndpointEnabled, setLegacyWebhook, testEndpoint, updateEndpoint } from './endpoint-config';
@@ -766,30 +767,6 @@ async function pause(bed: Testbed, endpointId: string, path: string): Promise<vo
 
 /** A PENDING session of another tenant, created like POST /sessions/create does (event in the same transaction). */
 async function createSessionFor(bed: Testbed, tenantId: string, pairId: string): Promise<string> {
-  const { newId } = await import('../../ids');
-  const now = bed.clock.now();
-  const id = newId('session');
-  await bed.database.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(sessions)
-      .values({
-        id,
-        tenantId,
-        pairId,
-        sandbox: false,
-        state: 'PENDING',
-        returnUrl: 'https://legacy.example.com/',
-        verificationMode: 'L1',
-        challengeAge: 25,
-        faceMatchEnabled: true,
-        sessionTokenHash: newId('sessionToken'),
-        handoffTokenHash: newId('handoffToken'),
-        createdWith: 'secret',
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + 10 * 60 * 1000),
-      })
-      .returning();
-    await recordEvent(tx, { kind: 'session.started', session: row!, occurredAt: now, createdAt: now });
-  });
-  return id;
+  const { sessionId } = await seedStartedSession(bed.database.db, { tenantId, pairId, now: bed.clock.now(), returnUrl: 'https://legacy.example.com/' });
+  return sessionId;
 }
