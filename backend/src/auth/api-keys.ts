@@ -18,8 +18,8 @@ export interface ApiPrincipal {
   sandbox: boolean;
   /** For secret keys: whether the paired publishable key is still active (spec 503 launch configuration). */
   pairedPublishableActive: boolean;
-  /** Per-tenant rate-limit overrides (null: the spec's defaults). */
-  rateLimits: { create: number | null; validate: number | null };
+  /** The key's tenant, read once here: session creation needs its policy, plan and rate limits. */
+  tenant: typeof tenants.$inferSelect;
 }
 
 export function extractApiKey(headers: Headers): string | null {
@@ -32,8 +32,6 @@ export function extractApiKey(headers: Headers): string | null {
   return apiKey ? apiKey : null;
 }
 
-const NO_OVERRIDES = { create: null, validate: null };
-
 const invalidKey = () => new HttpError(401, 'Invalid API key');
 
 export async function authenticate(db: Db, headers: Headers): Promise<ApiPrincipal> {
@@ -41,11 +39,11 @@ export async function authenticate(db: Db, headers: Headers): Promise<ApiPrincip
   if (!key) throw new HttpError(401, ERROR_MESSAGES.apiKeyRequired);
   if (key.length > 200) throw invalidKey();
 
-  let principal: ApiPrincipal;
+  let principal: Omit<ApiPrincipal, 'tenant'>;
   if (key.startsWith('pk_')) {
     const [pair] = await db.select().from(keyPairs).where(eq(keyPairs.publishableKey, key));
     if (!pair || !safeEqual(pair.publishableKey, key) || pair.revokedAt || pair.publishableRevokedAt) throw invalidKey();
-    principal = { tenantId: pair.tenantId, pairId: pair.id, keyType: 'publishable', sandbox: pair.sandbox, pairedPublishableActive: true, rateLimits: NO_OVERRIDES };
+    principal = { tenantId: pair.tenantId, pairId: pair.id, keyType: 'publishable', sandbox: pair.sandbox, pairedPublishableActive: true };
   } else if (key.startsWith('sk_')) {
     const hash = sha256Hex(key);
     const [pair] = await db.select().from(keyPairs).where(eq(keyPairs.secretKeyHash, hash));
@@ -56,16 +54,12 @@ export async function authenticate(db: Db, headers: Headers): Promise<ApiPrincip
       keyType: 'secret',
       sandbox: pair.sandbox,
       pairedPublishableActive: pair.publishableRevokedAt === null,
-      rateLimits: NO_OVERRIDES,
     };
   } else {
     throw invalidKey();
   }
 
-  const [tenant] = await db
-    .select({ status: tenants.status, create: tenants.rateLimitCreate, validate: tenants.rateLimitValidate })
-    .from(tenants)
-    .where(eq(tenants.id, principal.tenantId));
+  const [tenant] = await db.select().from(tenants).where(eq(tenants.id, principal.tenantId));
   if (!tenant || tenant.status !== 'active') throw new HttpError(403, 'Insufficient permissions: this account is suspended');
-  return { ...principal, rateLimits: { create: tenant.create, validate: tenant.validate } };
+  return { ...principal, tenant };
 }

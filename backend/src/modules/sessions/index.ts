@@ -17,7 +17,8 @@ export function sessionRoutes(deps: SessionDeps) {
         // defaults with nothing consumed.
         Object.assign(set.headers, rateLimitHeaders({ allowed: true, limit: DEFAULT_LIMITS[bucket], remaining: DEFAULT_LIMITS[bucket], retryAfterSeconds: 0 }));
         const principal = await authenticate(deps.db, request.headers);
-        const limit = principal.rateLimits[bucket] ?? DEFAULT_LIMITS[bucket];
+        const override = bucket === 'create' ? principal.tenant.rateLimitCreate : principal.tenant.rateLimitValidate;
+        const limit = override ?? DEFAULT_LIMITS[bucket];
         const decision = await consume(deps.db, principal.tenantId, bucket, limit, deps.clock.now());
         Object.assign(set.headers, rateLimitHeaders(decision));
         if (!decision.allowed) {

@@ -16,7 +16,7 @@ import {
 } from '@ageverify/protocol';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
-import { sessions, tenants } from '../../db/schema';
+import { sessions } from '../../db/schema';
 import { newId } from '../../ids';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/http-error';
 import type { ApiPrincipal } from '../../auth/api-keys';
@@ -26,7 +26,8 @@ import { isHostAllowed } from '../tenants/domain-rules';
 import { listDomains } from '../tenants/service';
 import { resolvePolicy } from './policy';
 import { issueToken } from './session-tokens';
-import { consumeSession, expireSession, isPastDeadline, type SessionRow } from './session-state';
+import { consumeSession, sessionAsOf, type SessionRow } from './session-state';
+import { callbackStatusOf } from './callback-url';
 
 export interface SessionDeps {
   db: Db;
@@ -47,8 +48,7 @@ export async function createSession(deps: SessionDeps, principal: ApiPrincipal, 
     });
   }
 
-  const [tenant] = await db.select().from(tenants).where(eq(tenants.id, principal.tenantId));
-  if (!tenant) throw new HttpError(403, 'Insufficient permissions');
+  const { tenant } = principal;
 
   const returnUrl = checkRedirectTarget(input.returnUrl, 'returnUrl');
   const cancelUrl = input.cancelUrl !== undefined ? checkRedirectTarget(input.cancelUrl, 'cancelUrl') : null;
@@ -151,16 +151,12 @@ export async function validateSession(deps: SessionDeps, principal: ApiPrincipal
   if (principal.keyType !== 'secret') throw new HttpError(401, ERROR_MESSAGES.privateKeyRequired);
   const now = clock.now();
 
-  let [session] = await db.select().from(sessions).where(eq(sessions.id, sessionId));
-  if (!session) throw notFound(ERROR_MESSAGES.sessionNotFound);
-  if (session.tenantId !== principal.tenantId) throw forbidden(ERROR_MESSAGES.sessionOtherTenant);
+  const [stored] = await db.select().from(sessions).where(eq(sessions.id, sessionId));
+  if (!stored) throw notFound(ERROR_MESSAGES.sessionNotFound);
+  if (stored.tenantId !== principal.tenantId) throw forbidden(ERROR_MESSAGES.sessionOtherTenant);
 
   // The sweeper may not have run yet: a PENDING session past its deadline is expired now.
-  if (session.state === 'PENDING' && isPastDeadline(session, now)) {
-    await expireSession(db, session.id, now);
-    [session] = await db.select().from(sessions).where(eq(sessions.id, sessionId));
-  }
-  if (!session) throw notFound(ERROR_MESSAGES.sessionNotFound);
+  const session = await sessionAsOf(db, stored, now);
   if (session.state === 'EXPIRED') throw badRequest(ERROR_MESSAGES.sessionExpired);
   // DESIGN.md §2: validating a PENDING session answers 200 pending and does not consume it.
   if (session.state === 'PENDING') return validationResult(session, 'pending');
@@ -168,7 +164,7 @@ export async function validateSession(deps: SessionDeps, principal: ApiPrincipal
 
   const consumed = await consumeSession(db, session.id, now);
   if (!consumed) throw conflict(ERROR_MESSAGES.sessionAlreadyUsed);
-  return validationResult(consumed, consumed.state === 'VERIFIED' ? 'verified' : consumed.outcome === 'cancelled' ? 'cancelled' : 'failed');
+  return validationResult(consumed, callbackStatusOf(consumed)!);
 }
 
 function validationResult(session: SessionRow, status: ValidateSessionResult['status']): ValidateSessionResult {

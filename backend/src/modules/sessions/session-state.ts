@@ -72,3 +72,16 @@ export function isPastDeadline(session: Pick<SessionRow, 'expiresAt'>, now: Date
   return session.expiresAt.getTime() <= now.getTime();
 }
 
+/**
+ * The session as of `now`: a PENDING session past its deadline is expired on first touch, so no
+ * reader ever depends on the sweeper having run. If another writer changed it first (a racing
+ * expiry or completion), the stored row is returned.
+ */
+export async function sessionAsOf(db: Db, session: SessionRow, now: Date): Promise<SessionRow> {
+  if (session.state !== 'PENDING' || !isPastDeadline(session, now)) return session;
+  const expired = await expireSession(db, session.id, now);
+  if (expired) return expired;
+  const [stored] = await db.select().from(sessions).where(eq(sessions.id, session.id));
+  return stored ?? session;
+}
+

@@ -18,7 +18,7 @@ import type { Db } from '../../db/database';
 import { sessions } from '../../db/schema';
 import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/http-error';
 import { issueToken, verifyToken } from '../sessions/session-tokens';
-import { completeSession, expireSession, isPastDeadline, type SessionRow } from '../sessions/session-state';
+import { completeSession, sessionAsOf, type SessionRow } from '../sessions/session-state';
 import { callbackStatusOf, callbackUrl } from '../sessions/callback-url';
 
 export interface VerifyDeps {
@@ -56,16 +56,7 @@ async function authenticate(deps: VerifyDeps, credentials: Credentials, allow: '
   if (!verifyToken(deps.serverSecret, via, (sessionToken ?? handoffToken)!, { id: session.id, expiresAt: session.expiresAt, storedHash: stored })) {
     throw unauthorized(via === 'session' ? 'Invalid session token' : 'Invalid handoff token');
   }
-  return { session: await current(deps, session), via };
-}
-
-/** The session as of now: an overdue PENDING session is expired on first touch, not left to the sweeper. */
-async function current(deps: VerifyDeps, session: SessionRow): Promise<SessionRow> {
-  const now = deps.clock.now();
-  if (session.state === 'PENDING' && isPastDeadline(session, now)) {
-    return (await expireSession(deps.db, session.id, now)) ?? (await reload(deps.db, session.id));
-  }
-  return session;
+  return { session: await sessionAsOf(deps.db, session, deps.clock.now()), via };
 }
 
 function handoffUrl(deps: VerifyDeps, session: SessionRow): string {
