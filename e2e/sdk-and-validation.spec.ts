@@ -45,6 +45,7 @@ test('a completed session validates once; the second validation is 409 Session h
     status: 'verified',
     externalUserId: 'user-42',
     testMode: false,
+    sandboxMode: true,
     expiresAt: session.expiresAt,
   });
   expect(['L1', 'L2']).toContain(result.verificationMode);

@@ -92,6 +92,7 @@ for (const target of TARGETS) {
         faceMatchEnabled: true,
         externalUserId: 'user-42',
         testMode: false,
+        sandboxMode: true,
         timestamp: ctx.clock.now().toISOString(),
         expiresAt: created.expiresAt,
       });

@@ -48,6 +48,7 @@ function validationResult(overrides: Record<string, unknown>) {
     faceMatchEnabled: true,
     externalUserId: 'user-42',
     testMode: false,
+    sandboxMode: true,
     timestamp: new Date().toISOString(),
     expiresAt: new Date().toISOString(),
     ...overrides,

@@ -72,6 +72,8 @@ export interface ValidateSessionResult {
   externalUserId: string | null;
   /** Deprecated. Always false. */
   testMode: false;
+  /** Additive: whether the session is a sandbox session (its outcome was chosen by a tester). */
+  sandboxMode: boolean;
   timestamp: string;
   expiresAt: string;
 }

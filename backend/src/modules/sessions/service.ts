@@ -154,6 +154,12 @@ export async function validateSession(deps: SessionDeps, principal: ApiPrincipal
   const [stored] = await db.select().from(sessions).where(eq(sessions.id, sessionId));
   if (!stored) throw notFound(ERROR_MESSAGES.sessionNotFound);
   if (stored.tenantId !== principal.tenantId) throw forbidden(ERROR_MESSAGES.sessionOtherTenant);
+  // DESIGN.md §2 "Sandbox vs live separation": otherwise a sandbox pk (public by design) plus the
+  // simulate API would mint "verified" results that a live secret key accepts. Refused before
+  // anything is consumed.
+  if (stored.sandbox !== principal.sandbox) {
+    throw forbidden(stored.sandbox ? ERROR_MESSAGES.sandboxSessionLiveKey : ERROR_MESSAGES.liveSessionSandboxKey);
+  }
 
   // The sweeper may not have run yet: a PENDING session past its deadline is expired now.
   const session = await sessionAsOf(db, stored, now);
@@ -181,6 +187,7 @@ function validationResult(session: SessionRow, status: ValidateSessionResult['st
     faceMatchEnabled: session.faceMatchEnabled,
     externalUserId: session.externalUserId,
     testMode: false,
+    sandboxMode: session.sandbox,
     // Time of completion; a pending session has none yet, so it reports its creation time.
     timestamp: (session.completedAt ?? session.createdAt).toISOString(),
     expiresAt: session.expiresAt.toISOString(),
