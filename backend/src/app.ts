@@ -8,6 +8,7 @@ import type { Clock } from './clock';
 import type { Db } from './db/database';
 import type { Logger } from './log';
 import { errorHandling } from './http/error-handling';
+import { allowedMethodsOf } from './http/allowed-methods';
 import { staticAssets } from './http/static-assets';
 import { OPENAPI_PATH, openapiDocument, referencePage } from './http/openapi';
 import { sessionRoutes } from './modules/sessions';
@@ -28,9 +29,12 @@ export interface AppDeps {
 export function createApp(deps: AppDeps) {
   // The reference page renders the document this very app generates.
   let handle: (request: Request) => Promise<Response> = async () => new Response('{}');
+  // The route table exists once every module is mounted; 405 answers read it then.
+  let allowedMethods: (path: string) => string[] = () => [];
   const app = (
-    new Elysia({ normalize: false })
-      .use(errorHandling(deps))
+    // strictPath: one canonical path per operation (a trailing slash is another path, so a 404).
+    new Elysia({ normalize: false, strictPath: true })
+      .use(errorHandling({ ...deps, allowedMethods: (path) => allowedMethods(path) }))
       // DESIGN.md §2 CORS: session creation answers browsers from any origin (publishable keys,
       // no credentials), and so does the SDK's cancel report (authenticated by the sessionToken);
       // validation and every secret-key operation send no CORS headers.
@@ -54,6 +58,7 @@ export function createApp(deps: AppDeps) {
       .use(referencePage(async () => (await handle(new Request(`http://internal${OPENAPI_PATH}`))).json()))
   );
   handle = (request) => app.handle(request);
+  allowedMethods = allowedMethodsOf(app.routes);
   return app;
 }
 

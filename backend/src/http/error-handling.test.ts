@@ -127,8 +127,15 @@ describe('access log', () => {
         verifyUrl: 'http://localhost:3000/verify',
         maxBodyBytes: 1024,
       });
+      // With a key: the Sessions API authenticates before it reads a body (issue 8, finding 6).
+      const { createTenant } = await import('../modules/tenants/service');
+      const { publishableKey } = await createTenant(database.db, new ManualClock(), { name: 'Log Shop', domains: ['shop.example.com'], sandbox: true });
       const response = await app.handle(
-        new Request('http://localhost:3000/api/v1/sessions/create', { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'abc-1' }, body: 'x'.repeat(5000) }),
+        new Request('http://localhost:3000/api/v1/sessions/create', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-request-id': 'abc-1', authorization: `Bearer ${publishableKey}` },
+          body: 'x'.repeat(5000),
+        }),
       );
       expect(response.status).toBe(413);
       await Bun.sleep(10); // onAfterResponse runs after the response is handed over

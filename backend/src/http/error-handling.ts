@@ -8,12 +8,22 @@ import type { Logger } from '../log';
 import { randomBase62 } from '../ids';
 import { HttpError, errorBody } from './http-error';
 import { validationMessages } from './validation-messages';
+import { jsonBodyMediaTypeProblem } from './media-type';
+import { JsonBodyError, parseJsonBody } from './json-body';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const startedAt = new WeakMap<Request, number>();
 
-export function errorHandling(deps: { clock: Clock; logger: Logger; maxBodyBytes: number }) {
-  const { clock, logger, maxBodyBytes } = deps;
+export interface ErrorHandlingDeps {
+  clock: Clock;
+  logger: Logger;
+  maxBodyBytes: number;
+  /** Methods the app has for a path (empty: the path is unknown); turns a wrong method into 405. */
+  allowedMethods?: (path: string) => string[];
+}
+
+export function errorHandling(deps: ErrorHandlingDeps) {
+  const { clock, logger, maxBodyBytes, allowedMethods = () => [] } = deps;
   const jsonError = (status: number, message: string | string[], path: string, requestId: string, code?: string, headers: Record<string, string> = {}) =>
     new Response(JSON.stringify(errorBody(status, message, path, clock.now(), code)), {
       status,
@@ -34,14 +44,14 @@ export function errorHandling(deps: { clock: Clock; logger: Logger; maxBodyBytes
       if (declared > maxBodyBytes) throw new HttpError(413, `Request body is larger than ${maxBodyBytes} bytes`);
       const bytes = await readLimited(request, maxBodyBytes);
       if (bytes.byteLength === 0) return {};
-      if (!contentType?.includes('application/json')) {
-        throw new HttpError(415, `Content-Type must be application/json, got "${contentType || 'none'}" on ${path}`);
-      }
-      const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+      const mediaTypeProblem = jsonBodyMediaTypeProblem(contentType);
+      if (mediaTypeProblem) throw new HttpError(415, `${mediaTypeProblem} on ${path}`);
       try {
-        return JSON.parse(text) as unknown;
+        return parseJsonBody(bytes);
       } catch (error) {
-        throw new HttpError(400, `Malformed JSON in request body: ${(error as Error).message}`);
+        // Refused fields read like validation messages (an array); unreadable JSON is one message.
+        if (error instanceof JsonBodyError) throw new HttpError(400, error.kind === 'field' ? [error.message] : error.message);
+        throw error;
       }
     })
     .onError({ as: 'global' }, ({ code, error, path, request, set, body }) => {
@@ -65,8 +75,13 @@ export function errorHandling(deps: { clock: Clock; logger: Logger; maxBodyBytes
         }
         case 'PARSE':
           return json(400, 'Malformed request body', path, requestId);
-        case 'NOT_FOUND':
+        case 'NOT_FOUND': {
+          const methods = allowedMethods(path);
+          if (methods.length > 0 && !methods.includes(request.method)) {
+            return json(405, `${request.method} is not allowed on ${path}; use ${methods.join(' or ')}`, path, requestId, undefined, { allow: methods.join(', ') });
+          }
           return json(404, `Cannot ${request.method} ${path}`, path, requestId);
+        }
         case 'INVALID_COOKIE_SIGNATURE':
           return json(400, 'Invalid cookie', path, requestId);
         default: {

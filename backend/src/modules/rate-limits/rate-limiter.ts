@@ -19,6 +19,12 @@ export type RateLimitBucket = keyof typeof DEFAULT_LIMITS;
  */
 export const VERIFY_UI_LIMIT = 120;
 
+/**
+ * Buckets of the verify UI's API: `verify-ui` counts a session's authenticated calls,
+ * `verify-ui-denied` the calls with a wrong token, so strangers never use up the user's bucket.
+ */
+export type VerifyUiBucket = 'verify-ui' | 'verify-ui-denied';
+
 export interface RateLimitDecision {
   allowed: boolean;
   limit: number;
@@ -33,7 +39,7 @@ export function windowStart(now: Date): Date {
 }
 
 /** `subject` is the tenant id for the merchant API, the session id for the verify UI's API. */
-export async function consume(db: Db, subject: string, bucket: RateLimitBucket | 'verify-ui', limit: number, now: Date): Promise<RateLimitDecision> {
+export async function consume(db: Db, subject: string, bucket: RateLimitBucket | VerifyUiBucket, limit: number, now: Date): Promise<RateLimitDecision> {
   const start = windowStart(now);
   const [row] = await db
     .insert(rateLimitWindows)

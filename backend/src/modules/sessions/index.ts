@@ -1,21 +1,35 @@
 /** Routes of the Sessions API (spec "Endpoints": POST /sessions/create, POST /sessions/validate). */
 import { Elysia } from 'elysia';
-import { authenticate } from '../../auth/api-keys';
+import { authenticate, type ApiPrincipal } from '../../auth/api-keys';
 import { HttpError } from '../../http/http-error';
 import { DEFAULT_LIMITS, RATE_LIMIT_WINDOW_SECONDS, consume, rateLimitHeaders, type RateLimitBucket } from '../rate-limits/rate-limiter';
 import { createSessionBody, createSessionResult, errorBodySchema, validateSessionBody, validateSessionResult } from './model';
 import { createSession, validateSession, type SessionDeps } from './service';
 
+/**
+ * The rate-limit bucket of each operation, chosen by its exact route (the app matches paths
+ * strictly, so `/sessions/validate/` is a 404 rather than a validate counted as a create).
+ */
+const BUCKET_OF_ROUTE: Readonly<Record<string, RateLimitBucket>> = {
+  '/api/v1/sessions/create': 'create',
+  '/api/v1/sessions/validate': 'validate',
+};
+
 export function sessionRoutes(deps: SessionDeps) {
+  const principals = new WeakMap<Request, ApiPrincipal>();
   return (
     new Elysia({ name: 'sessions', prefix: '/api/v1/sessions' })
-      // derive runs before body validation: a request without a key is 401 "API key required"
-      // whatever its body, and every request, valid or not, counts against the tenant's bucket.
-      .derive(async ({ request, path, set }) => {
-        const bucket: RateLimitBucket = path.endsWith('/validate') ? 'validate' : 'create';
-        // Spec "Limits": every response carries the headers; before we know the tenant, the
-        // defaults with nothing consumed.
+      // onRequest runs before the body is read: a request without a key is 401 "API key required"
+      // whatever its body, every request counts against the tenant's bucket, and every response —
+      // malformed JSON, 413 and 415 included — carries the bucket's headers (spec "Limits").
+      .onRequest(async ({ request, set }) => {
+        const bucket = BUCKET_OF_ROUTE[new URL(request.url).pathname];
+        if (!bucket) return;
+        // Creation results carry bearer tokens; nothing of this API may be cached.
+        set.headers['cache-control'] = 'no-store';
+        // Before we know the tenant (or for a method this route does not have): the defaults, nothing consumed.
         Object.assign(set.headers, rateLimitHeaders({ allowed: true, limit: DEFAULT_LIMITS[bucket], remaining: DEFAULT_LIMITS[bucket], retryAfterSeconds: 0 }));
+        if (request.method !== 'POST') return;
         const principal = await authenticate(deps.db, request.headers);
         const override = bucket === 'create' ? principal.tenant.rateLimitCreate : principal.tenant.rateLimitValidate;
         const limit = override ?? DEFAULT_LIMITS[bucket];
@@ -24,6 +38,12 @@ export function sessionRoutes(deps: SessionDeps) {
         if (!decision.allowed) {
           throw new HttpError(429, `Rate limit exceeded: ${limit} requests per ${RATE_LIMIT_WINDOW_SECONDS} seconds for this account; retry in ${decision.retryAfterSeconds} s`);
         }
+        principals.set(request, principal);
+      })
+      .derive(({ request }) => {
+        const principal = principals.get(request);
+        // Unreachable while BUCKET_OF_ROUTE lists every route below; a loud failure if it does not.
+        if (!principal) throw new Error(`no principal for ${request.method} ${request.url}: route missing from BUCKET_OF_ROUTE`);
         return { principal };
       })
       .post(

@@ -8,33 +8,62 @@ import { Elysia } from 'elysia';
 import { HttpError } from '../../http/http-error';
 import { VERIFY_UI_LIMIT, consume, rateLimitHeaders } from '../rate-limits/rate-limiter';
 import { loadSessionBody, sessionTokenBody, simulateBody } from './model';
-import { cancelSession, loadSessionView, sessionStatus, simulateOutcome, type VerifyDeps } from './service';
+import { authenticateCaller, cancelSession, loadSessionView, sessionStatus, simulateOutcome, type Credentials, type VerifyDeps } from './service';
+
+/** Who may call each route: status polling and cancel belong to the desktop's sessionToken. */
+const CALLERS_OF_ROUTE: Readonly<Record<string, 'session' | 'either'>> = {
+  '/api/v1/verify/session': 'either',
+  '/api/v1/verify/simulate': 'either',
+  '/api/v1/verify/status': 'session',
+  '/api/v1/verify/cancel': 'session',
+};
+
+const limitExceeded = (retryAfterSeconds: number) => new HttpError(429, `Rate limit exceeded for this session; retry in ${retryAfterSeconds} s`);
 
 export function verifyRoutes(deps: VerifyDeps) {
   return (
     new Elysia({ name: 'verify', prefix: '/api/v1/verify' })
-      .onBeforeHandle(async ({ body, set }) => {
-        const sessionId = (body as { sessionId: string }).sessionId;
-        const decision = await consume(deps.db, sessionId, 'verify-ui', VERIFY_UI_LIMIT, deps.clock.now());
-        Object.assign(set.headers, rateLimitHeaders(decision));
-        if (!decision.allowed) throw new HttpError(429, `Rate limit exceeded for this session; retry in ${decision.retryAfterSeconds} s`);
+      // Before the body is read: responses carry tokens (no caching), and even a body that fails to
+      // parse is answered with the rate-limit headers (spec "Limits"), the defaults at that point.
+      .onRequest(({ request, set }) => {
+        if (!(new URL(request.url).pathname in CALLERS_OF_ROUTE)) return;
+        set.headers['cache-control'] = 'no-store';
+        Object.assign(set.headers, rateLimitHeaders({ allowed: true, limit: VERIFY_UI_LIMIT, remaining: VERIFY_UI_LIMIT, retryAfterSeconds: 0 }));
       })
-      .post('/session', ({ body }) => loadSessionView(deps, body), {
+      // Authenticate first, then count (issue 8, finding 5): requests with a wrong token fill a
+      // bucket of their own, so knowing a sessionId is not enough to lock its user out.
+      .resolve(async ({ body, path, set }) => {
+        const credentials = body as Credentials;
+        const now = deps.clock.now();
+        let caller;
+        try {
+          caller = await authenticateCaller(deps, credentials, CALLERS_OF_ROUTE[path] ?? 'session');
+        } catch (error) {
+          const denied = await consume(deps.db, credentials.sessionId, 'verify-ui-denied', VERIFY_UI_LIMIT, now);
+          Object.assign(set.headers, rateLimitHeaders(denied));
+          throw denied.allowed ? error : limitExceeded(denied.retryAfterSeconds);
+        }
+        const decision = await consume(deps.db, credentials.sessionId, 'verify-ui', VERIFY_UI_LIMIT, now);
+        Object.assign(set.headers, rateLimitHeaders(decision));
+        if (!decision.allowed) throw limitExceeded(decision.retryAfterSeconds);
+        return { caller };
+      })
+      .post('/session', ({ caller }) => loadSessionView(deps, caller), {
         parse: 'json',
         body: loadSessionBody,
         detail: { summary: 'Load a session for the verify UI', tags: ['Verify UI'] },
       })
-      .post('/simulate', ({ body }) => simulateOutcome(deps, body, body.outcome), {
+      .post('/simulate', ({ caller, body }) => simulateOutcome(deps, caller, body.outcome), {
         parse: 'json',
         body: simulateBody,
         detail: { summary: 'Choose the outcome of a sandbox session (automated tests)', tags: ['Verify UI'] },
       })
-      .post('/status', ({ body }) => sessionStatus(deps, body), {
+      .post('/status', ({ caller }) => sessionStatus(caller), {
         parse: 'json',
         body: sessionTokenBody,
         detail: { summary: 'Poll a session while the phone completes it (QR handoff)', tags: ['Verify UI'] },
       })
-      .post('/cancel', ({ body }) => cancelSession(deps, body), {
+      .post('/cancel', ({ caller }) => cancelSession(deps, caller), {
         parse: 'json',
         body: sessionTokenBody,
         detail: { summary: 'Report a new-tab flow closed before completion (verification.cancelled)', tags: ['Verify UI'] },

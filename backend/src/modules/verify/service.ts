@@ -36,12 +36,14 @@ export interface Credentials {
   handoffToken?: string;
 }
 
-interface Authenticated {
+/** A caller whose token matched its session; the session is as of now (expired if past its deadline). */
+export interface VerifyCaller {
   session: SessionRow;
   via: 'session' | 'handoff';
 }
 
-async function authenticate(deps: VerifyDeps, credentials: Credentials, allow: 'session' | 'either' = 'either'): Promise<Authenticated> {
+/** `allow: 'session'`: the operation is for the sessionToken holder (the desktop) only. */
+export async function authenticateCaller(deps: VerifyDeps, credentials: Credentials, allow: 'session' | 'either' = 'either'): Promise<VerifyCaller> {
   const { sessionToken, handoffToken } = credentials;
   if ((sessionToken === undefined) === (handoffToken === undefined)) {
     throw badRequest(allow === 'session' ? ['sessionToken is required'] : ['send exactly one of sessionToken or handoffToken']);
@@ -76,8 +78,7 @@ function terminalRedirect(session: SessionRow): string | null {
   return status ? callbackUrl(session, status, session.completedAt ?? session.expiresAt) : null;
 }
 
-export async function loadSessionView(deps: VerifyDeps, credentials: Credentials): Promise<VerifySessionView> {
-  const { session, via } = await authenticate(deps, credentials);
+export function loadSessionView(deps: VerifyDeps, { session, via }: VerifyCaller): VerifySessionView {
   return {
     sessionId: session.id,
     state: session.state as SessionState,
@@ -95,8 +96,7 @@ export async function loadSessionView(deps: VerifyDeps, credentials: Credentials
 }
 
 /** Desktop polling while the phone runs the check (spec "QR handoff"). */
-export async function sessionStatus(deps: VerifyDeps, credentials: Credentials): Promise<SessionStatusResult> {
-  const { session } = await authenticate(deps, credentials, 'session');
+export function sessionStatus({ session }: VerifyCaller): SessionStatusResult {
   return { state: session.state as SessionState, status: callbackStatusOf(session), redirectUrl: terminalRedirect(session) };
 }
 
@@ -104,8 +104,7 @@ export async function sessionStatus(deps: VerifyDeps, credentials: Credentials):
  * The SDK saw the new-tab window close before completion (spec "States": PENDING → FAILED,
  * verification.cancelled, callback status=cancelled to cancelUrl when given).
  */
-export async function cancelSession(deps: VerifyDeps, credentials: Credentials): Promise<SimulateResult> {
-  const { session } = await authenticate(deps, credentials, 'session');
+export async function cancelSession(deps: VerifyDeps, { session }: VerifyCaller): Promise<SimulateResult> {
   if (session.state !== 'PENDING') throw conflict(`Session is already completed (status ${callbackStatusOf(session)})`);
   return finish(deps, session, 'cancelled');
 }
@@ -122,8 +121,7 @@ async function finish(deps: VerifyDeps, session: SessionRow, outcome: SimulatedO
   return { redirectUrl: callbackUrl(completed, outcome, now), status: outcome };
 }
 
-export async function simulateOutcome(deps: VerifyDeps, credentials: Credentials, outcome: SimulatedOutcome): Promise<SimulateResult> {
-  const { session } = await authenticate(deps, credentials);
+export async function simulateOutcome(deps: VerifyDeps, { session }: VerifyCaller, outcome: SimulatedOutcome): Promise<SimulateResult> {
   if (!session.sandbox) throw forbidden('Outcomes can only be simulated for sandbox sessions');
   if (session.billingBlock) throw forbidden('This session is blocked by billing; no check can start');
   if (session.state === 'EXPIRED') return { redirectUrl: terminalRedirect(session)!, status: 'failed' };
