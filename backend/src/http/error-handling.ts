@@ -38,13 +38,14 @@ export function errorHandling(deps: ErrorHandlingDeps) {
       set.headers['x-request-id'] = incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomBase62(16)}`;
       startedAt.set(request, performance.now());
     })
-    .onParse({ as: 'global' }, async ({ request, contentType, path }) => {
+    .onParse({ as: 'global' }, async ({ request, path }) => {
       if (request.method === 'GET' || request.method === 'HEAD') return;
       const declared = Number(request.headers.get('content-length') ?? '0');
       if (declared > maxBodyBytes) throw new HttpError(413, `Request body is larger than ${maxBodyBytes} bytes`);
       const bytes = await readLimited(request, maxBodyBytes);
       if (bytes.byteLength === 0) return {};
-      const mediaTypeProblem = jsonBodyMediaTypeProblem(contentType);
+      // The raw header: Elysia's `contentType` has its parameters (charset) cut off.
+      const mediaTypeProblem = jsonBodyMediaTypeProblem(request.headers.get('content-type'));
       if (mediaTypeProblem) throw new HttpError(415, `${mediaTypeProblem} on ${path}`);
       try {
         return parseJsonBody(bytes);
