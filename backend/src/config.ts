@@ -20,7 +20,7 @@ export interface Config {
   databaseUrl: string | null;
   /** DATA_DIR: folder of the embedded database and its lock. Default ./.data. Ignored with DATABASE_URL. */
   dataDir: string;
-  /** SERVER_SECRET: key for session-token HMACs. Unset: generated once and persisted (see server-secret.ts). */
+  /** SERVER_SECRET: key for session-token HMACs. Required with DATABASE_URL; unset in embedded mode: generated once into DATA_DIR/server-secret (server-secret.ts). */
   serverSecret: string | null;
   /** WEBHOOK_ALLOWED_CIDRS: comma-separated CIDRs exempt from the public-address rule. Empty by default (DESIGN.md §2). */
   webhookAllowedCidrs: [ipaddr.IPv4 | ipaddr.IPv6, number][];

@@ -4,9 +4,9 @@
  * errors, and graceful shutdown. On PostgreSQL too when TEST_DATABASE_URL is set.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { TEST_DATABASE_URL, createThrowawayPostgres } from './testing/test-databases';
 import { startReceiver } from './modules/webhooks/testing/https-receiver';
 import { verifyWebhookSignature } from '../../server-sdk/src/webhook-signature';
@@ -16,6 +16,10 @@ const cleanup: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).map((entry) => join(entry.parentPath, entry.name));
+}
 
 function freePort(): number {
   const server = Bun.serve({ port: 0, fetch: () => new Response() });
@@ -113,6 +117,31 @@ describe('embedded mode (PGlite in DATA_DIR)', () => {
     expect(await restarted.proc.exited).toBe(0);
   }, 120_000);
 
+  test('DATA_DIR is owner-only: created 0700, every file in it without group or other access, the secret in a 0600 file', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'av-perm-')), 'data');
+    cleanup.push(() => rmSync(dirname(dir), { recursive: true, force: true }));
+    const { proc, base } = await startServer({ DATA_DIR: dir });
+    const keys = JSON.parse((await cli({ DATA_DIR: dir }, 'tenant', 'create', '--name', 'Perm', '--domain', 'shop.example.com', '--sandbox')).stdout);
+    await sliceWorks(base, keys);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const open = filesUnder(dir).filter((path) => (statSync(path).mode & 0o077) !== 0);
+    expect(open).toEqual([]);
+    expect(statSync(join(dir, 'server-secret')).mode & 0o777).toBe(0o600);
+    proc.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+  }, 120_000);
+
+  test('an existing DATA_DIR that other users can reach is refused with the command that fixes it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'av-open-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    chmodSync(dir, 0o755);
+    const proc = Bun.spawn(['bun', 'backend/src/main.ts'], { cwd: root, env: env({ DATA_DIR: dir, PORT: String(freePort()) }), stderr: 'pipe' });
+    expect(await proc.exited).toBe(1);
+    expect(await new Response(proc.stderr).text()).toContain(`DATA_DIR ${dir} is accessible to other users (mode 755); it holds secrets and the database. Restrict it to the service's user with: chmod -R go-rwx ${dir}`);
+    // Nothing was created in it.
+    expect(readdirSync(dir)).toEqual([]);
+  }, 60_000);
+
   test('a lock left by a killed process is taken over', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'av-stale-'));
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
@@ -125,6 +154,9 @@ describe('embedded mode (PGlite in DATA_DIR)', () => {
     expect(await again.proc.exited).toBe(0);
   }, 120_000);
 });
+
+/** PostgreSQL mode needs SERVER_SECRET: the generated one is never kept in the database (issue 8). */
+const PG_SERVER_SECRET = 'pg-test-server-secret-0123456789abcdef0123456789';
 
 describe('configuration errors stop the boot with a fix-it message', () => {
   test.each([
@@ -141,7 +173,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL mode (DATABASE_URL)', () => {
   test('CLI and server share PostgreSQL; keys from the CLI work against the server', async () => {
     const database = await createThrowawayPostgres(TEST_DATABASE_URL!);
     cleanup.push(() => database.drop());
-    const { proc, base } = await startServer({ DATABASE_URL: database.url });
+    const { proc, base } = await startServer({ DATABASE_URL: database.url, SERVER_SECRET: PG_SERVER_SECRET });
     const created = await cli({ DATABASE_URL: database.url }, 'tenant', 'create', '--name', 'PG', '--domain', 'shop.example.com', '--sandbox');
     expect(created.code).toBe(0);
     await sliceWorks(base, JSON.parse(created.stdout));
@@ -150,11 +182,21 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL mode (DATABASE_URL)', () => {
   }, 120_000);
 });
 
+describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL mode without SERVER_SECRET', () => {
+  test('is refused: a generated secret would have to live in the database', async () => {
+    const database = await createThrowawayPostgres(TEST_DATABASE_URL!);
+    cleanup.push(() => database.drop());
+    const proc = Bun.spawn(['bun', 'backend/src/main.ts'], { cwd: root, env: env({ DATABASE_URL: database.url, PORT: String(freePort()) }), stderr: 'pipe' });
+    expect(await proc.exited).toBe(1);
+    expect(await new Response(proc.stderr).text()).toContain('SERVER_SECRET is required with DATABASE_URL');
+  }, 60_000);
+});
+
 describe.skipIf(!TEST_DATABASE_URL)('two backend instances on one PostgreSQL', () => {
   test('they share the rate-limit bucket exactly, and a session validated on one cannot be validated on the other', async () => {
     const database = await createThrowawayPostgres(TEST_DATABASE_URL!);
     cleanup.push(() => database.drop());
-    const shared = { DATABASE_URL: database.url };
+    const shared = { DATABASE_URL: database.url, SERVER_SECRET: PG_SERVER_SECRET };
     const [a, b] = await Promise.all([startServer(shared), startServer(shared)]);
     const provision = async () => JSON.parse((await cli(shared, 'tenant', 'create', '--name', 'Two', '--domain', 'shop.example.com', '--sandbox')).stdout);
 
@@ -180,7 +222,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two backend instances on one PostgreSQL', (
         body: JSON.stringify({ returnUrl: 'https://shop.example.com/return' }),
       })
     ).json()) as { sessionId: string; sessionToken: string };
-    // The session token minted by A is accepted by B: both use the secret persisted in the database.
+    // The session token minted by A is accepted by B: both are given the same SERVER_SECRET.
     const simulated = await fetch(`${b.base}/api/v1/verify/simulate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

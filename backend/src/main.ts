@@ -7,6 +7,7 @@ import { systemClock } from './clock';
 import { createLogger } from './log';
 import { openDatabase } from './db/database';
 import { DataDirLockedError } from './db/data-dir-lock';
+import { DataDirPermissionError } from './db/data-dir-permissions';
 import { createApp } from './app';
 import { resolveServerSecret } from './server-secret';
 import { startSweeper } from './modules/sessions/expiry-sweeper';
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const database = await openDatabase(config);
   logger.info('database ready', { kind: database.kind, ...(database.kind === 'pglite' ? { dataDir: config.dataDir } : {}) });
-  const serverSecret = await resolveServerSecret(database.db, config.serverSecret);
+  const serverSecret = await resolveServerSecret(database.db, { configured: config.serverSecret, dataDir: database.kind === 'pglite' ? config.dataDir : null });
   // Webhook destination rules, the same for configuration (CLI) and every delivery attempt.
   const guard = { allowedCidrs: config.webhookAllowedCidrs, caFile: config.webhookCaFile };
 
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DataDirPermissionError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`fatal: ${(error as Error)?.stack ?? String(error)}\n`);

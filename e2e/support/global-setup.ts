@@ -10,6 +10,7 @@
  * Logs: test-results/e2e-services/<target>-{backend,cli,merchant,sdk-lab}.log.
  * The returned function is Playwright's teardown: it stops the processes and deletes the data.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,7 +149,8 @@ async function databaseEnv(target: TargetName, workDir: string, cleanups: Cleanu
   if (!serverUrl) throw new Error('The postgres target needs TEST_DATABASE_URL');
   const database = await createThrowawayDatabase(serverUrl);
   cleanups.push(database.drop);
-  return { DATABASE_URL: database.url };
+  // PostgreSQL mode requires SERVER_SECRET (it is never kept in the database).
+  return { DATABASE_URL: database.url, SERVER_SECRET: randomBytes(32).toString('hex') };
 }
 
 /** The runner's environment without anything that would point a child at another database or port. */

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from '../config';
 import { systemClock } from '../clock';
 import { openDatabase } from '../db/database';
 import { DataDirLockedError, isAlive, readLock } from '../db/data-dir-lock';
+import { DataDirPermissionError } from '../db/data-dir-permissions';
 import { USAGE, runCommand, type CommandResult } from './commands';
 import { forwardToServer } from './server-bridge';
 
@@ -42,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const message = error instanceof ConfigError || error instanceof DataDirLockedError ? error.message : String((error as Error)?.message ?? error);
+    const message = error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DataDirPermissionError ? error.message : String((error as Error)?.message ?? error);
     process.stderr.write(`error: ${message}\n`);
     process.exit(2);
   },

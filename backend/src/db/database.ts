@@ -16,6 +16,7 @@ import postgres from 'postgres';
 import * as schema from './schema';
 import { loadTemplate } from './pglite-template';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+import { restrictTree, secureDataDir } from './data-dir-permissions';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction or the database itself: services accept either. */
@@ -55,12 +56,14 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
  * it, and an empty folder starts from the template instead of a fresh initdb.
  */
 export async function openPglite(dataDir: string | null): Promise<Database> {
+  if (dataDir) secureDataDir(dataDir);
   const lock = dataDir ? acquireDataDirLock(dataDir) : null;
   try {
     const pgData = dataDir ? join(dataDir, 'pgdata') : null;
     const fresh = !pgData || !existsSync(join(pgData, 'PG_VERSION'));
     const options = fresh ? { loadDataDir: await loadTemplate() } : {};
     const client = pgData ? await PGlite.create(pgData, options) : await PGlite.create(options);
+    if (dataDir) restrictTree(dataDir);
     const db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder });
     return {

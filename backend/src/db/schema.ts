@@ -206,7 +206,7 @@ export const rateLimitWindows = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.bucket, t.windowStart] }), index('rate_limit_windows_start_idx').on(t.windowStart)],
 );
 
-/** Secrets the server generates for itself (embedded mode persists SERVER_SECRET here when unset). */
+/** Server-wide settings. Earlier versions kept a generated SERVER_SECRET here; server-secret.ts moves it out at boot. */
 export const serverSettings = pgTable('server_settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
