@@ -4,7 +4,7 @@
  */
 import { Elysia } from 'elysia';
 import type { Clock } from '../clock';
-import type { Logger } from '../log';
+import { describeError, type Logger } from '../log';
 import { randomBase62 } from '../ids';
 import { HttpError, errorBody } from './http-error';
 import { validationMessages } from './validation-messages';
@@ -87,7 +87,7 @@ export function errorHandling(deps: ErrorHandlingDeps) {
           return json(400, 'Invalid cookie', path, requestId);
         default: {
           // Internal errors are logged with context; clients get a bare 500 (STYLE.md, svix).
-          logger.error('unhandled error', { requestId, path, method: request.method, code: String(code), error: String((error as Error)?.stack ?? error) });
+          logger.error('unhandled error', { requestId, path, method: request.method, code: String(code), ...describeError(error) });
           return json(500, 'Internal server error', path, requestId);
         }
       }

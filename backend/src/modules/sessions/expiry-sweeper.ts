@@ -9,7 +9,7 @@
 import { and, asc, eq, lte } from 'drizzle-orm';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
-import type { Logger } from '../../log';
+import { describeError, type Logger } from '../../log';
 import { sessions } from '../../db/schema';
 import { deleteClosedWindows } from '../rate-limits/rate-limiter';
 import { expireSession } from './session-state';
@@ -45,7 +45,7 @@ export function startSweeper(deps: { db: Db; clock: Clock; logger: Logger; inter
         if (count > 0) deps.logger.info('sessions expired', { count });
         return count;
       } catch (error) {
-        deps.logger.error('expiry sweep failed', { error: String(error) });
+        deps.logger.error('expiry sweep failed', describeError(error));
         return 0;
       } finally {
         running = null;
