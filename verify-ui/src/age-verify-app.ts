@@ -13,6 +13,7 @@ import { describeFailure } from './failure-text';
 import { safeHandoffUrl } from './handoff-link';
 import { HandoffPoller } from './handoff-poller';
 import { i18n } from './i18n';
+import { palette } from './palette';
 import { isHandoffCredentials, parseLaunchParams, type LaunchParams, type SessionCredentials } from './launch-params';
 import { RESULT_TEXT_KEYS, ReturnChannel } from './age-verify-result';
 import type { AgeVerifyHandoff } from './age-verify-handoff';
@@ -82,93 +83,55 @@ export class AgeVerifyApp extends LitElement {
     handoffPollStopped: { state: true },
   };
 
-  static override styles = css`
-    :host {
-      --av-bg: #f3f4f6;
-      --av-surface: #ffffff;
-      --av-text: #111827;
-      --av-muted: #4b5563;
-      --av-border: #e5e7eb;
-      --av-border-strong: #9ca3af;
-      --av-primary: #1f4fd1;
-      --av-on-primary: #ffffff;
-      --av-link: #1f4fd1;
-      --av-focus: #b45309;
-      --av-success: #15803d;
-      --av-error: #b91c1c;
-      --av-error-surface: #fef2f2;
-      --av-warning: #b45309;
-      --av-sandbox-bg: #fef3c7;
-      --av-sandbox-text: #78350f;
-      --av-sandbox-border: #d97706;
-      --av-sandbox-surface: #fffbeb;
-
-      display: flex;
-      justify-content: center;
-      align-items: flex-start;
-      box-sizing: border-box;
-      min-height: 100vh;
-      min-height: 100dvh;
-      padding: 1rem;
-      background: var(--av-bg);
-      color: var(--av-text);
-      font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
-      font-size: 1rem;
-      line-height: 1.5;
-    }
-    @media (prefers-color-scheme: dark) {
+  static override styles = [
+    palette,
+    css`
       :host {
-        --av-bg: #0f1115;
-        --av-surface: #1a1d23;
-        --av-text: #f3f4f6;
-        --av-muted: #b0b6c0;
-        --av-border: #2d323b;
-        --av-border-strong: #5b6270;
-        --av-primary: #6d93ff;
-        --av-on-primary: #0b1020;
-        --av-link: #8fb0ff;
-        --av-focus: #f59e0b;
-        --av-success: #4ade80;
-        --av-error: #f87171;
-        --av-error-surface: #2a1618;
-        --av-warning: #fbbf24;
-        --av-sandbox-bg: #3b2a05;
-        --av-sandbox-text: #fde68a;
-        --av-sandbox-border: #d97706;
-        --av-sandbox-surface: #221a08;
-      }
-    }
-    main {
-      box-sizing: border-box;
-      width: 100%;
-      max-width: 30rem;
-      padding: 1.5rem 1.25rem;
-      border: 1px solid var(--av-border);
-      border-radius: 1rem;
-      background: var(--av-surface);
-      box-shadow: 0 1px 3px rgb(0 0 0 / 0.06), 0 8px 24px rgb(0 0 0 / 0.06);
-    }
-    @media (min-width: 640px) {
-      :host {
-        align-items: center;
-        padding: 2rem;
+        display: flex;
+        justify-content: center;
+        align-items: flex-start;
+        box-sizing: border-box;
+        min-height: 100vh;
+        min-height: 100dvh;
+        padding: 1rem;
+        background: var(--av-bg);
+        color: var(--av-text);
+        font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
+        font-size: 1rem;
+        line-height: 1.5;
       }
       main {
-        padding: 2rem;
+        box-sizing: border-box;
+        width: 100%;
+        max-width: 30rem;
+        padding: 1.5rem 1.25rem;
+        border: 1px solid var(--av-border);
+        border-radius: 1rem;
+        background: var(--av-surface);
+        box-shadow: 0 1px 3px rgb(0 0 0 / 0.06), 0 8px 24px rgb(0 0 0 / 0.06);
       }
-    }
-    .visually-hidden {
-      position: absolute;
-      width: 1px;
-      height: 1px;
-      margin: -1px;
-      padding: 0;
-      overflow: hidden;
-      clip: rect(0 0 0 0);
-      white-space: nowrap;
-      border: 0;
-    }
-  `;
+      @media (min-width: 640px) {
+        :host {
+          align-items: center;
+          padding: 2rem;
+        }
+        main {
+          padding: 2rem;
+        }
+      }
+      .visually-hidden {
+        position: absolute;
+        width: 1px;
+        height: 1px;
+        margin: -1px;
+        padding: 0;
+        overflow: hidden;
+        clip: rect(0 0 0 0);
+        white-space: nowrap;
+        border: 0;
+      }
+    `,
+  ];
 
   view: View = { kind: 'loading' };
   /** Desktop: the QR panel is open and /verify/status is polled while the view is intro or check. */

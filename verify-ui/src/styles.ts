@@ -1,8 +1,8 @@
 import { css } from 'lit';
 
 /**
- * Styles shared by every screen. Colours are custom properties set on <age-verify-app>: custom
- * properties inherit through shadow roots, so one place defines the palette and dark mode.
+ * Styles shared by every screen. Colours are the custom properties of palette.ts, set on
+ * <age-verify-app>: custom properties inherit through shadow roots, so screens only read them.
  */
 export const screenStyles = css`
   :host {
