@@ -1,12 +1,5 @@
 import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import type {
-  BillingBlock,
-  CallbackStatus,
-  SessionStatusResult,
-  SimulateResult,
-  SimulatedOutcome,
-  VerifySessionView,
-} from '@ageverify/protocol';
+import type { CallbackStatus, SessionStatusResult, SimulateResult, SimulatedOutcome, VerifySessionView } from '@ageverify/protocol';
 import { fetchSessionStatus, fetchSessionView, simulateOutcome, type ApiFailure, type ApiResult } from './api';
 import { buildCompleteMessage, messageTargetOrigin, safeRedirectUrl } from './completion';
 import { describeFailure } from './failure-text';
@@ -17,6 +10,7 @@ import { palette } from './palette';
 import { isHandoffCredentials, parseLaunchParams, type LaunchParams, type SessionCredentials } from './launch-params';
 import { RESULT_TEXT_KEYS, ReturnChannel } from './age-verify-result';
 import type { AgeVerifyHandoff } from './age-verify-handoff';
+import type { View, ViewError } from './view';
 
 /** Time the result screen stays up before the user is taken back (skipped with auto_return=true). */
 export const RESULT_SCREEN_MS = 1500;
@@ -26,43 +20,6 @@ const EXPIRY_RECHECK_MS = 10_000;
 const CLOSE_CHECK_MS = 500;
 /** setTimeout stores delays as 32-bit signed integers; longer ones fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/**
- * The page's states. Every transition is one assignment to `view`:
- *
- *   loading ──ok──> intro ──Start──> check ──simulate──> check(submitting) ──ok──> completed
- *      │              (skip_intro=true goes straight to check)     │ failure: check + error
- *      ├─ state not PENDING ──> over (location.replace to redirectUrl)
- *      ├─ billingBlock ──> blocked (no way to start a check)
- *      └─ no credentials / API failure ──> error ──retry (when it can help)──> loading
- *
- * `check` is the sandbox panel for sandbox sessions and the honest "live checks not available"
- * notice for live ones. A session that expires while the page is open moves to `over`.
- *
- * QR handoff (spec "QR handoff"), two sides of one session:
- *  - Desktop (sessionToken; the server gives a `handoffUrl` while PENDING): below intro and check,
- *    "Continue on your phone" opens the QR panel (`handoffOpen`, orthogonal to `view`) and starts
- *    polling POST /verify/status (handoff-poller.ts). A terminal status ends the page exactly like
- *    a local completion (`complete`: opener message in new-tab mode, else the redirect, auto_return
- *    respected); EXPIRED goes to `over`. The sandbox buttons stay usable meanwhile.
- *  - Phone (handoffToken; `handoff: true`): the same intro and check, but it never sends the user
- *    to the merchant, which is the desktop's job:
- *
- *      check ──simulate ok──> handoff-done      loading ──state VERIFIED/FAILED──> handoff-done
- *                                               loading ──state EXPIRED──> over (no redirect)
- */
-type View =
-  | { kind: 'loading' }
-  | { kind: 'error'; error: ViewError }
-  | { kind: 'blocked'; block: BillingBlock }
-  | { kind: 'over'; redirectUrl: string | null }
-  | { kind: 'intro'; session: VerifySessionView }
-  | { kind: 'check'; session: VerifySessionView; submitting: SimulatedOutcome | null; failure: ApiFailure | null }
-  | { kind: 'completed'; session: VerifySessionView; result: SimulateResult; channel: ReturnChannel; autoReturn: boolean }
-  /** Phone side of a QR handoff: the result went to the server; the desktop takes the user back. */
-  | { kind: 'handoff-done'; status: CallbackStatus | null };
-
-type ViewError = { kind: 'incomplete-link' } | { kind: 'api'; failure: ApiFailure } | { kind: 'bad-redirect' };
 
 /** Screens implement this so the app can move focus to a new screen's heading. */
 interface FocusableScreen extends HTMLElement {
