@@ -1,16 +1,15 @@
 import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { CallbackStatus, SessionStatusResult, SimulateResult, SimulatedOutcome, VerifySessionView } from '@ageverify/protocol';
-import { fetchSessionStatus, fetchSessionView, simulateOutcome, type ApiFailure, type ApiResult } from './api';
+import { fetchSessionStatus, fetchSessionView, simulateOutcome, type ApiResult } from './api';
 import { buildCompleteMessage, messageTargetOrigin, safeRedirectUrl } from './completion';
-import { describeFailure } from './failure-text';
 import { safeHandoffUrl } from './handoff-link';
 import { HandoffPoller } from './handoff-poller';
-import { i18n } from './i18n';
 import { palette } from './palette';
 import { isHandoffCredentials, parseLaunchParams, type LaunchParams, type SessionCredentials } from './launch-params';
-import { RESULT_TEXT_KEYS, ReturnChannel } from './age-verify-result';
+import { ReturnChannel } from './age-verify-result';
 import type { AgeVerifyHandoff } from './age-verify-handoff';
-import type { View, ViewError } from './view';
+import { renderScreen, statusText, type ScreenActions } from './screens';
+import type { View } from './view';
 
 /** Time the result screen stays up before the user is taken back (skipped with auto_return=true). */
 export const RESULT_SCREEN_MS = 1500;
@@ -117,6 +116,14 @@ export class AgeVerifyApp extends LitElement {
       this.handoffPollStopped = true;
     },
   });
+  /** The screens report clicks through these; each is one of the transitions below. */
+  private readonly screenActions: ScreenActions = {
+    start: () => this.onStart(),
+    simulate: (outcome) => void this.onSimulate(outcome),
+    retry: () => void this.load(),
+    continueToMerchant: () => this.onContinue(),
+    closeWindow: () => this.closeWindow(),
+  };
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -133,8 +140,8 @@ export class AgeVerifyApp extends LitElement {
 
   override render() {
     return html`
-      <main aria-busy=${this.view.kind === 'loading' ? 'true' : 'false'}>${this.renderScreen()}${this.renderHandoff()}</main>
-      <p class="visually-hidden" role="status" aria-live="polite" data-testid="status">${this.statusText()}</p>
+      <main aria-busy=${this.view.kind === 'loading' ? 'true' : 'false'}>${renderScreen(this.view, this.screenActions)}${this.renderHandoff()}</main>
+      <p class="visually-hidden" role="status" aria-live="polite" data-testid="status">${statusText(this.view)}</p>
     `;
   }
 
@@ -393,73 +400,6 @@ export class AgeVerifyApp extends LitElement {
     }, CLOSE_CHECK_MS);
   }
 
-  private renderScreen(): TemplateResult {
-    const view = this.view;
-    switch (view.kind) {
-      case 'loading':
-        return html`<age-verify-message data-screen data-testid="loading" busy .heading=${i18n.t('app.loading')}></age-verify-message>`;
-      case 'error':
-        return this.renderError(view.error);
-      case 'blocked':
-        return html`<age-verify-message
-          data-screen
-          data-testid="billing-block"
-          tone="warning"
-          .heading=${i18n.t('blocked.heading')}
-          .body=${view.block.message}
-          .linkHref=${safeRedirectUrl(view.block.portalUrl)}
-          .linkLabel=${i18n.t('blocked.portalLink')}
-          .linkTestId=${'portal-link'}
-        ></age-verify-message>`;
-      case 'over':
-        return html`<age-verify-message
-          data-screen
-          data-testid="session-over"
-          ?busy=${view.redirectUrl !== null}
-          .heading=${i18n.t('over.heading')}
-          .body=${view.redirectUrl ? i18n.t('over.redirecting') : i18n.t('over.noRedirect')}
-          .linkHref=${view.redirectUrl}
-          .linkLabel=${i18n.t('over.continue')}
-          .linkTestId=${'over-continue'}
-        ></age-verify-message>`;
-      case 'intro':
-        return html`<age-verify-intro
-          data-screen
-          data-testid="intro"
-          .merchantName=${view.session.merchantName}
-          .challengeAge=${view.session.challengeAge}
-          .verificationMode=${view.session.verificationMode}
-          .faceMatchEnabled=${view.session.faceMatchEnabled}
-          .sandboxMode=${view.session.sandboxMode}
-          @verify-start=${this.onStart}
-        ></age-verify-intro>`;
-      case 'check':
-        return view.session.sandboxMode ? this.renderSandbox(view) : this.renderLiveUnavailable();
-      case 'handoff-done':
-        return html`<age-verify-message
-          data-screen
-          data-testid="handoff-done"
-          .heading=${i18n.t('handoff.doneHeading')}
-          .body=${view.status ? i18n.t(RESULT_TEXT_KEYS[view.status].body) : ''}
-          .hint=${i18n.t('handoff.doneBody')}
-        ></age-verify-message>`;
-      case 'completed':
-        if (view.autoReturn) {
-          // auto_return=true: no result screen, only a line in case navigation takes a moment.
-          return html`<age-verify-message data-screen data-testid="redirecting" busy .heading=${i18n.t('app.redirecting')}></age-verify-message>`;
-        }
-        return html`<age-verify-result
-          data-screen
-          data-testid="result"
-          .status=${view.result.status}
-          .channel=${view.channel}
-          .redirectUrl=${view.result.redirectUrl}
-          @verify-continue=${this.onContinue}
-          @verify-close=${this.closeWindow}
-        ></age-verify-result>`;
-    }
-  }
-
   private renderHandoff(): TemplateResult | typeof nothing {
     if (!this.showsHandoff()) return nothing;
     return html`<age-verify-handoff
@@ -469,88 +409,6 @@ export class AgeVerifyApp extends LitElement {
       .pollStopped=${this.handoffPollStopped}
       @verify-handoff-open=${this.onHandoffOpen}
     ></age-verify-handoff>`;
-  }
-
-  private renderSandbox(view: Extract<View, { kind: 'check' }>): TemplateResult {
-    const failure = view.failure ? describeFailure(view.failure) : null;
-    return html`<age-verify-sandbox-panel
-      data-screen
-      data-testid="sandbox-panel"
-      .merchantName=${view.session.merchantName}
-      .submitting=${view.submitting}
-      .errorMessage=${failure ? `${i18n.t('sandbox.error')} ${failure.body}` : null}
-      .errorDetail=${failure?.detail ?? null}
-      @verify-simulate=${(event: CustomEvent<{ outcome: SimulatedOutcome }>) => void this.onSimulate(event.detail.outcome)}
-    ></age-verify-sandbox-panel>`;
-  }
-
-  /** Live checks are a later milestone; say so plainly rather than pretend a result. */
-  private renderLiveUnavailable(): TemplateResult {
-    return html`<age-verify-message
-      data-screen
-      data-testid="live-unavailable"
-      tone="warning"
-      .heading=${i18n.t('live.heading')}
-      .body=${i18n.t('live.body')}
-      .hint=${i18n.t('live.hint')}
-    ></age-verify-message>`;
-  }
-
-  private renderError(error: ViewError): TemplateResult {
-    if (error.kind === 'incomplete-link') {
-      return html`<age-verify-message
-        data-screen
-        data-testid="error"
-        tone="error"
-        .heading=${i18n.t('error.incompleteHeading')}
-        .body=${i18n.t('error.incompleteBody')}
-      ></age-verify-message>`;
-    }
-    if (error.kind === 'bad-redirect') {
-      return html`<age-verify-message
-        data-screen
-        data-testid="error"
-        tone="error"
-        .heading=${i18n.t('error.heading')}
-        .body=${i18n.t('error.badRedirect')}
-      ></age-verify-message>`;
-    }
-    const text = describeFailure(error.failure);
-    return html`<age-verify-message
-      data-screen
-      data-testid="error"
-      tone="error"
-      .heading=${i18n.t('error.heading')}
-      .body=${text.body}
-      .detail=${text.detail ?? ''}
-      .actionLabel=${text.retryable ? i18n.t('error.retry') : null}
-      .actionTestId=${'retry'}
-      @verify-action=${() => void this.load()}
-    ></age-verify-message>`;
-  }
-
-  /** What the polite live region announces; screens with their own alert stay quiet here. */
-  private statusText(): string {
-    const view = this.view;
-    switch (view.kind) {
-      case 'loading':
-        return i18n.t('app.loading');
-      case 'error':
-        return view.error.kind === 'incomplete-link' ? i18n.t('error.incompleteHeading') : i18n.t('error.heading');
-      case 'blocked':
-        return i18n.t('blocked.heading');
-      case 'over':
-        return i18n.t('over.heading');
-      case 'intro':
-        return '';
-      case 'check':
-        if (!view.session.sandboxMode) return i18n.t('live.heading');
-        return view.submitting ? i18n.t('sandbox.submitting') : '';
-      case 'completed':
-        return view.autoReturn ? i18n.t('app.redirecting') : i18n.t(RESULT_TEXT_KEYS[view.result.status].heading);
-      case 'handoff-done':
-        return i18n.t('handoff.doneHeading');
-    }
   }
 }
 

@@ -4,7 +4,7 @@ import type { ReturnChannel } from './age-verify-result';
 
 /**
  * The verify page's states. Every transition is one assignment to the `view` of <age-verify-app>
- * (age-verify-app.ts):
+ * (age-verify-app.ts); screens.ts shows the screen for each:
  *
  *   loading ──ok──> intro ──Start──> check ──simulate──> check(submitting) ──ok──> completed
  *      │              (skip_intro=true goes straight to check)     │ failure: check + error
