@@ -1,22 +1,18 @@
 import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { CallbackStatus, SessionStatusResult, SimulateResult, SimulatedOutcome, VerifySessionView } from '@ageverify/protocol';
 import { fetchSessionStatus, fetchSessionView, simulateOutcome, type ApiResult } from './api';
-import { buildCompleteMessage, messageTargetOrigin, safeRedirectUrl } from './completion';
+import { safeRedirectUrl } from './completion';
 import { safeHandoffUrl } from './handoff-link';
 import { HandoffPoller } from './handoff-poller';
+import { MerchantReturn, openerWindow } from './merchant-return';
 import { palette } from './palette';
 import { isHandoffCredentials, parseLaunchParams, type LaunchParams, type SessionCredentials } from './launch-params';
-import { ReturnChannel } from './age-verify-result';
 import type { AgeVerifyHandoff } from './age-verify-handoff';
 import { renderScreen, statusText, type ScreenActions } from './screens';
 import type { View } from './view';
 
-/** Time the result screen stays up before the user is taken back (skipped with auto_return=true). */
-export const RESULT_SCREEN_MS = 1500;
 /** When the server still says PENDING past the deadline (clock skew), ask again this much later. */
 const EXPIRY_RECHECK_MS = 10_000;
-/** How long a refused window.close() is given before the page shows its way back instead. */
-const CLOSE_CHECK_MS = 500;
 /** setTimeout stores delays as 32-bit signed integers; longer ones fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -96,7 +92,6 @@ export class AgeVerifyApp extends LitElement {
   handoffPollStopped = false;
 
   private launch: LaunchParams = parseLaunchParams('');
-  private navigationTimer: ReturnType<typeof setTimeout> | undefined;
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
   /** Desktop: the checked handoff link of the loaded session, or null (phone, blocked, not same-origin). */
   private handoffUrl: string | null = null;
@@ -116,13 +111,25 @@ export class AgeVerifyApp extends LitElement {
       this.handoffPollStopped = true;
     },
   });
+  private readonly merchantReturn = new MerchantReturn({
+    opener: () => openerWindow(),
+    navigate: (url) => window.location.assign(url),
+    closeWindow: () => window.close(),
+    isWindowClosed: () => window.closed,
+    setTimeout: (callback, ms) => setTimeout(callback, ms),
+    clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
+    now: () => Date.now(),
+    onCloseRefused: () => {
+      if (this.view.kind === 'completed' && this.view.autoReturn) this.view = { ...this.view, autoReturn: false };
+    },
+  });
   /** The screens report clicks through these; each is one of the transitions below. */
   private readonly screenActions: ScreenActions = {
     start: () => this.onStart(),
     simulate: (outcome) => void this.onSimulate(outcome),
     retry: () => void this.load(),
     continueToMerchant: () => this.onContinue(),
-    closeWindow: () => this.closeWindow(),
+    closeWindow: () => this.merchantReturn.closeWindow(),
   };
 
   override connectedCallback(): void {
@@ -133,7 +140,7 @@ export class AgeVerifyApp extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    clearTimeout(this.navigationTimer);
+    this.merchantReturn.cancel();
     clearTimeout(this.expiryTimer);
     this.poller.stop();
   }
@@ -336,9 +343,8 @@ export class AgeVerifyApp extends LitElement {
   }
 
   /**
-   * Hands the outcome back to the merchant (spec "End-user redirect and callback"). In new-tab
-   * mode the SDK's page is our opener: it gets the `service:verification:complete` message and
-   * this window closes. Otherwise this tab goes to the callback URL.
+   * The session is finished: the desktop hands the outcome back to the merchant (merchant-return.ts)
+   * and shows the result screen meanwhile; the phone only says so.
    */
   private complete(session: VerifySessionView, result: SimulateResult): void {
     clearTimeout(this.expiryTimer);
@@ -355,49 +361,12 @@ export class AgeVerifyApp extends LitElement {
     }
     const safeResult: SimulateResult = { ...result, redirectUrl: target };
     const autoReturn = this.launch.autoReturn;
-    const opener = openerWindow();
-    if (opener && this.notifyOpener(opener, session.sessionId, safeResult)) {
-      this.view = { kind: 'completed', session, result: safeResult, channel: ReturnChannel.opener, autoReturn };
-      this.navigationTimer = setTimeout(() => this.closeWindow(), autoReturn ? 0 : RESULT_SCREEN_MS);
-      return;
-    }
-    this.view = { kind: 'completed', session, result: safeResult, channel: ReturnChannel.redirect, autoReturn };
-    this.navigationTimer = setTimeout(() => this.goTo(target), autoReturn ? 0 : RESULT_SCREEN_MS);
-  }
-
-  /**
-   * Addressed to the callback URL's origin, never '*': the session id must reach only the
-   * merchant's page. Returns false when the opener cannot be reached, so this tab redirects.
-   */
-  private notifyOpener(opener: Window, sessionId: string, result: SimulateResult): boolean {
-    try {
-      opener.postMessage(buildCompleteMessage(sessionId, result, Date.now()), messageTargetOrigin(result.redirectUrl));
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  private goTo(url: string): void {
-    clearTimeout(this.navigationTimer);
-    window.location.assign(url);
+    const channel = this.merchantReturn.start(session.sessionId, safeResult, autoReturn);
+    this.view = { kind: 'completed', session, result: safeResult, channel, autoReturn };
   }
 
   private onContinue(): void {
-    if (this.view.kind === 'completed') this.goTo(this.view.result.redirectUrl);
-  }
-
-  /**
-   * Browsers refuse to close a window the page did not open by script (for example a plain
-   * target=_blank link). If it is still open a moment later, show the result screen with its
-   * "return" link, also when auto_return=true had hidden it.
-   */
-  private closeWindow(): void {
-    clearTimeout(this.navigationTimer);
-    window.close();
-    this.navigationTimer = setTimeout(() => {
-      if (!window.closed && this.view.kind === 'completed' && this.view.autoReturn) this.view = { ...this.view, autoReturn: false };
-    }, CLOSE_CHECK_MS);
+    if (this.view.kind === 'completed') this.merchantReturn.goTo(this.view.result.redirectUrl);
   }
 
   private renderHandoff(): TemplateResult | typeof nothing {
@@ -412,28 +381,12 @@ export class AgeVerifyApp extends LitElement {
   }
 }
 
-/**
- * The window that opened this one in the SDK's new-tab mode, if it is still there. `window.opener`
- * is typed `any` by the DOM library; narrow it before use. A cross-origin opener still exposes
- * `closed` and `postMessage`.
- */
 /** The callback status a server-made redirect URL carries (spec "End-user redirect": `status`). */
 function statusFromRedirect(redirectUrl: string | null): CallbackStatus | null {
   if (!redirectUrl) return null;
   try {
     const status = new URL(redirectUrl).searchParams.get('status');
     return status === 'verified' || status === 'failed' || status === 'cancelled' ? status : null;
-  } catch {
-    return null;
-  }
-}
-
-function openerWindow(): Window | null {
-  const opener: unknown = window.opener;
-  if (typeof opener !== 'object' || opener === null) return null;
-  const candidate = opener as Window;
-  try {
-    return candidate.closed ? null : candidate;
   } catch {
     return null;
   }

@@ -1,6 +1,6 @@
 import type { BillingBlock, CallbackStatus, SimulateResult, SimulatedOutcome, VerifySessionView } from '@ageverify/protocol';
 import type { ApiFailure } from './api';
-import type { ReturnChannel } from './age-verify-result';
+import type { ReturnChannel } from './merchant-return';
 
 /**
  * The verify page's states. Every transition is one assignment to the `view` of <age-verify-app>
