@@ -1,4 +1,4 @@
-import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { CallbackStatus, SessionStatusResult, SimulateResult, SimulatedOutcome, VerifySessionView } from '@ageverify/protocol';
 import { fetchSessionStatus, fetchSessionView, simulateOutcome, type ApiResult } from './api';
 import { safeRedirectUrl } from './completion';
@@ -6,6 +6,7 @@ import { safeHandoffUrl } from './handoff-link';
 import { HandoffPoller } from './handoff-poller';
 import { MerchantReturn, openerWindow } from './merchant-return';
 import { palette } from './palette';
+import { pageStyles } from './styles';
 import { isHandoffCredentials, parseLaunchParams, type LaunchParams, type SessionCredentials } from './launch-params';
 import type { AgeVerifyHandoff } from './age-verify-handoff';
 import { renderScreen, statusText, type ScreenActions } from './screens';
@@ -35,55 +36,7 @@ export class AgeVerifyApp extends LitElement {
     handoffPollStopped: { state: true },
   };
 
-  static override styles = [
-    palette,
-    css`
-      :host {
-        display: flex;
-        justify-content: center;
-        align-items: flex-start;
-        box-sizing: border-box;
-        min-height: 100vh;
-        min-height: 100dvh;
-        padding: 1rem;
-        background: var(--av-bg);
-        color: var(--av-text);
-        font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
-        font-size: 1rem;
-        line-height: 1.5;
-      }
-      main {
-        box-sizing: border-box;
-        width: 100%;
-        max-width: 30rem;
-        padding: 1.5rem 1.25rem;
-        border: 1px solid var(--av-border);
-        border-radius: 1rem;
-        background: var(--av-surface);
-        box-shadow: 0 1px 3px rgb(0 0 0 / 0.06), 0 8px 24px rgb(0 0 0 / 0.06);
-      }
-      @media (min-width: 640px) {
-        :host {
-          align-items: center;
-          padding: 2rem;
-        }
-        main {
-          padding: 2rem;
-        }
-      }
-      .visually-hidden {
-        position: absolute;
-        width: 1px;
-        height: 1px;
-        margin: -1px;
-        padding: 0;
-        overflow: hidden;
-        clip: rect(0 0 0 0);
-        white-space: nowrap;
-        border: 0;
-      }
-    `,
-  ];
+  static override styles = [palette, pageStyles];
 
   view: View = { kind: 'loading' };
   /** Desktop: the QR panel is open and /verify/status is polled while the view is intro or check. */
