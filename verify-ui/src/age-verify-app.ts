@@ -1,7 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { CallbackStatus, SessionStatusResult, SimulateResult, SimulatedOutcome, VerifySessionView } from '@ageverify/protocol';
 import { fetchSessionStatus, fetchSessionView, simulateOutcome, type ApiResult } from './api';
-import { safeRedirectUrl } from './completion';
+import { safeRedirectUrl, statusFromRedirect } from './completion';
 import { safeHandoffUrl } from './handoff-link';
 import { HandoffPoller } from './handoff-poller';
 import { MerchantReturn, openerWindow } from './merchant-return';
@@ -331,17 +331,6 @@ export class AgeVerifyApp extends LitElement {
       .pollStopped=${this.handoffPollStopped}
       @verify-handoff-open=${this.onHandoffOpen}
     ></age-verify-handoff>`;
-  }
-}
-
-/** The callback status a server-made redirect URL carries (spec "End-user redirect": `status`). */
-function statusFromRedirect(redirectUrl: string | null): CallbackStatus | null {
-  if (!redirectUrl) return null;
-  try {
-    const status = new URL(redirectUrl).searchParams.get('status');
-    return status === 'verified' || status === 'failed' || status === 'cancelled' ? status : null;
-  } catch {
-    return null;
   }
 }
 
