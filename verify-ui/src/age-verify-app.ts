@@ -1,14 +1,13 @@
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, html, type PropertyValues } from 'lit';
 import type { CallbackStatus, SessionStatusResult, SimulateResult, SimulatedOutcome, VerifySessionView } from '@ageverify/protocol';
-import { fetchSessionStatus, fetchSessionView, simulateOutcome, type ApiResult } from './api';
+import { fetchSessionStatus, fetchSessionView, simulateOutcome } from './api';
 import { safeRedirectUrl, statusFromRedirect } from './completion';
 import { safeHandoffUrl } from './handoff-link';
-import { HandoffPoller } from './handoff-poller';
+import { HandoffController } from './handoff-controller';
 import { MerchantReturn, openerWindow } from './merchant-return';
 import { palette } from './palette';
 import { pageStyles } from './styles';
 import { isHandoffCredentials, parseLaunchParams, type LaunchParams, type SessionCredentials } from './launch-params';
-import type { AgeVerifyHandoff } from './age-verify-handoff';
 import { renderScreen, statusText, type ScreenActions } from './screens';
 import type { View } from './view';
 
@@ -25,44 +24,28 @@ interface FocusableScreen extends HTMLElement {
 
 /**
  * Root of the hosted verification page (GET /verify). Reads the session credentials from the
- * address, loads the authenticated session configuration and walks the user through the check.
- * It owns all behaviour (API calls, timers, navigation, the opener message); the screens only
- * display and report clicks.
+ * address, loads the authenticated session configuration and walks the user through the check
+ * (the states and their diagram are in view.ts). It owns all behaviour: API calls, timers, and,
+ * through HandoffController and MerchantReturn, the desktop's QR panel with its polling and the
+ * way back to the merchant. The screens (drawn by screens.ts) only display and report clicks.
  */
 export class AgeVerifyApp extends LitElement {
   static override properties = {
     view: { state: true },
-    handoffOpen: { state: true },
-    handoffPollStopped: { state: true },
   };
 
   static override styles = [palette, pageStyles];
 
   view: View = { kind: 'loading' };
-  /** Desktop: the QR panel is open and /verify/status is polled while the view is intro or check. */
-  handoffOpen = false;
-  /** Desktop: polling gave up (the server refused it); the panel says the page will not move on by itself. */
-  handoffPollStopped = false;
 
   private launch: LaunchParams = parseLaunchParams('');
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Desktop: the checked handoff link of the loaded session, or null (phone, blocked, not same-origin). */
-  private handoffUrl: string | null = null;
   /** A terminal status the poller saw while a local simulate request was in flight; applied once it settles. */
   private deferredTerminal: SessionStatusResult | null = null;
-  private readonly poller = new HandoffPoller({
-    fetchStatus: () => this.fetchStatus(),
-    setTimeout: (callback, ms) => setTimeout(callback, ms),
-    clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
-    isHidden: () => document.hidden,
-    onVisibilityChange: (listener) => {
-      document.addEventListener('visibilitychange', listener);
-      return () => document.removeEventListener('visibilitychange', listener);
-    },
+  private readonly handoff = new HandoffController(this, {
+    credentials: () => this.launch.credentials,
+    isShown: () => this.showsHandoff(),
     onFinish: (status) => this.onHandoffFinished(status),
-    onGiveUp: () => {
-      this.handoffPollStopped = true;
-    },
   });
   private readonly merchantReturn = new MerchantReturn({
     opener: () => openerWindow(),
@@ -95,23 +78,16 @@ export class AgeVerifyApp extends LitElement {
     super.disconnectedCallback();
     this.merchantReturn.cancel();
     clearTimeout(this.expiryTimer);
-    this.poller.stop();
   }
 
   override render() {
     return html`
-      <main aria-busy=${this.view.kind === 'loading' ? 'true' : 'false'}>${renderScreen(this.view, this.screenActions)}${this.renderHandoff()}</main>
+      <main aria-busy=${this.view.kind === 'loading' ? 'true' : 'false'}>${renderScreen(this.view, this.screenActions)}${this.handoff.render()}</main>
       <p class="visually-hidden" role="status" aria-live="polite" data-testid="status">${statusText(this.view)}</p>
     `;
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    // Polling belongs to the screens that show the QR panel; any other screen ends it.
-    if (this.poller.active && !this.showsHandoff()) this.poller.stop();
-    if (changed.get('handoffOpen') === false && this.handoffOpen) {
-      const panel = this.renderRoot.querySelector<AgeVerifyHandoff>('age-verify-handoff');
-      void panel?.updateComplete.then(() => panel.focusHeading());
-    }
     // Move focus to the new screen's heading after a change the user caused, so keyboard and
     // screen-reader users land on what changed. The first screen after loading keeps the page's
     // natural reading order.
@@ -156,7 +132,7 @@ export class AgeVerifyApp extends LitElement {
     }
     // Only the desktop gets a link (the server sends none with a handoffToken), and only one that
     // leads back to this very page's origin is drawn as a QR code.
-    this.handoffUrl = session.handoff ? null : safeHandoffUrl(session.handoffUrl, window.location.origin);
+    this.handoff.url = session.handoff ? null : safeHandoffUrl(session.handoffUrl, window.location.origin);
     this.view = this.launch.skipIntro ? { kind: 'check', session, submitting: null, failure: null } : { kind: 'intro', session };
     this.watchExpiry(session);
   }
@@ -195,22 +171,6 @@ export class AgeVerifyApp extends LitElement {
     this.complete(session, { status: status.status, redirectUrl: status.redirectUrl });
   }
 
-  private fetchStatus(): Promise<ApiResult<SessionStatusResult>> {
-    const credentials = this.launch.credentials;
-    if (!credentials || isHandoffCredentials(credentials)) {
-      // Cannot happen (the phone never polls); answer like the server would, so polling gives up.
-      return Promise.resolve({ ok: false, failure: { kind: 'http', status: 401, message: null } });
-    }
-    return fetchSessionStatus(credentials.sessionId, credentials.sessionToken);
-  }
-
-  private onHandoffOpen(): void {
-    if (!this.showsHandoff()) return;
-    this.handoffOpen = true;
-    this.handoffPollStopped = false;
-    this.poller.start();
-  }
-
   /** The poller saw the session end (the phone finished, or the deadline passed). */
   private onHandoffFinished(status: SessionStatusResult): void {
     const view = this.view;
@@ -225,7 +185,7 @@ export class AgeVerifyApp extends LitElement {
 
   /** Desktop screens that carry the QR panel. */
   private showsHandoff(): boolean {
-    return this.handoffUrl !== null && !this.isPhone && (this.view.kind === 'intro' || this.view.kind === 'check');
+    return this.handoff.url !== null && !this.isPhone && (this.view.kind === 'intro' || this.view.kind === 'check');
   }
 
   /**
@@ -301,7 +261,7 @@ export class AgeVerifyApp extends LitElement {
    */
   private complete(session: VerifySessionView, result: SimulateResult): void {
     clearTimeout(this.expiryTimer);
-    this.poller.stop();
+    this.handoff.stop();
     if (this.isPhone) {
       // Spec "QR handoff": the desktop "redirects when the mobile device finishes"; the phone stays put.
       this.endOnPhone(result.status, false);
@@ -320,17 +280,6 @@ export class AgeVerifyApp extends LitElement {
 
   private onContinue(): void {
     if (this.view.kind === 'completed') this.merchantReturn.goTo(this.view.result.redirectUrl);
-  }
-
-  private renderHandoff(): TemplateResult | typeof nothing {
-    if (!this.showsHandoff()) return nothing;
-    return html`<age-verify-handoff
-      data-testid="handoff"
-      .url=${this.handoffUrl}
-      .open=${this.handoffOpen}
-      .pollStopped=${this.handoffPollStopped}
-      @verify-handoff-open=${this.onHandoffOpen}
-    ></age-verify-handoff>`;
   }
 }
 

@@ -17,10 +17,10 @@ import type { ReturnChannel } from './merchant-return';
  *
  * QR handoff (spec "QR handoff"), two sides of one session:
  *  - Desktop (sessionToken; the server gives a `handoffUrl` while PENDING): below intro and check,
- *    "Continue on your phone" opens the QR panel (`handoffOpen`, orthogonal to `view`) and starts
- *    polling POST /verify/status (handoff-poller.ts). A terminal status ends the page exactly like
- *    a local completion (`complete`: opener message in new-tab mode, else the redirect, auto_return
- *    respected); EXPIRED goes to `over`. The sandbox buttons stay usable meanwhile.
+ *    "Continue on your phone" opens the QR panel (handoff-controller.ts, orthogonal to `view`) and
+ *    starts polling POST /verify/status (handoff-poller.ts). A terminal status ends the page exactly
+ *    like a local completion (`complete`: opener message in new-tab mode, else the redirect,
+ *    auto_return respected); EXPIRED goes to `over`. The sandbox buttons stay usable meanwhile.
  *  - Phone (handoffToken; `handoff: true`): the same intro and check, but it never sends the user
  *    to the merchant, which is the desktop's job:
  *
