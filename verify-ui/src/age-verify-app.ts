@@ -1,67 +1,20 @@
-import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import type {
-  BillingBlock,
-  CallbackStatus,
-  SessionStatusResult,
-  SimulateResult,
-  SimulatedOutcome,
-  VerifySessionView,
-} from '@ageverify/protocol';
-import { fetchSessionStatus, fetchSessionView, simulateOutcome, type ApiFailure, type ApiResult } from './api';
-import { buildCompleteMessage, messageTargetOrigin, safeRedirectUrl } from './completion';
-import { describeFailure } from './failure-text';
+import { LitElement, html, type PropertyValues } from 'lit';
+import type { CallbackStatus, SessionStatusResult, SimulateResult, SimulatedOutcome, VerifySessionView } from '@ageverify/protocol';
+import { fetchSessionStatus, fetchSessionView, simulateOutcome } from './api';
+import { safeRedirectUrl, statusFromRedirect } from './completion';
 import { safeHandoffUrl } from './handoff-link';
-import { HandoffPoller } from './handoff-poller';
-import { i18n } from './i18n';
+import { HandoffController } from './handoff-controller';
+import { MerchantReturn, openerWindow } from './merchant-return';
+import { palette } from './palette';
+import { pageStyles } from './styles';
 import { isHandoffCredentials, parseLaunchParams, type LaunchParams, type SessionCredentials } from './launch-params';
-import { RESULT_TEXT_KEYS, ReturnChannel } from './age-verify-result';
-import type { AgeVerifyHandoff } from './age-verify-handoff';
+import { renderScreen, statusText, type ScreenActions } from './screens';
+import type { View } from './view';
 
-/** Time the result screen stays up before the user is taken back (skipped with auto_return=true). */
-export const RESULT_SCREEN_MS = 1500;
 /** When the server still says PENDING past the deadline (clock skew), ask again this much later. */
 const EXPIRY_RECHECK_MS = 10_000;
-/** How long a refused window.close() is given before the page shows its way back instead. */
-const CLOSE_CHECK_MS = 500;
 /** setTimeout stores delays as 32-bit signed integers; longer ones fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/**
- * The page's states. Every transition is one assignment to `view`:
- *
- *   loading ──ok──> intro ──Start──> check ──simulate──> check(submitting) ──ok──> completed
- *      │              (skip_intro=true goes straight to check)     │ failure: check + error
- *      ├─ state not PENDING ──> over (location.replace to redirectUrl)
- *      ├─ billingBlock ──> blocked (no way to start a check)
- *      └─ no credentials / API failure ──> error ──retry (when it can help)──> loading
- *
- * `check` is the sandbox panel for sandbox sessions and the honest "live checks not available"
- * notice for live ones. A session that expires while the page is open moves to `over`.
- *
- * QR handoff (spec "QR handoff"), two sides of one session:
- *  - Desktop (sessionToken; the server gives a `handoffUrl` while PENDING): below intro and check,
- *    "Continue on your phone" opens the QR panel (`handoffOpen`, orthogonal to `view`) and starts
- *    polling POST /verify/status (handoff-poller.ts). A terminal status ends the page exactly like
- *    a local completion (`complete`: opener message in new-tab mode, else the redirect, auto_return
- *    respected); EXPIRED goes to `over`. The sandbox buttons stay usable meanwhile.
- *  - Phone (handoffToken; `handoff: true`): the same intro and check, but it never sends the user
- *    to the merchant, which is the desktop's job:
- *
- *      check ──simulate ok──> handoff-done      loading ──state VERIFIED/FAILED──> handoff-done
- *                                               loading ──state EXPIRED──> over (no redirect)
- */
-type View =
-  | { kind: 'loading' }
-  | { kind: 'error'; error: ViewError }
-  | { kind: 'blocked'; block: BillingBlock }
-  | { kind: 'over'; redirectUrl: string | null }
-  | { kind: 'intro'; session: VerifySessionView }
-  | { kind: 'check'; session: VerifySessionView; submitting: SimulatedOutcome | null; failure: ApiFailure | null }
-  | { kind: 'completed'; session: VerifySessionView; result: SimulateResult; channel: ReturnChannel; autoReturn: boolean }
-  /** Phone side of a QR handoff: the result went to the server; the desktop takes the user back. */
-  | { kind: 'handoff-done'; status: CallbackStatus | null };
-
-type ViewError = { kind: 'incomplete-link' } | { kind: 'api'; failure: ApiFailure } | { kind: 'bad-redirect' };
 
 /** Screens implement this so the app can move focus to a new screen's heading. */
 interface FocusableScreen extends HTMLElement {
@@ -71,132 +24,49 @@ interface FocusableScreen extends HTMLElement {
 
 /**
  * Root of the hosted verification page (GET /verify). Reads the session credentials from the
- * address, loads the authenticated session configuration and walks the user through the check.
- * It owns all behaviour (API calls, timers, navigation, the opener message); the screens only
- * display and report clicks.
+ * address, loads the authenticated session configuration and walks the user through the check
+ * (the states and their diagram are in view.ts). It owns all behaviour: API calls, timers, and,
+ * through HandoffController and MerchantReturn, the desktop's QR panel with its polling and the
+ * way back to the merchant. The screens (drawn by screens.ts) only display and report clicks.
  */
 export class AgeVerifyApp extends LitElement {
   static override properties = {
     view: { state: true },
-    handoffOpen: { state: true },
-    handoffPollStopped: { state: true },
   };
 
-  static override styles = css`
-    :host {
-      --av-bg: #f3f4f6;
-      --av-surface: #ffffff;
-      --av-text: #111827;
-      --av-muted: #4b5563;
-      --av-border: #e5e7eb;
-      --av-border-strong: #9ca3af;
-      --av-primary: #1f4fd1;
-      --av-on-primary: #ffffff;
-      --av-link: #1f4fd1;
-      --av-focus: #b45309;
-      --av-success: #15803d;
-      --av-error: #b91c1c;
-      --av-error-surface: #fef2f2;
-      --av-warning: #b45309;
-      --av-sandbox-bg: #fef3c7;
-      --av-sandbox-text: #78350f;
-      --av-sandbox-border: #d97706;
-      --av-sandbox-surface: #fffbeb;
-
-      display: flex;
-      justify-content: center;
-      align-items: flex-start;
-      box-sizing: border-box;
-      min-height: 100vh;
-      min-height: 100dvh;
-      padding: 1rem;
-      background: var(--av-bg);
-      color: var(--av-text);
-      font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
-      font-size: 1rem;
-      line-height: 1.5;
-    }
-    @media (prefers-color-scheme: dark) {
-      :host {
-        --av-bg: #0f1115;
-        --av-surface: #1a1d23;
-        --av-text: #f3f4f6;
-        --av-muted: #b0b6c0;
-        --av-border: #2d323b;
-        --av-border-strong: #5b6270;
-        --av-primary: #6d93ff;
-        --av-on-primary: #0b1020;
-        --av-link: #8fb0ff;
-        --av-focus: #f59e0b;
-        --av-success: #4ade80;
-        --av-error: #f87171;
-        --av-error-surface: #2a1618;
-        --av-warning: #fbbf24;
-        --av-sandbox-bg: #3b2a05;
-        --av-sandbox-text: #fde68a;
-        --av-sandbox-border: #d97706;
-        --av-sandbox-surface: #221a08;
-      }
-    }
-    main {
-      box-sizing: border-box;
-      width: 100%;
-      max-width: 30rem;
-      padding: 1.5rem 1.25rem;
-      border: 1px solid var(--av-border);
-      border-radius: 1rem;
-      background: var(--av-surface);
-      box-shadow: 0 1px 3px rgb(0 0 0 / 0.06), 0 8px 24px rgb(0 0 0 / 0.06);
-    }
-    @media (min-width: 640px) {
-      :host {
-        align-items: center;
-        padding: 2rem;
-      }
-      main {
-        padding: 2rem;
-      }
-    }
-    .visually-hidden {
-      position: absolute;
-      width: 1px;
-      height: 1px;
-      margin: -1px;
-      padding: 0;
-      overflow: hidden;
-      clip: rect(0 0 0 0);
-      white-space: nowrap;
-      border: 0;
-    }
-  `;
+  static override styles = [palette, pageStyles];
 
   view: View = { kind: 'loading' };
-  /** Desktop: the QR panel is open and /verify/status is polled while the view is intro or check. */
-  handoffOpen = false;
-  /** Desktop: polling gave up (the server refused it); the panel says the page will not move on by itself. */
-  handoffPollStopped = false;
 
   private launch: LaunchParams = parseLaunchParams('');
-  private navigationTimer: ReturnType<typeof setTimeout> | undefined;
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Desktop: the checked handoff link of the loaded session, or null (phone, blocked, not same-origin). */
-  private handoffUrl: string | null = null;
   /** A terminal status the poller saw while a local simulate request was in flight; applied once it settles. */
   private deferredTerminal: SessionStatusResult | null = null;
-  private readonly poller = new HandoffPoller({
-    fetchStatus: () => this.fetchStatus(),
+  private readonly handoff = new HandoffController(this, {
+    credentials: () => this.launch.credentials,
+    isShown: () => this.showsHandoff(),
+    onFinish: (status) => this.onHandoffFinished(status),
+  });
+  private readonly merchantReturn = new MerchantReturn({
+    opener: () => openerWindow(),
+    navigate: (url) => window.location.assign(url),
+    closeWindow: () => window.close(),
+    isWindowClosed: () => window.closed,
     setTimeout: (callback, ms) => setTimeout(callback, ms),
     clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
-    isHidden: () => document.hidden,
-    onVisibilityChange: (listener) => {
-      document.addEventListener('visibilitychange', listener);
-      return () => document.removeEventListener('visibilitychange', listener);
-    },
-    onFinish: (status) => this.onHandoffFinished(status),
-    onGiveUp: () => {
-      this.handoffPollStopped = true;
+    now: () => Date.now(),
+    onCloseRefused: () => {
+      if (this.view.kind === 'completed' && this.view.autoReturn) this.view = { ...this.view, autoReturn: false };
     },
   });
+  /** The screens report clicks through these; each is one of the transitions below. */
+  private readonly screenActions: ScreenActions = {
+    start: () => this.onStart(),
+    simulate: (outcome) => void this.onSimulate(outcome),
+    retry: () => void this.load(),
+    continueToMerchant: () => this.onContinue(),
+    closeWindow: () => this.merchantReturn.closeWindow(),
+  };
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -206,25 +76,18 @@ export class AgeVerifyApp extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    clearTimeout(this.navigationTimer);
+    this.merchantReturn.cancel();
     clearTimeout(this.expiryTimer);
-    this.poller.stop();
   }
 
   override render() {
     return html`
-      <main aria-busy=${this.view.kind === 'loading' ? 'true' : 'false'}>${this.renderScreen()}${this.renderHandoff()}</main>
-      <p class="visually-hidden" role="status" aria-live="polite" data-testid="status">${this.statusText()}</p>
+      <main aria-busy=${this.view.kind === 'loading' ? 'true' : 'false'}>${renderScreen(this.view, this.screenActions)}${this.handoff.render()}</main>
+      <p class="visually-hidden" role="status" aria-live="polite" data-testid="status">${statusText(this.view)}</p>
     `;
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    // Polling belongs to the screens that show the QR panel; any other screen ends it.
-    if (this.poller.active && !this.showsHandoff()) this.poller.stop();
-    if (changed.get('handoffOpen') === false && this.handoffOpen) {
-      const panel = this.renderRoot.querySelector<AgeVerifyHandoff>('age-verify-handoff');
-      void panel?.updateComplete.then(() => panel.focusHeading());
-    }
     // Move focus to the new screen's heading after a change the user caused, so keyboard and
     // screen-reader users land on what changed. The first screen after loading keeps the page's
     // natural reading order.
@@ -269,7 +132,7 @@ export class AgeVerifyApp extends LitElement {
     }
     // Only the desktop gets a link (the server sends none with a handoffToken), and only one that
     // leads back to this very page's origin is drawn as a QR code.
-    this.handoffUrl = session.handoff ? null : safeHandoffUrl(session.handoffUrl, window.location.origin);
+    this.handoff.url = session.handoff ? null : safeHandoffUrl(session.handoffUrl, window.location.origin);
     this.view = this.launch.skipIntro ? { kind: 'check', session, submitting: null, failure: null } : { kind: 'intro', session };
     this.watchExpiry(session);
   }
@@ -308,22 +171,6 @@ export class AgeVerifyApp extends LitElement {
     this.complete(session, { status: status.status, redirectUrl: status.redirectUrl });
   }
 
-  private fetchStatus(): Promise<ApiResult<SessionStatusResult>> {
-    const credentials = this.launch.credentials;
-    if (!credentials || isHandoffCredentials(credentials)) {
-      // Cannot happen (the phone never polls); answer like the server would, so polling gives up.
-      return Promise.resolve({ ok: false, failure: { kind: 'http', status: 401, message: null } });
-    }
-    return fetchSessionStatus(credentials.sessionId, credentials.sessionToken);
-  }
-
-  private onHandoffOpen(): void {
-    if (!this.showsHandoff()) return;
-    this.handoffOpen = true;
-    this.handoffPollStopped = false;
-    this.poller.start();
-  }
-
   /** The poller saw the session end (the phone finished, or the deadline passed). */
   private onHandoffFinished(status: SessionStatusResult): void {
     const view = this.view;
@@ -338,7 +185,7 @@ export class AgeVerifyApp extends LitElement {
 
   /** Desktop screens that carry the QR panel. */
   private showsHandoff(): boolean {
-    return this.handoffUrl !== null && !this.isPhone && (this.view.kind === 'intro' || this.view.kind === 'check');
+    return this.handoff.url !== null && !this.isPhone && (this.view.kind === 'intro' || this.view.kind === 'check');
   }
 
   /**
@@ -409,13 +256,12 @@ export class AgeVerifyApp extends LitElement {
   }
 
   /**
-   * Hands the outcome back to the merchant (spec "End-user redirect and callback"). In new-tab
-   * mode the SDK's page is our opener: it gets the `service:verification:complete` message and
-   * this window closes. Otherwise this tab goes to the callback URL.
+   * The session is finished: the desktop hands the outcome back to the merchant (merchant-return.ts)
+   * and shows the result screen meanwhile; the phone only says so.
    */
   private complete(session: VerifySessionView, result: SimulateResult): void {
     clearTimeout(this.expiryTimer);
-    this.poller.stop();
+    this.handoff.stop();
     if (this.isPhone) {
       // Spec "QR handoff": the desktop "redirects when the mobile device finishes"; the phone stays put.
       this.endOnPhone(result.status, false);
@@ -428,236 +274,12 @@ export class AgeVerifyApp extends LitElement {
     }
     const safeResult: SimulateResult = { ...result, redirectUrl: target };
     const autoReturn = this.launch.autoReturn;
-    const opener = openerWindow();
-    if (opener && this.notifyOpener(opener, session.sessionId, safeResult)) {
-      this.view = { kind: 'completed', session, result: safeResult, channel: ReturnChannel.opener, autoReturn };
-      this.navigationTimer = setTimeout(() => this.closeWindow(), autoReturn ? 0 : RESULT_SCREEN_MS);
-      return;
-    }
-    this.view = { kind: 'completed', session, result: safeResult, channel: ReturnChannel.redirect, autoReturn };
-    this.navigationTimer = setTimeout(() => this.goTo(target), autoReturn ? 0 : RESULT_SCREEN_MS);
-  }
-
-  /**
-   * Addressed to the callback URL's origin, never '*': the session id must reach only the
-   * merchant's page. Returns false when the opener cannot be reached, so this tab redirects.
-   */
-  private notifyOpener(opener: Window, sessionId: string, result: SimulateResult): boolean {
-    try {
-      opener.postMessage(buildCompleteMessage(sessionId, result, Date.now()), messageTargetOrigin(result.redirectUrl));
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  private goTo(url: string): void {
-    clearTimeout(this.navigationTimer);
-    window.location.assign(url);
+    const channel = this.merchantReturn.start(session.sessionId, safeResult, autoReturn);
+    this.view = { kind: 'completed', session, result: safeResult, channel, autoReturn };
   }
 
   private onContinue(): void {
-    if (this.view.kind === 'completed') this.goTo(this.view.result.redirectUrl);
-  }
-
-  /**
-   * Browsers refuse to close a window the page did not open by script (for example a plain
-   * target=_blank link). If it is still open a moment later, show the result screen with its
-   * "return" link, also when auto_return=true had hidden it.
-   */
-  private closeWindow(): void {
-    clearTimeout(this.navigationTimer);
-    window.close();
-    this.navigationTimer = setTimeout(() => {
-      if (!window.closed && this.view.kind === 'completed' && this.view.autoReturn) this.view = { ...this.view, autoReturn: false };
-    }, CLOSE_CHECK_MS);
-  }
-
-  private renderScreen(): TemplateResult {
-    const view = this.view;
-    switch (view.kind) {
-      case 'loading':
-        return html`<age-verify-message data-screen data-testid="loading" busy .heading=${i18n.t('app.loading')}></age-verify-message>`;
-      case 'error':
-        return this.renderError(view.error);
-      case 'blocked':
-        return html`<age-verify-message
-          data-screen
-          data-testid="billing-block"
-          tone="warning"
-          .heading=${i18n.t('blocked.heading')}
-          .body=${view.block.message}
-          .linkHref=${safeRedirectUrl(view.block.portalUrl)}
-          .linkLabel=${i18n.t('blocked.portalLink')}
-          .linkTestId=${'portal-link'}
-        ></age-verify-message>`;
-      case 'over':
-        return html`<age-verify-message
-          data-screen
-          data-testid="session-over"
-          ?busy=${view.redirectUrl !== null}
-          .heading=${i18n.t('over.heading')}
-          .body=${view.redirectUrl ? i18n.t('over.redirecting') : i18n.t('over.noRedirect')}
-          .linkHref=${view.redirectUrl}
-          .linkLabel=${i18n.t('over.continue')}
-          .linkTestId=${'over-continue'}
-        ></age-verify-message>`;
-      case 'intro':
-        return html`<age-verify-intro
-          data-screen
-          data-testid="intro"
-          .merchantName=${view.session.merchantName}
-          .challengeAge=${view.session.challengeAge}
-          .verificationMode=${view.session.verificationMode}
-          .faceMatchEnabled=${view.session.faceMatchEnabled}
-          .sandboxMode=${view.session.sandboxMode}
-          @verify-start=${this.onStart}
-        ></age-verify-intro>`;
-      case 'check':
-        return view.session.sandboxMode ? this.renderSandbox(view) : this.renderLiveUnavailable();
-      case 'handoff-done':
-        return html`<age-verify-message
-          data-screen
-          data-testid="handoff-done"
-          .heading=${i18n.t('handoff.doneHeading')}
-          .body=${view.status ? i18n.t(RESULT_TEXT_KEYS[view.status].body) : ''}
-          .hint=${i18n.t('handoff.doneBody')}
-        ></age-verify-message>`;
-      case 'completed':
-        if (view.autoReturn) {
-          // auto_return=true: no result screen, only a line in case navigation takes a moment.
-          return html`<age-verify-message data-screen data-testid="redirecting" busy .heading=${i18n.t('app.redirecting')}></age-verify-message>`;
-        }
-        return html`<age-verify-result
-          data-screen
-          data-testid="result"
-          .status=${view.result.status}
-          .channel=${view.channel}
-          .redirectUrl=${view.result.redirectUrl}
-          @verify-continue=${this.onContinue}
-          @verify-close=${this.closeWindow}
-        ></age-verify-result>`;
-    }
-  }
-
-  private renderHandoff(): TemplateResult | typeof nothing {
-    if (!this.showsHandoff()) return nothing;
-    return html`<age-verify-handoff
-      data-testid="handoff"
-      .url=${this.handoffUrl}
-      .open=${this.handoffOpen}
-      .pollStopped=${this.handoffPollStopped}
-      @verify-handoff-open=${this.onHandoffOpen}
-    ></age-verify-handoff>`;
-  }
-
-  private renderSandbox(view: Extract<View, { kind: 'check' }>): TemplateResult {
-    const failure = view.failure ? describeFailure(view.failure) : null;
-    return html`<age-verify-sandbox-panel
-      data-screen
-      data-testid="sandbox-panel"
-      .merchantName=${view.session.merchantName}
-      .submitting=${view.submitting}
-      .errorMessage=${failure ? `${i18n.t('sandbox.error')} ${failure.body}` : null}
-      .errorDetail=${failure?.detail ?? null}
-      @verify-simulate=${(event: CustomEvent<{ outcome: SimulatedOutcome }>) => void this.onSimulate(event.detail.outcome)}
-    ></age-verify-sandbox-panel>`;
-  }
-
-  /** Live checks are a later milestone; say so plainly rather than pretend a result. */
-  private renderLiveUnavailable(): TemplateResult {
-    return html`<age-verify-message
-      data-screen
-      data-testid="live-unavailable"
-      tone="warning"
-      .heading=${i18n.t('live.heading')}
-      .body=${i18n.t('live.body')}
-      .hint=${i18n.t('live.hint')}
-    ></age-verify-message>`;
-  }
-
-  private renderError(error: ViewError): TemplateResult {
-    if (error.kind === 'incomplete-link') {
-      return html`<age-verify-message
-        data-screen
-        data-testid="error"
-        tone="error"
-        .heading=${i18n.t('error.incompleteHeading')}
-        .body=${i18n.t('error.incompleteBody')}
-      ></age-verify-message>`;
-    }
-    if (error.kind === 'bad-redirect') {
-      return html`<age-verify-message
-        data-screen
-        data-testid="error"
-        tone="error"
-        .heading=${i18n.t('error.heading')}
-        .body=${i18n.t('error.badRedirect')}
-      ></age-verify-message>`;
-    }
-    const text = describeFailure(error.failure);
-    return html`<age-verify-message
-      data-screen
-      data-testid="error"
-      tone="error"
-      .heading=${i18n.t('error.heading')}
-      .body=${text.body}
-      .detail=${text.detail ?? ''}
-      .actionLabel=${text.retryable ? i18n.t('error.retry') : null}
-      .actionTestId=${'retry'}
-      @verify-action=${() => void this.load()}
-    ></age-verify-message>`;
-  }
-
-  /** What the polite live region announces; screens with their own alert stay quiet here. */
-  private statusText(): string {
-    const view = this.view;
-    switch (view.kind) {
-      case 'loading':
-        return i18n.t('app.loading');
-      case 'error':
-        return view.error.kind === 'incomplete-link' ? i18n.t('error.incompleteHeading') : i18n.t('error.heading');
-      case 'blocked':
-        return i18n.t('blocked.heading');
-      case 'over':
-        return i18n.t('over.heading');
-      case 'intro':
-        return '';
-      case 'check':
-        if (!view.session.sandboxMode) return i18n.t('live.heading');
-        return view.submitting ? i18n.t('sandbox.submitting') : '';
-      case 'completed':
-        return view.autoReturn ? i18n.t('app.redirecting') : i18n.t(RESULT_TEXT_KEYS[view.result.status].heading);
-      case 'handoff-done':
-        return i18n.t('handoff.doneHeading');
-    }
-  }
-}
-
-/**
- * The window that opened this one in the SDK's new-tab mode, if it is still there. `window.opener`
- * is typed `any` by the DOM library; narrow it before use. A cross-origin opener still exposes
- * `closed` and `postMessage`.
- */
-/** The callback status a server-made redirect URL carries (spec "End-user redirect": `status`). */
-function statusFromRedirect(redirectUrl: string | null): CallbackStatus | null {
-  if (!redirectUrl) return null;
-  try {
-    const status = new URL(redirectUrl).searchParams.get('status');
-    return status === 'verified' || status === 'failed' || status === 'cancelled' ? status : null;
-  } catch {
-    return null;
-  }
-}
-
-function openerWindow(): Window | null {
-  const opener: unknown = window.opener;
-  if (typeof opener !== 'object' || opener === null) return null;
-  const candidate = opener as Window;
-  try {
-    return candidate.closed ? null : candidate;
-  } catch {
-    return null;
+    if (this.view.kind === 'completed') this.merchantReturn.goTo(this.view.result.redirectUrl);
   }
 }
 

@@ -6,9 +6,9 @@ import { screenStyles } from './styles';
 /**
  * Desktop side of the QR handoff (spec "QR handoff": "a desktop user can continue on mobile").
  * Shown below the intro and check screens. Closed, it offers "Continue on your phone"; open, it
- * shows the handoff link as a QR code and as text, and says that this page is waiting. The app
- * owns the link (already checked by safeHandoffUrl) and the polling; this element only displays
- * and reports the click.
+ * shows the handoff link as a QR code and as text, and says that this page is waiting. The app's
+ * HandoffController owns the link (already checked by safeHandoffUrl) and the polling; this
+ * element only displays and reports the click.
  *
  * @fires verify-handoff-open - "Continue on your phone" was pressed. No detail.
  */

@@ -10,9 +10,9 @@ export const MessageTone = {
 export type MessageTone = (typeof MessageTone)[keyof typeof MessageTone];
 
 /**
- * A screen that only informs: loading, errors, a billing block, a session that is over, live
- * checks not yet available. It holds no behaviour; an optional action button reports a click and
- * the owner decides what it means.
+ * A screen that only informs: loading, redirecting, errors, a billing block, a session that is
+ * over, live checks not yet available, the phone's "return to your computer". It holds no
+ * behaviour; an optional action button reports a click and the owner decides what it means.
  *
  * @fires verify-action - The action button was pressed. No detail.
  */

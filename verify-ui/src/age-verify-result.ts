@@ -1,14 +1,8 @@
 import { LitElement, css, html, svg } from 'lit';
 import type { CallbackStatus } from '@ageverify/protocol';
 import { i18n } from './i18n';
+import { ReturnChannel } from './merchant-return';
 import { screenStyles } from './styles';
-
-/** How the result goes back to the merchant: by navigating this tab, or to the window that opened it. */
-export const ReturnChannel = {
-  redirect: 'redirect',
-  opener: 'opener',
-} as const;
-export type ReturnChannel = (typeof ReturnChannel)[keyof typeof ReturnChannel];
 
 /** Heading and body per outcome; the app announces the same heading in its live region. */
 export const RESULT_TEXT_KEYS = {

@@ -38,8 +38,8 @@ const REQUEST_TIMEOUT_MS = 15_000;
  * who serves the page elsewhere (DESIGN.md: `VERIFY_URL` on a CDN) can point the UI at the API
  * with `<meta name="ageverify-api-base" content="https://api.example.com/api/v1">`.
  */
-export function apiBase(doc: Document = document): string {
-  const configured = doc.querySelector<HTMLMetaElement>('meta[name="ageverify-api-base"]')?.content.trim();
+function apiBase(): string {
+  const configured = document.querySelector<HTMLMetaElement>('meta[name="ageverify-api-base"]')?.content.trim();
   return (configured || DEFAULT_API_BASE).replace(/\/+$/, '');
 }
 

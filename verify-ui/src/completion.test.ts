@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { COMPLETE_MESSAGE_TYPE } from '@ageverify/protocol';
-import { buildCompleteMessage, messageTargetOrigin, safeRedirectUrl } from './completion';
+import type { CallbackStatus } from '@ageverify/protocol';
+import { buildCompleteMessage, messageTargetOrigin, safeRedirectUrl, statusFromRedirect } from './completion';
 
 describe('buildCompleteMessage', () => {
   test('takes timestamp and externalUserId from the callback URL', () => {
@@ -46,6 +47,24 @@ describe('safeRedirectUrl', () => {
   for (const [input, expected] of cases) {
     test(`${JSON.stringify(input)} -> ${JSON.stringify(expected)}`, () => {
       expect(safeRedirectUrl(input)).toBe(expected);
+    });
+  }
+});
+
+describe('statusFromRedirect', () => {
+  const cases: Array<[string | null, CallbackStatus | null]> = [
+    ['https://shop.example/return?sessionId=ses_1&status=verified&timestamp=1', 'verified'],
+    ['https://shop.example/return?status=failed', 'failed'],
+    ['https://shop.example/cancel?status=cancelled', 'cancelled'],
+    ['https://shop.example/return?status=pending', null],
+    ['https://shop.example/return?status=VERIFIED', null],
+    ['https://shop.example/return', null],
+    ['not a url?status=verified', null],
+    [null, null],
+  ];
+  for (const [input, expected] of cases) {
+    test(`${JSON.stringify(input)} -> ${JSON.stringify(expected)}`, () => {
+      expect(statusFromRedirect(input)).toBe(expected);
     });
   }
 });

@@ -1,4 +1,4 @@
-import { COMPLETE_MESSAGE_TYPE, checkRedirectUrl, type CompleteMessage, type SimulateResult } from '@ageverify/protocol';
+import { COMPLETE_MESSAGE_TYPE, checkRedirectUrl, type CallbackStatus, type CompleteMessage, type SimulateResult } from '@ageverify/protocol';
 
 /**
  * Builds the cross-window message for the opener (spec "End-user redirect and callback":
@@ -38,4 +38,15 @@ export function safeRedirectUrl(raw: string | null | undefined): string | null {
  */
 export function messageTargetOrigin(redirectUrl: string): string {
   return new URL(redirectUrl).origin;
+}
+
+/** The callback status a server-made redirect URL carries (spec "End-user redirect": `status`). */
+export function statusFromRedirect(redirectUrl: string | null): CallbackStatus | null {
+  if (!redirectUrl) return null;
+  try {
+    const status = new URL(redirectUrl).searchParams.get('status');
+    return status === 'verified' || status === 'failed' || status === 'cancelled' ? status : null;
+  } catch {
+    return null;
+  }
 }

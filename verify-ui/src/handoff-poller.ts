@@ -34,7 +34,7 @@ export function backoffDelay(failures: number): number {
 }
 
 /** A failure that asking again later can fix. 401/403/404/400 will not change by waiting. */
-export function isTransient(failure: ApiFailure): boolean {
+function isTransient(failure: ApiFailure): boolean {
   if (failure.kind !== 'http') return true;
   return failure.status === 408 || failure.status === 429 || failure.status >= 500;
 }

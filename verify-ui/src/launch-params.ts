@@ -39,7 +39,7 @@ export function parseLaunchParams(search: string): LaunchParams {
  * The API takes exactly one token. A link with both is the desktop's (the sessionToken is the
  * stronger credential: it may poll, cancel and get the handoff link), so sessionToken wins.
  */
-export function chooseCredentials(query: URLSearchParams): SessionCredentials | null {
+function chooseCredentials(query: URLSearchParams): SessionCredentials | null {
   const sessionId = query.get('sessionId')?.trim();
   if (!sessionId) return null;
   const sessionToken = query.get('sessionToken')?.trim();

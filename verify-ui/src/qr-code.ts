@@ -1,11 +1,13 @@
 import qrcode from 'qrcode-generator';
 
 /**
- * A QR code as one SVG path: the app draws it with a Lit `html` template (the path data is bound
- * as an attribute value), so no generated markup is ever parsed as HTML.
+ * A QR code as one SVG path: the handoff panel (age-verify-handoff.ts) draws it with a Lit `html`
+ * template (the path data is bound as an attribute value), so no generated markup is ever parsed
+ * as HTML.
  *
  * qrcode-generator is used for the encoding because it ships an ES module without Node built-ins
- * (the `qrcode` package is CommonJS-only and cannot be bundled by our rollup config).
+ * (the `qrcode` package is CommonJS-only and cannot be bundled by our rollup config; see
+ * docs/decisions/0002-qr-code-library.md).
  */
 export interface QrCode {
   /** Modules per side, without the quiet zone. */

@@ -1,8 +1,8 @@
 import { css } from 'lit';
 
 /**
- * Styles shared by every screen. Colours are custom properties set on <age-verify-app>: custom
- * properties inherit through shadow roots, so one place defines the palette and dark mode.
+ * Styles shared by every screen. Colours are the custom properties of palette.ts, set on
+ * <age-verify-app>: custom properties inherit through shadow roots, so screens only read them.
  */
 export const screenStyles = css`
   :host {
@@ -104,5 +104,56 @@ export const screenStyles = css`
     .actions.inline {
       flex-direction: row;
     }
+  }
+`;
+
+/**
+ * The frame <age-verify-app> draws around the screens: a centred card on the page background, and
+ * the visually hidden class of its live region (read by screen readers, never shown).
+ */
+export const pageStyles = css`
+  :host {
+    display: flex;
+    justify-content: center;
+    align-items: flex-start;
+    box-sizing: border-box;
+    min-height: 100vh;
+    min-height: 100dvh;
+    padding: 1rem;
+    background: var(--av-bg);
+    color: var(--av-text);
+    font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
+    font-size: 1rem;
+    line-height: 1.5;
+  }
+  main {
+    box-sizing: border-box;
+    width: 100%;
+    max-width: 30rem;
+    padding: 1.5rem 1.25rem;
+    border: 1px solid var(--av-border);
+    border-radius: 1rem;
+    background: var(--av-surface);
+    box-shadow: 0 1px 3px rgb(0 0 0 / 0.06), 0 8px 24px rgb(0 0 0 / 0.06);
+  }
+  @media (min-width: 640px) {
+    :host {
+      align-items: center;
+      padding: 2rem;
+    }
+    main {
+      padding: 2rem;
+    }
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    margin: -1px;
+    padding: 0;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+    border: 0;
   }
 `;
