@@ -10,3 +10,4 @@ export * from './events';
 export * from './errors';
 export * from './url-rules';
 export * from './verify';
+export * from './checks';

@@ -1,3 +1,4 @@
+import type { CheckKind } from './checks';
 import type { BillingBlock, CallbackStatus, SessionState, VerificationMode } from './session';
 
 /**
@@ -20,6 +21,11 @@ export interface VerifySessionView {
   handoffUrl: string | null;
   /** True when this page was opened through the handoff link (the phone side). */
   handoff: boolean;
+  /**
+   * The live check the session expects next (protocol/src/checks.ts): `age_estimation` for L1,
+   * `document` for L2 or after an L1 step-up. Null once the session is over.
+   */
+  nextCheck: CheckKind | null;
 }
 
 /** The verify UI authenticates with the sessionToken (desktop) or the handoffToken (phone): exactly one. */

@@ -92,6 +92,7 @@ export function loadSessionView(deps: VerifyDeps, { session, via }: VerifyCaller
     redirectUrl: terminalRedirect(session),
     handoffUrl: via === 'session' && session.state === 'PENDING' && !session.billingBlock ? handoffUrl(deps, session) : null,
     handoff: via === 'handoff',
+    nextCheck: session.state !== 'PENDING' ? null : session.verificationMode === 'L2' ? 'document' : 'age_estimation',
   };
 }
 
