@@ -11,3 +11,4 @@ export * from './errors';
 export * from './url-rules';
 export * from './verify';
 export * from './checks';
+export * from './accounts';

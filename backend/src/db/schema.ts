@@ -6,6 +6,7 @@
  * SHA-256 hashes (DESIGN.md §2, IDs and sessionToken rows). Publishable keys are public by design.
  */
 import { sql } from 'drizzle-orm';
+import type { BillingBlock, CallbackStatus, EventKind, KeyType, SessionState, TenantStatus, UserRole, VerificationMode } from '@ageverify/protocol';
 import {
   boolean,
   index,
@@ -23,10 +24,10 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 export const tenants = pgTable('tenants', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
-  /** 'active' | 'suspended'. A suspended tenant's keys answer 403 (DESIGN.md §2). */
-  status: text('status').notNull().default('active'),
+  /** A suspended tenant's keys answer 403 (DESIGN.md §2). */
+  status: text('status').$type<TenantStatus>().notNull().default('active'),
   /** Tenant verification policy; publishable-key requests may only make it stricter (DESIGN.md §2). */
-  policyVerificationMode: text('policy_verification_mode').notNull().default('L1'),
+  policyVerificationMode: text('policy_verification_mode').$type<VerificationMode>().notNull().default('L1'),
   policyChallengeAge: integer('policy_challenge_age').notNull().default(25),
   policyFaceMatchEnabled: boolean('policy_face_match_enabled').notNull().default(true),
   /** Legal minimum age checked against the document's date of birth in L2 (DESIGN.md §2). */
@@ -54,8 +55,8 @@ export const users = pgTable(
     tenantId: text('tenant_id').notNull().references(() => tenants.id),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
-    /** 'owner' | 'admin' | 'developer' (DESIGN.md §2, Dashboard access). */
-    role: text('role').notNull(),
+    /** DESIGN.md §2, Dashboard access. */
+    role: text('role').$type<UserRole>().notNull(),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [uniqueIndex('users_email_idx').on(sql`lower(${t.email})`)],
@@ -100,23 +101,23 @@ export const sessions = pgTable(
     tenantId: text('tenant_id').notNull().references(() => tenants.id),
     pairId: text('pair_id').notNull().references(() => keyPairs.id),
     sandbox: boolean('sandbox').notNull(),
-    /** PENDING | VERIFIED | FAILED | EXPIRED; transitions live in modules/sessions/session-state.ts. */
-    state: text('state').notNull(),
-    /** For terminal results: 'verified' | 'failed' | 'cancelled' (cancelled is stored as FAILED, DESIGN.md §2). */
-    outcome: text('outcome'),
+    /** Transitions live in modules/sessions/session-state.ts. */
+    state: text('state').$type<SessionState>().notNull(),
+    /** For terminal results (cancelled is stored as FAILED, DESIGN.md §2). */
+    outcome: text('outcome').$type<CallbackStatus>(),
     failureReason: text('failure_reason'),
     returnUrl: text('return_url').notNull(),
     cancelUrl: text('cancel_url'),
     merchantName: text('merchant_name'),
     externalUserId: text('external_user_id'),
-    verificationMode: text('verification_mode').notNull(),
+    verificationMode: text('verification_mode').$type<VerificationMode>().notNull(),
     challengeAge: integer('challenge_age').notNull(),
     faceMatchEnabled: boolean('face_match_enabled').notNull(),
     sessionTokenHash: text('session_token_hash').notNull(),
     handoffTokenHash: text('handoff_token_hash').notNull(),
-    billingBlock: jsonb('billing_block').$type<{ code: string; message: string; portalUrl?: string }>(),
-    /** 'publishable' | 'secret': which key type created the session. */
-    createdWith: text('created_with').notNull(),
+    billingBlock: jsonb('billing_block').$type<BillingBlock>(),
+    /** Which key type created the session. */
+    createdWith: text('created_with').$type<KeyType>().notNull(),
     createdAt: ts('created_at').notNull(),
     expiresAt: ts('expires_at').notNull(),
     completedAt: ts('completed_at'),
@@ -139,7 +140,7 @@ export const events = pgTable(
     tenantId: text('tenant_id').notNull().references(() => tenants.id),
     sessionId: text('session_id').notNull().references(() => sessions.id),
     pairId: text('pair_id').notNull(),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<EventKind>().notNull(),
     test: boolean('test').notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     occurredAt: ts('occurred_at').notNull(),

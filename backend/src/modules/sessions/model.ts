@@ -4,7 +4,8 @@
  * Maximum lengths are ours (the spec leaves them open): documented in docs/sessions-api.md.
  */
 import { t } from 'elysia';
-import { CHALLENGE_AGE_MAX, CHALLENGE_AGE_MIN } from '@ageverify/protocol';
+import { BILLING_BLOCK_CODES, CALLBACK_STATUSES, CHALLENGE_AGE_MAX, CHALLENGE_AGE_MIN, VERIFICATION_MODES } from '@ageverify/protocol';
+import { literalUnion } from '../../http/literal-union';
 
 export const LIMITS = {
   url: 2048,
@@ -20,7 +21,7 @@ export const createSessionBody = t.Object(
     cancelUrl: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.url })),
     merchantName: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.merchantName })),
     externalUserId: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.externalUserId })),
-    verificationMode: t.Optional(t.Union([t.Literal('L1'), t.Literal('L2')])),
+    verificationMode: t.Optional(literalUnion(VERIFICATION_MODES)),
     challengeAge: t.Optional(t.Number({ multipleOf: 1, minimum: CHALLENGE_AGE_MIN, maximum: CHALLENGE_AGE_MAX })),
     faceMatchEnabled: t.Optional(t.Boolean()),
   },
@@ -49,7 +50,7 @@ export const errorBodySchema = t.Object(
 );
 
 const billingBlock = t.Object({
-  code: t.Union([t.Literal('SUBSCRIPTION_REQUIRED'), t.Literal('PLAN_LIMIT_REACHED'), t.Literal('SANDBOX_LIMIT_REACHED')]),
+  code: literalUnion(BILLING_BLOCK_CODES),
   message: t.String({ description: 'User-facing text.' }),
   portalUrl: t.Optional(t.String({ description: 'Billing-portal URL.' })),
 });
@@ -92,8 +93,8 @@ export const validateSessionResult = t.Object(
     merchantId: t.String({ description: 'Tenant identifier of the session.' }),
     verified: t.Boolean({ description: 'Use it for access decisions.' }),
     accessGranted: t.Boolean({ description: 'Equals verified under the current policy.' }),
-    status: t.Union([t.Literal('verified'), t.Literal('failed'), t.Literal('cancelled'), t.Literal('pending')]),
-    verificationMode: t.Union([t.Literal('L1'), t.Literal('L2')]),
+    status: literalUnion([...CALLBACK_STATUSES, 'pending']),
+    verificationMode: literalUnion(VERIFICATION_MODES),
     challengeAge: t.Number(),
     faceMatchEnabled: t.Boolean(),
     externalUserId: t.Union([t.String(), t.Null()]),

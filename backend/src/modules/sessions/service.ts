@@ -12,7 +12,6 @@ import {
   type CreateSessionRequest,
   type CreateSessionResult,
   type ValidateSessionResult,
-  type VerificationMode,
 } from '@ageverify/protocol';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
@@ -59,7 +58,7 @@ export async function createSession(deps: SessionDeps, principal: ApiPrincipal, 
 
   const policy = resolvePolicy(
     {
-      verificationMode: tenant.policyVerificationMode as VerificationMode,
+      verificationMode: tenant.policyVerificationMode,
       challengeAge: tenant.policyChallengeAge,
       faceMatchEnabled: tenant.policyFaceMatchEnabled,
     },
@@ -182,7 +181,7 @@ function validationResult(session: SessionRow, status: ValidateSessionResult['st
     // Spec: accessGranted equals verified under the current policy.
     accessGranted: verified,
     status,
-    verificationMode: session.verificationMode as VerificationMode,
+    verificationMode: session.verificationMode,
     challengeAge: session.challengeAge,
     faceMatchEnabled: session.faceMatchEnabled,
     externalUserId: session.externalUserId,

@@ -1,5 +1,7 @@
 /** Schemas of the verify UI's own API (protocol/src/verify.ts). */
 import { t } from 'elysia';
+import { SIMULATED_OUTCOMES } from '@ageverify/protocol';
+import { literalUnion } from '../../http/literal-union';
 
 const token = t.String({ minLength: 1, maxLength: 200 });
 const sessionId = t.String({ minLength: 1, maxLength: 64 });
@@ -10,7 +12,7 @@ const credentials = { sessionId, sessionToken: t.Optional(token), handoffToken: 
 export const loadSessionBody = t.Object(credentials, { additionalProperties: false });
 
 export const simulateBody = t.Object(
-  { ...credentials, outcome: t.Union([t.Literal('verified'), t.Literal('failed'), t.Literal('cancelled')]) },
+  { ...credentials, outcome: literalUnion(SIMULATED_OUTCOMES) },
   { additionalProperties: false },
 );
 

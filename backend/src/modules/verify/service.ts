@@ -6,11 +6,9 @@
 import { eq } from 'drizzle-orm';
 import {
   appendParams,
-  type SessionState,
   type SessionStatusResult,
   type SimulateResult,
   type SimulatedOutcome,
-  type VerificationMode,
   type VerifySessionView,
 } from '@ageverify/protocol';
 import type { Clock } from '../../clock';
@@ -81,14 +79,14 @@ function terminalRedirect(session: SessionRow): string | null {
 export function loadSessionView(deps: VerifyDeps, { session, via }: VerifyCaller): VerifySessionView {
   return {
     sessionId: session.id,
-    state: session.state as SessionState,
+    state: session.state,
     merchantName: session.merchantName,
-    verificationMode: session.verificationMode as VerificationMode,
+    verificationMode: session.verificationMode,
     challengeAge: session.challengeAge,
     faceMatchEnabled: session.faceMatchEnabled,
     sandboxMode: session.sandbox,
     expiresAt: session.expiresAt.toISOString(),
-    billingBlock: (session.billingBlock as VerifySessionView['billingBlock']) ?? null,
+    billingBlock: session.billingBlock ?? null,
     redirectUrl: terminalRedirect(session),
     handoffUrl: via === 'session' && session.state === 'PENDING' && !session.billingBlock ? handoffUrl(deps, session) : null,
     handoff: via === 'handoff',
@@ -98,7 +96,7 @@ export function loadSessionView(deps: VerifyDeps, { session, via }: VerifyCaller
 
 /** Desktop polling while the phone runs the check (spec "QR handoff"). */
 export function sessionStatus({ session }: VerifyCaller): SessionStatusResult {
-  return { state: session.state as SessionState, status: callbackStatusOf(session), redirectUrl: terminalRedirect(session) };
+  return { state: session.state, status: callbackStatusOf(session), redirectUrl: terminalRedirect(session) };
 }
 
 /**

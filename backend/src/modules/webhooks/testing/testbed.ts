@@ -74,7 +74,7 @@ export async function createTestbed(target: 'pglite' | 'postgres', options: { se
   const settings = webhookSettings(options.settings);
   const db = database.db;
   const tenant = await createTenant(db, clock, { name: 'Webhook Shop', domains: ['shop.example.com'], sandbox: false, owner: { email: `owner-${newId('user')}@shop.example.com`, password: 'correct horse battery' } });
-  for (const role of ['admin', 'developer']) {
+  for (const role of ['admin', 'developer'] as const) {
     await db.insert(users).values({ id: newId('user'), tenantId: tenant.tenantId, email: `${role}-${newId('user')}@shop.example.com`, passwordHash: 'x', role, createdAt: clock.now() });
   }
   const dispatcher = createDispatcher({ db, clock, logger: silentLogger, guard, settings, workerId: 'test-worker' });
