@@ -1,8 +1,10 @@
-// Builds the two browser deliverables:
+// Builds the two browser deliverables and the merchant's server package:
 //  - sdk/dist: the AgeVerify browser SDK as an ES module (plain and minified) and a minified IIFE
 //    exposing the global `AgeVerify`, with VERSION injected from sdk/package.json.
 //  - verify-ui/dist: the hosted verification UI (Lit + i18next) as one minified ES module.
-// The backend serves both from disk (backend/src/http/static-assets.ts).
+//  - server-sdk/dist: @ageverify/server as ESM (index.js) and CommonJS (index.cjs), each with its
+//    declaration file, for `npm pack` (the workspace itself runs the sources; see tsconfig.json).
+// The backend serves the first two from disk (backend/src/http/static-assets.ts).
 import { readFileSync } from 'node:fs';
 import typescript from '@rollup/plugin-typescript';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -45,6 +47,34 @@ const verifyUi = {
   output: { file: 'verify-ui/dist/verify.js', format: 'es', sourcemap: true, plugins: [terser()] },
 };
 
-// ROLLUP_ONLY=sdk or ROLLUP_ONLY=verify-ui builds one of the two (faster while working on one).
+// @ageverify/server runs on Node 18+ and Bun: node:crypto stays an import, and nothing else is
+// imported at run time (the protocol types it uses are erased from the JavaScript).
+const serverSdk = {
+  input: 'server-sdk/src/index.ts',
+  external: [/^node:/],
+  plugins: [typescript({ tsconfig: 'server-sdk/tsconfig.build.json' })],
+  output: [
+    { file: 'server-sdk/dist/index.js', format: 'es' },
+    { file: 'server-sdk/dist/index.cjs', format: 'cjs', exports: 'named' },
+  ],
+};
+
+// The same declarations twice: index.d.ts describes index.js (the package is "type": "module") and
+// index.d.cts describes index.cjs, so TypeScript under node16/nodenext gets the format of the file
+// it will really load. The protocol types are inlined: the package has no dependencies.
+const serverSdkTypes = {
+  input: 'server-sdk/src/index.ts',
+  external: [/^node:/],
+  plugins: [dts({ tsconfig: 'server-sdk/tsconfig.json', respectExternal: true })],
+  output: [
+    { file: 'server-sdk/dist/index.d.ts', format: 'es' },
+    { file: 'server-sdk/dist/index.d.cts', format: 'es' },
+  ],
+};
+
+// ROLLUP_ONLY=sdk, =verify-ui or =server-sdk builds one of them (faster while working on one;
+// server-sdk's `npm pack` uses it).
+const builds = { sdk: [sdk, sdkTypes], 'verify-ui': [verifyUi], 'server-sdk': [serverSdk, serverSdkTypes] };
 const only = process.env.ROLLUP_ONLY;
-export default only === 'sdk' ? [sdk, sdkTypes] : only === 'verify-ui' ? [verifyUi] : [sdk, sdkTypes, verifyUi];
+if (only && !(only in builds)) throw new Error(`ROLLUP_ONLY=${only}: expected one of ${Object.keys(builds).join(', ')}`);
+export default only ? builds[only] : Object.values(builds).flat();

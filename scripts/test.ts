@@ -5,17 +5,21 @@
  *   2. bun run typecheck
  *   3. bun run build              (the SDK and verify UI bundles the backend serves)
  *   4. bun test                   (unit + integration; PGlite, plus PostgreSQL with TEST_DATABASE_URL)
- *   5. Playwright e2e             (e2e/playwright.config.ts; a project per database target)
+ *   5. packages                   (scripts/package-checks.ts: npm pack both packages, install the
+ *                                  tarballs into a scratch project, run them on Node and Bun, tsc)
+ *   6. Playwright e2e             (e2e/playwright.config.ts; a project per database target)
  *
  * Steps run in order and the first failure stops the run. The last line is always
- * `N passed, M failed[, K skipped]`, counted from the bun junit report and the Playwright JSON
- * report. The exit code is non-zero when a step failed, a test failed, or no test ran.
+ * `N passed, M failed[, K skipped]`, counted from the bun junit report, the package checks (one
+ * test each) and the Playwright JSON report. The exit code is non-zero when a step failed, a test
+ * failed, or no test ran.
  *
- * Flags: --no-e2e (alias --only-unit) skips 1 and 5; --only-e2e skips 2 and 4;
+ * Flags: --no-e2e (alias --only-unit) skips 1 and 6; --only-e2e skips 2, 4 and 5;
  * arguments after `--` go to Playwright (e.g. `bun run test --only-e2e -- --project pglite`).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { runPackageChecks } from './package-checks';
 import { junitCounts, playwrightCounts, type Counts } from './test-reports';
 
 const repoRoot = join(import.meta.dir, '..');
@@ -56,6 +60,7 @@ async function main(): Promise<number> {
   if (unit) steps.push(['typecheck', () => run(['bun', 'run', 'typecheck'])]);
   steps.push(['build', () => run(['bun', 'run', 'build'])]);
   if (unit) steps.push(['bun test', () => runBunTest(totals)]);
+  if (unit) steps.push(['packages', () => runPackages(totals)]);
   if (e2e) steps.push(['e2e (Playwright)', () => runPlaywright(totals, playwrightArgs)]);
 
   mkdirSync(resultsDir, { recursive: true });
@@ -130,6 +135,14 @@ async function runBunTest(totals: Counts): Promise<boolean> {
   add(totals, counts);
   console.log(`bun test: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${junitFile})`);
   return ok;
+}
+
+/** The build step has just made both dist/ folders, so the packages are packed as they are. */
+async function runPackages(totals: Counts): Promise<boolean> {
+  const counts = await runPackageChecks({ build: false });
+  add(totals, counts);
+  console.log(`packages: ${counts.passed} passed, ${counts.failed} failed`);
+  return counts.failed === 0 && counts.passed > 0;
 }
 
 async function runPlaywright(totals: Counts, extraArgs: string[]): Promise<boolean> {

@@ -1,7 +1,8 @@
 /**
  * Checks the rollup output in sdk/dist (skipped until `ROLLUP_ONLY=sdk npx rollup -c rollup.config.mjs`
  * has run): the version is injected, the exports are the public API, the IIFE defines the global
- * `AgeVerify` and derives the service address from its own script tag, and the bundles parse as ES2015.
+ * `AgeVerify` and derives the service address from its own script tag, and each bundle's language
+ * level is the one sdk/README.md states (es-check).
  */
 import { describe, expect, test } from 'bun:test';
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ const file = (name: string) => new URL(name, dist);
 const built = ['ageverify.esm.js', 'ageverify.esm.min.js', 'ageverify.iife.min.js'].every((name) => existsSync(file(name)));
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 const EXPORTS = ['AgeVerify', 'AgeVerifyError', 'VERSION', 'create'];
-// acorn comes with rollup's terser plugin (not a dependency of its own); the syntax check is skipped without it.
+// acorn comes with rollup's terser plugin and es-check (not a dependency of its own); the syntax check is skipped without it.
 const acorn = await import('acorn').catch(() => undefined);
 
 interface SdkModule {
@@ -65,6 +66,33 @@ describe.skipIf(!built)('sdk/dist', () => {
     const global = loadIife('https://svc.example/sdk/ageverify.iife.min.js');
     expect(() => new global.AgeVerify({ apiKey: 'sk_live_1', returnUrl: 'https://shop.example' }, {})).toThrow('Secret keys must never be used in browser code');
     expect(() => new global.AgeVerify({ apiKey: 'pk_1', returnUrl: 'https://shop.example', baseUrl: BASE_URL }, {})).not.toThrow();
+  });
+
+  // The levels sdk/README.md "Browser support" states, as es-check measures them. Each must pass at
+  // its level and fail one below, so the README states the true level, not merely an upper bound.
+  const LEVELS = [
+    // bundle, module?, syntax, built-ins (--checkFeatures)
+    ['ageverify.iife.min.js', false, 'es2015', 'es2017'],
+    ['ageverify.esm.min.js', true, 'es2020', 'es2017'],
+    ['ageverify.esm.js', true, 'es2020', 'es2017'],
+  ] as const;
+  const ES_VERSIONS = ['es5', 'es2015', 'es2016', 'es2017', 'es2018', 'es2019', 'es2020'];
+  const below = (version: string) => ES_VERSIONS[ES_VERSIONS.indexOf(version) - 1]!;
+  // es-check's command line (a root devDependency; its package exports no path to the script).
+  const esCheckCli = Bun.fileURLToPath(new URL('../../node_modules/.bin/es-check', import.meta.url));
+  const esCheck = (version: string, name: string, module: boolean, checkFeatures: boolean): boolean => {
+    const args = [version, Bun.fileURLToPath(file(name)), '--silent', ...(module ? ['--module'] : []), ...(checkFeatures ? ['--checkFeatures'] : [])];
+    return Bun.spawnSync([process.execPath, esCheckCli, ...args], { stdout: 'ignore', stderr: 'ignore' }).exitCode === 0;
+  };
+
+  test.each(LEVELS)('%s: es-check syntax level (module: %p) is exactly %s', (name, module, syntax) => {
+    expect(esCheck(syntax, name, module, false)).toBe(true);
+    expect(esCheck(below(syntax), name, module, false)).toBe(false);
+  });
+
+  test.each(LEVELS)('%s: es-check built-ins level (module: %p, syntax %s) is exactly %s', (name, module, _, builtIns) => {
+    expect(esCheck(builtIns, name, module, true)).toBe(true);
+    expect(esCheck(below(builtIns), name, module, true)).toBe(false);
   });
 
   // Spec "Browser SDK": ES2015 is the minimum.

@@ -1,12 +1,48 @@
 /** The browser deliverables as the backend serves them: caching, CSP, integrity values. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestContext, type TestContext } from '../testing/test-app';
+import { staticAssets } from './static-assets';
 
 const root = join(import.meta.dir, '../../..');
 const built = existsSync(join(root, 'sdk/dist/ageverify.iife.min.js')) && existsSync(join(root, 'verify-ui/dist/verify.js'));
+
+/** Stand-in bundles in a folder of their own, so these run without `bun run build`. */
+describe('cross-origin loading of the SDK', () => {
+  const fakeRoot = mkdtempSync(join(tmpdir(), 'ageverify-static-'));
+  mkdirSync(join(fakeRoot, 'sdk/dist'), { recursive: true });
+  mkdirSync(join(fakeRoot, 'verify-ui/dist'), { recursive: true });
+  for (const name of ['ageverify.iife.min.js', 'ageverify.esm.min.js', 'ageverify.esm.js']) writeFileSync(join(fakeRoot, 'sdk/dist', name), `/* ${name} */`);
+  writeFileSync(join(fakeRoot, 'verify-ui/dist/verify.js'), '/* verify */');
+  writeFileSync(join(fakeRoot, 'verify-ui/index.html'), '<!doctype html>');
+  const assets = staticAssets({ root: fakeRoot });
+  const get = (path: string) => assets.handle(new Request(`http://localhost:3000${path}`, { headers: { origin: 'https://shop.example' } }));
+  afterAll(() => rmSync(fakeRoot, { recursive: true, force: true }));
+
+  // A merchant page loads these with <script integrity … crossorigin="anonymous"> or `import`: both are
+  // CORS requests, refused by the browser without Access-Control-Allow-Origin.
+  test.each(['/sdk/ageverify.iife.min.js', '/sdk/ageverify.esm.min.js', '/sdk/3.5.0/ageverify.iife.min.js', '/sdk/3.5.0/ageverify.esm.js', '/sdk/integrity.json'])(
+    '%s: any origin may read it, and cross-origin-isolated pages may embed it',
+    async (path) => {
+      const response = await get(path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+      // `*` holds only for requests without credentials, which is how the SDK is loaded.
+      expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+    },
+  );
+
+  test.each(['/verify', '/verify/assets/verify.js'])('%s (the verify UI) stays same-origin', async (path) => {
+    const response = await get(path);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    expect(response.headers.get('cross-origin-resource-policy')).toBeNull();
+  });
+});
 
 describe.skipIf(!built)('static assets (after `bun run build`)', () => {
   let ctx: TestContext;
@@ -23,6 +59,14 @@ describe.skipIf(!built)('static assets (after `bun run build`)', () => {
     const versioned = await ctx.request('GET', '/sdk/3.5.0/ageverify.iife.min.js');
     expect(versioned.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(await versioned.text()).toBe(await stable.text());
+  });
+
+  test('the SDK keeps its cross-origin headers through the whole app (the CORS plugin leaves them alone)', async () => {
+    for (const path of ['/sdk/ageverify.iife.min.js', '/sdk/3.5.0/ageverify.esm.min.js', '/sdk/integrity.json']) {
+      const response = await ctx.request('GET', path, { headers: { origin: 'https://shop.example' } });
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    }
   });
 
   test('integrity.json gives the sha384 of each bundle', async () => {

@@ -34,13 +34,24 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
 };
 
-function fileResponse(root: string, name: string, cacheControl: string): Response {
+/**
+ * The SDK is loaded by merchants' pages, from their own origins. `<script integrity … crossorigin="anonymous">`
+ * and ES-module imports fetch in CORS mode, so without Access-Control-Allow-Origin the browser refuses
+ * the file (Fetch standard, "CORS check"); `*` suits a public file fetched without credentials. CORP
+ * cross-origin lets pages that send Cross-Origin-Embedder-Policy: require-corp embed it too.
+ */
+export const SDK_CROSS_ORIGIN_HEADERS = {
+  'access-control-allow-origin': '*',
+  'cross-origin-resource-policy': 'cross-origin',
+} as const;
+
+function fileResponse(root: string, name: string, cacheControl: string, extraHeaders: Record<string, string> = {}): Response {
   const path = normalize(join(root, name));
   // No escaping the folder with ../ (normalize resolves it; the prefix check refuses the result).
   if (!path.startsWith(root + '/') || !existsSync(path)) throw new HttpError(404, `No asset ${name}`);
   const ext = path.slice(path.lastIndexOf('.'));
   return new Response(Bun.file(path), {
-    headers: { 'content-type': TYPES[ext] ?? 'application/octet-stream', 'cache-control': cacheControl, 'x-content-type-options': 'nosniff' },
+    headers: { 'content-type': TYPES[ext] ?? 'application/octet-stream', 'cache-control': cacheControl, 'x-content-type-options': 'nosniff', ...extraHeaders },
   });
 }
 
@@ -85,8 +96,8 @@ export function staticAssets(options: { root?: string } = {}) {
     .get('/sdk/integrity.json', () => {
       const integrity = sdkIntegrity(sdkDist);
       if (Object.keys(integrity.files).length === 0) throw new HttpError(503, 'The SDK is not built; run `bun run build`');
-      return integrity;
+      return Response.json(integrity, { headers: SDK_CROSS_ORIGIN_HEADERS });
     }, hidden)
-    .get(`/sdk/${sdkVersion}/*`, ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=31536000, immutable'), hidden)
-    .get('/sdk/*', ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=300'), hidden);
+    .get(`/sdk/${sdkVersion}/*`, ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=31536000, immutable', SDK_CROSS_ORIGIN_HEADERS), hidden)
+    .get('/sdk/*', ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=300', SDK_CROSS_ORIGIN_HEADERS), hidden);
 }
