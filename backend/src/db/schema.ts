@@ -193,18 +193,19 @@ export const webhookEndpoints = pgTable(
 );
 
 /**
- * Fixed 60 s rate-limit windows per tenant and endpoint (spec "Limits"; DESIGN.md §2 Rate limits).
- * In the database so that every backend instance counts in the same bucket.
+ * Fixed 60 s rate-limit windows (spec "Limits"; DESIGN.md §2 Rate limits). In the database so that
+ * every backend instance counts in the same bucket. The subject is what a bucket counts for: the
+ * tenant for the Sessions API, the session for the verify UI's API.
  */
 export const rateLimitWindows = pgTable(
   'rate_limit_windows',
   {
-    tenantId: text('tenant_id').notNull(),
+    subject: text('subject').notNull(),
     bucket: text('bucket').notNull(),
     windowStart: ts('window_start').notNull(),
     count: integer('count').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.bucket, t.windowStart] }), index('rate_limit_windows_start_idx').on(t.windowStart)],
+  (t) => [primaryKey({ columns: [t.subject, t.bucket, t.windowStart] }), index('rate_limit_windows_start_idx').on(t.windowStart)],
 );
 
 /** Server-wide settings. Earlier versions kept a generated SERVER_SECRET here; server-secret.ts moves it out at boot. */

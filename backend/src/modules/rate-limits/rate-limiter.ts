@@ -43,9 +43,9 @@ export async function consume(db: Db, subject: string, bucket: RateLimitBucket |
   const start = windowStart(now);
   const [row] = await db
     .insert(rateLimitWindows)
-    .values({ tenantId: subject, bucket, windowStart: start, count: 1 })
+    .values({ subject, bucket, windowStart: start, count: 1 })
     .onConflictDoUpdate({
-      target: [rateLimitWindows.tenantId, rateLimitWindows.bucket, rateLimitWindows.windowStart],
+      target: [rateLimitWindows.subject, rateLimitWindows.bucket, rateLimitWindows.windowStart],
       set: { count: sql`${rateLimitWindows.count} + 1` },
     })
     .returning({ count: rateLimitWindows.count });
