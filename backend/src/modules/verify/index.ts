@@ -8,7 +8,7 @@ import { Elysia } from 'elysia';
 import { HttpError } from '../../http/http-error';
 import { VERIFY_UI_LIMIT, consume, rateLimitHeaders } from '../rate-limits/rate-limiter';
 import { loadSessionBody, sessionTokenBody, simulateBody } from './model';
-import { authenticateCaller, cancelSession, loadSessionView, sessionStatus, simulateOutcome, type Credentials, type VerifyDeps } from './service';
+import { authenticateCaller, cancelSession, loadSessionView, sessionStatus, simulateOutcome, type Credentials, type VerifyCaller, type VerifyDeps } from './service';
 
 /** Who may call each route: status polling and cancel belong to the desktop's sessionToken. */
 const CALLERS_OF_ROUTE: Readonly<Record<string, 'session' | 'either'>> = {
@@ -35,7 +35,7 @@ export function verifyRoutes(deps: VerifyDeps) {
       .resolve(async ({ body, path, set }) => {
         const credentials = body as Credentials;
         const now = deps.clock.now();
-        let caller;
+        let caller: VerifyCaller;
         try {
           caller = await authenticateCaller(deps, credentials, CALLERS_OF_ROUTE[path] ?? 'session');
         } catch (error) {
