@@ -24,6 +24,7 @@ import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { EventKind } from '@ageverify/protocol';
 import type { Clock } from '../../clock';
 import type { Db, DbOrTx } from '../../db/database';
+import { rowsOf } from '../../db/rows-of';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema';
 import { randomBase62 } from '../../ids';
 import type { Logger } from '../../log';
@@ -64,11 +65,6 @@ export interface ClaimedDelivery {
 export interface DeliveredAttempt {
   claimed: ClaimedDelivery;
   result: AttemptResult;
-}
-
-/** Rows of a raw query, whichever driver ran it (postgres.js returns an array, PGlite `{ rows }`). */
-export function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
 }
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;

@@ -13,6 +13,7 @@
  */
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
+import { listen, type Unlisten } from '../../db/listen';
 import type { Logger } from '../../log';
 import type { GuardOptions } from './destination-guard';
 import { createDispatcher } from './dispatcher';
@@ -42,21 +43,6 @@ export interface WebhookWorker {
   stop(): Promise<void>;
   /** Look for due work now (e.g. after a commit in this process). */
   wake(): void;
-}
-
-type Unlisten = () => Promise<void>;
-
-/** LISTEN through whichever client the database has: postgres.js (dedicated connection) or PGlite (in-process). */
-async function listen(database: WebhookWorkerDeps['database'], onNotify: () => void): Promise<Unlisten> {
-  const client = (database.db as unknown as { $client: unknown }).$client as {
-    listen(channel: string, callback: () => void): Promise<unknown>;
-  };
-  const handle = await client.listen(WAKE_CHANNEL, onNotify);
-  if (typeof handle === 'function') return handle as Unlisten; // PGlite returns the unsubscribe function
-  const meta = handle as { unlisten?: () => Promise<void> };
-  return async () => {
-    await meta.unlisten?.();
-  };
 }
 
 export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker & { dispatcher: ReturnType<typeof createDispatcher> } {
@@ -135,7 +121,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker & { 
       if (running) return;
       running = true;
       try {
-        unlisten = await listen(deps.database, wake);
+        unlisten = await listen(deps.database, WAKE_CHANNEL, wake);
       } catch (error) {
         logger.warn('webhook worker could not LISTEN; polling only', { error: String((error as Error)?.message ?? error) });
       }
