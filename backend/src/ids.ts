@@ -17,6 +17,8 @@ export const ID_PREFIXES = {
   webhookSecret: 'whsec',
   sessionToken: 'st',
   handoffToken: 'ht',
+  notice: 'ntc',
+  email: 'eml',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

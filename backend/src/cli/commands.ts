@@ -21,7 +21,8 @@ import {
 } from '../modules/webhooks/endpoint-config';
 import type { GuardOptions } from '../modules/webhooks/destination-guard';
 import { endpointHealth, eventAttempts, recentAttempts } from '../modules/webhooks/health';
-import { listEmails, listNotices } from '../modules/webhooks/notifier';
+import { listNotices } from '../modules/notifications/dashboard-notices';
+import { listEmails } from '../modules/notifications/email-outbox';
 
 export interface CommandContext {
   db: Db;

@@ -14,7 +14,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database';
 import { webhookDeliveries, webhookEndpoints, webhookRedeliveries } from '../../db/schema';
-import { enqueuePauseNotification, resolveEndpointNotices } from './notifier';
+import { resolveEndpointNotices } from '../notifications/dashboard-notices';
+import { enqueuePauseNotification } from './pause-notification';
 import { classifyOutcome, exponentialDelay, retryAfterMs, type AttemptResult } from './retry-policy';
 import type { WebhookSettings } from './settings';
 

@@ -17,7 +17,8 @@ import { listen, type Unlisten } from '../../db/listen';
 import type { Logger } from '../../log';
 import type { GuardOptions } from './destination-guard';
 import { createDispatcher } from './dispatcher';
-import { sendPendingEmails, smtpMailer, type Mailer } from './notifier';
+import { sendPendingEmails } from '../notifications/email-outbox';
+import { smtpMailer, type Mailer } from '../notifications/mailer';
 import { closePinnedConnections } from './pinned-https-client';
 import { WAKE_CHANNEL } from './routing';
 import { webhookSettings, type WebhookSettings } from './settings';
@@ -143,7 +144,6 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker & { 
 
 export { webhookSettings, DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './settings';
 export { endpointHealth, eventAttempts, recentAttempts } from './health';
-export { listEmails, listNotices } from './notifier';
 export {
   addEndpoint,
   listEndpoints,
