@@ -18,9 +18,9 @@ import {
   setLegacyWebhook,
   testEndpoint,
   updateEndpoint,
-} from '../modules/webhooks/endpoint-config';
-import type { GuardOptions } from '../modules/webhooks/destination-guard';
-import { endpointHealth, eventAttempts, recentAttempts } from '../modules/webhooks/health';
+} from '../modules/webhooks/endpoints/endpoint-config';
+import type { GuardOptions } from '../modules/webhooks/destinations/destination-guard';
+import { endpointHealth, eventAttempts, recentAttempts } from '../modules/webhooks/endpoints/health';
 import { listNotices } from '../modules/notifications/dashboard-notices';
 import { listEmails } from '../modules/notifications/email-outbox';
 

@@ -17,9 +17,9 @@ import { completeSession, expireSession } from '../../sessions/session-state';
 import { createKeyPair, createTenant } from '../../tenants/service';
 import { openTestDatabase, type TestDatabase } from '../../../testing/test-databases';
 import { seedStartedSession } from '../../../testing/seed-session';
-import type { GuardOptions, Resolver } from '../destination-guard';
-import { createDispatcher } from '../dispatcher';
-import { addEndpoint } from '../endpoint-config';
+import type { GuardOptions, Resolver } from '../destinations/destination-guard';
+import { createDispatcher } from '../delivery/dispatcher';
+import { addEndpoint } from '../endpoints/endpoint-config';
 import { webhookSettings, type WebhookSettings } from '../settings';
 import { startReceiver, type Receiver } from './https-receiver';
 

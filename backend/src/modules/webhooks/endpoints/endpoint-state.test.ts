@@ -5,8 +5,8 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { decideAfterAttempt, effectiveState, type EndpointRow } from './endpoint-state';
-import type { AttemptResult } from './retry-policy';
-import { DEFAULT_WEBHOOK_SETTINGS as S } from './settings';
+import type { AttemptResult } from '../delivery/retry-policy';
+import { DEFAULT_WEBHOOK_SETTINGS as S } from '../settings';
 
 const T0 = new Date('2026-01-15T12:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);

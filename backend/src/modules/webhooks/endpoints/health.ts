@@ -4,11 +4,11 @@
  * DESIGN.md §3: delivery attempts visible in the dashboard). Read-only; tenant-scoped.
  */
 import { and, asc, count, desc, eq, gte, inArray, max } from 'drizzle-orm';
-import type { Db } from '../../db/database';
-import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema';
+import type { Db } from '../../../db/database';
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../../db/schema';
 import { effectiveState } from './endpoint-state';
 import { latestRedelivery } from './redelivery';
-import { DEFAULT_WEBHOOK_SETTINGS } from './settings';
+import { DEFAULT_WEBHOOK_SETTINGS } from '../settings';
 
 export type DeliveryHealth = 'healthy' | 'degraded' | 'failing' | 'paused' | 'disabled';
 

@@ -6,9 +6,9 @@
  * email cannot exist, and the email's dedupe key (endpoint + pause time) makes "one per pause" a
  * database guarantee.
  */
-import type { DbOrTx } from '../../db/database';
-import { addNotice } from '../notifications/dashboard-notices';
-import { enqueueAccountEmail } from '../notifications/email-outbox';
+import type { DbOrTx } from '../../../db/database';
+import { addNotice } from '../../notifications/dashboard-notices';
+import { enqueueAccountEmail } from '../../notifications/email-outbox';
 
 export interface PauseFacts {
   tenantId: string;

@@ -22,20 +22,20 @@
 import { hostname } from 'node:os';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { EventKind } from '@ageverify/protocol';
-import type { Clock } from '../../clock';
-import type { Db, DbOrTx } from '../../db/database';
-import { rowsOf } from '../../db/rows-of';
-import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema';
-import { randomBase62 } from '../../ids';
-import type { Logger } from '../../log';
-import { fixBodyAtFirstSend } from '../events/outbox';
-import { attemptDelivery } from './delivery-attempt';
-import type { GuardOptions } from './destination-guard';
-import { applyEndpointDecision, decideAfterAttempt, lockEndpoint, readEndpoint } from './endpoint-state';
-import { webhookId } from './ids';
-import { releaseRedeliveryBatches } from './redelivery';
+import type { Clock } from '../../../clock';
+import type { Db, DbOrTx } from '../../../db/database';
+import { rowsOf } from '../../../db/rows-of';
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../../db/schema';
+import { randomBase62 } from '../../../ids';
+import type { Logger } from '../../../log';
+import { fixBodyAtFirstSend } from '../../events/outbox';
+import { attemptDelivery } from './attempt';
+import type { GuardOptions } from '../destinations/destination-guard';
+import { applyEndpointDecision, decideAfterAttempt, lockEndpoint, readEndpoint } from '../endpoints/endpoint-state';
+import { webhookId } from '../ids';
+import { releaseRedeliveryBatches } from '../endpoints/redelivery';
 import { classifyOutcome, nextDeliveryStep, type AttemptResult, type DeliveryPolicy } from './retry-policy';
-import type { WebhookSettings } from './settings';
+import type { WebhookSettings } from '../settings';
 
 export interface DispatcherDeps {
   db: Db;

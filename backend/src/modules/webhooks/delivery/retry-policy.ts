@@ -11,7 +11,7 @@
  * - Retry-After on 429 or 503 is honoured up to one hour (rule 7).
  */
 import type { EventKind } from '@ageverify/protocol';
-import type { WebhookSettings } from './settings';
+import type { WebhookSettings } from '../settings';
 
 export const DELIVERY_POLICIES = ['completion', 'timeout', 'in-request'] as const;
 export type DeliveryPolicy = (typeof DELIVERY_POLICIES)[number];
@@ -94,7 +94,7 @@ export type DeliveryStep =
   | { kind: 'retry'; at: Date }
   | { kind: 'undelivered'; reason: 'rejected' | 'attempts_exhausted' | 'expired' };
 
-/** What happens to one delivery after an attempt (the endpoint's own pacing is endpoint-state.ts). */
+/** What happens to one delivery after an attempt (the endpoint's own pacing is endpoints/endpoint-state.ts). */
 export function nextDeliveryStep(delivery: DeliveryFacts, result: AttemptResult, now: Date, settings: WebhookSettings): DeliveryStep {
   const outcome = classifyOutcome(result);
   if (outcome === 'success') return { kind: 'delivered' };

@@ -9,21 +9,21 @@
  */
 import { and, count, eq } from 'drizzle-orm';
 import { EVENT_KINDS, isEventKind, type EventKind } from '@ageverify/protocol';
-import type { Clock } from '../../clock';
-import type { Db, DbOrTx } from '../../db/database';
-import { keyPairs, tenants, webhookAttempts, webhookEndpoints } from '../../db/schema';
-import { newId, randomBase62 } from '../../ids';
-import { eventData, envelopeBody } from '../events/outbox';
-import { ProvisioningError } from '../tenants/provisioning-error';
-import { requireTenant } from '../tenants/service';
-import { attemptDelivery } from './delivery-attempt';
-import { checkDestination, type GuardOptions } from './destination-guard';
+import type { Clock } from '../../../clock';
+import type { Db, DbOrTx } from '../../../db/database';
+import { keyPairs, tenants, webhookAttempts, webhookEndpoints } from '../../../db/schema';
+import { newId, randomBase62 } from '../../../ids';
+import { eventData, envelopeBody } from '../../events/outbox';
+import { ProvisioningError } from '../../tenants/provisioning-error';
+import { requireTenant } from '../../tenants/service';
+import { attemptDelivery } from '../delivery/attempt';
+import { checkDestination, type GuardOptions } from '../destinations/destination-guard';
 import { disableEndpoint, effectiveState, enableEndpoint, resumeEndpoint } from './endpoint-state';
-import { newWebhookSecret, webhookId } from './ids';
+import { newWebhookSecret, webhookId } from '../ids';
 import { RedeliveryRefused, requestRedelivery } from './redelivery';
-import { classifyOutcome } from './retry-policy';
-import { legacyEndpointId } from './routing';
-import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './settings';
+import { classifyOutcome } from '../delivery/retry-policy';
+import { legacyEndpointId } from '../routing';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../settings';
 
 export const MAX_ENDPOINTS_PER_TENANT = 20;
 export const MAX_EVENTS_PER_ENDPOINT = 20;

@@ -6,17 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { and, eq, sql } from 'drizzle-orm';
-import { dashboardNotices, emailOutbox, events, sessions, tenants, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema';
-import { openPostgres, type Database } from '../../db/database';
-import { silentLogger } from '../../log';
-import { TARGETS } from '../../testing/test-databases';
-import { seedStartedSession } from '../../testing/seed-session';
-import { recordEvent } from '../events/outbox';
+import { dashboardNotices, emailOutbox, events, sessions, tenants, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../../db/schema';
+import { openPostgres, type Database } from '../../../db/database';
+import { silentLogger } from '../../../log';
+import { TARGETS } from '../../../testing/test-databases';
+import { seedStartedSession } from '../../../testing/seed-session';
+import { recordEvent } from '../../events/outbox';
 import { createDispatcher } from './dispatcher';
-import { addEndpoint, redeliverEndpoint, setEndpointEnabled, setLegacyWebhook, testEndpoint, updateEndpoint } from './endpoint-config';
-import { endpointHealth, eventAttempts } from './health';
-import { attemptDelivery } from './delivery-attempt';
-import { createTestbed, type Testbed } from './testing/testbed';
+import { addEndpoint, redeliverEndpoint, setEndpointEnabled, setLegacyWebhook, testEndpoint, updateEndpoint } from '../endpoints/endpoint-config';
+import { endpointHealth, eventAttempts } from '../endpoints/health';
+import { attemptDelivery } from './attempt';
+import { createTestbed, type Testbed } from '../testing/testbed';
 
 const SEC = 1000;
 const MIN = 60 * SEC;
@@ -410,7 +410,7 @@ for (const target of TARGETS) {
       test('rule 12: the legacy webhook receives events until the first endpoint exists; creating it migrates URL, secret and events', async () => {
         await isolate();
         const db = bed.database.db;
-        const { createTenant } = await import('../tenants/service');
+        const { createTenant } = await import('../../tenants/service');
         const legacyTenant = await createTenant(db, bed.clock, { name: 'Legacy', domains: ['legacy.example.com'], sandbox: false });
         const path = fresh('rule12-legacy');
         const legacySecret = 'legacy-shared-secret-v0';
@@ -418,7 +418,7 @@ for (const target of TARGETS) {
         bed.receiver.expectSecret(path, legacySecret);
         const legacyBed = { ...bed, tenantId: legacyTenant.tenantId, pairId: legacyTenant.pairId };
         const sessionIn = async () => {
-          const { completeSession } = await import('../sessions/session-state');
+          const { completeSession } = await import('../../sessions/session-state');
           const s = await createSessionFor(bed, legacyTenant.tenantId, legacyTenant.pairId);
           await completeSession(db, s, 'verified', bed.clock.now());
           return s;
@@ -446,7 +446,7 @@ for (const target of TARGETS) {
 
       test('limits: the legacy webhook is not counted among the 20 endpoints', async () => {
         const db = bed.database.db;
-        const { createTenant } = await import('../tenants/service');
+        const { createTenant } = await import('../../tenants/service');
         const t = await createTenant(db, bed.clock, { name: 'Limits', domains: ['limits.example.com'], sandbox: false });
         await setLegacyWebhook(db, bed.guard, { tenantId: t.tenantId, url: bed.receiver.url('/limits-legacy'), secret: 's', events: ['session.started'] });
         await createSessionFor(bed, t.tenantId, t.pairId); // materialises the legacy row

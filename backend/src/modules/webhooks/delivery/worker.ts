@@ -11,17 +11,17 @@
  *
  * Correctness never depends on the wake-up: a missed NOTIFY costs at most one poll interval.
  */
-import type { Clock } from '../../clock';
-import type { Database } from '../../db/database';
-import { listen, type Unlisten } from '../../db/listen';
-import type { Logger } from '../../log';
-import type { GuardOptions } from './destination-guard';
+import type { Clock } from '../../../clock';
+import type { Database } from '../../../db/database';
+import { listen, type Unlisten } from '../../../db/listen';
+import type { Logger } from '../../../log';
+import type { GuardOptions } from '../destinations/destination-guard';
 import { createDispatcher } from './dispatcher';
-import { sendPendingEmails } from '../notifications/email-outbox';
-import { smtpMailer, type Mailer } from '../notifications/mailer';
-import { closePinnedConnections } from './pinned-https-client';
-import { WAKE_CHANNEL } from './routing';
-import { webhookSettings, type WebhookSettings } from './settings';
+import { sendPendingEmails } from '../../notifications/email-outbox';
+import { smtpMailer, type Mailer } from '../../notifications/mailer';
+import { closePinnedConnections } from '../destinations/pinned-https-client';
+import { WAKE_CHANNEL } from '../routing';
+import { webhookSettings, type WebhookSettings } from '../settings';
 
 export interface WebhookWorkerDeps {
   database: Pick<Database, 'db' | 'kind'>;
@@ -141,17 +141,3 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker & { 
     wake,
   };
 }
-
-export { webhookSettings, DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './settings';
-export { endpointHealth, eventAttempts, recentAttempts } from './health';
-export {
-  addEndpoint,
-  listEndpoints,
-  removeEndpoint,
-  updateEndpoint,
-  setEndpointEnabled,
-  testEndpoint,
-  redeliverEndpoint,
-  setLegacyWebhook,
-} from './endpoint-config';
-export { serviceSignature, standardSignature } from './signing';
