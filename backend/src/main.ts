@@ -11,7 +11,7 @@ import { createApp } from './app';
 import { resolveServerSecret } from './server-secret';
 import { startSweeper } from './modules/sessions/expiry-sweeper';
 import { tenants } from './db/schema';
-import { createWebhookWorker } from './modules/webhooks/delivery/worker';
+import { createWebhookWorker } from './modules/webhooks';
 import { cliBridgeRoutes, newAdminToken, recordAdminAddress } from './cli/server-bridge';
 
 async function main(): Promise<void> {

@@ -11,16 +11,18 @@ import { ProvisioningError } from '../modules/tenants/provisioning-error';
 import { addDomain, createKeyPair, createTenant, listDomains, listKeyPairs, removeDomain, requireTenant, revokeKeyPair, setPlan, setPolicy, setRateLimits, setTenantStatus } from '../modules/tenants/service';
 import {
   addEndpoint,
+  endpointHealth,
+  eventAttempts,
   listEndpoints,
+  recentAttempts,
   redeliverEndpoint,
   removeEndpoint,
   setEndpointEnabled,
   setLegacyWebhook,
   testEndpoint,
   updateEndpoint,
-} from '../modules/webhooks/endpoints/endpoint-config';
-import type { GuardOptions } from '../modules/webhooks/destinations/destination-guard';
-import { endpointHealth, eventAttempts, recentAttempts } from '../modules/webhooks/endpoints/health';
+  type GuardOptions,
+} from '../modules/webhooks';
 import { listNotices } from '../modules/notifications/dashboard-notices';
 import { listEmails } from '../modules/notifications/email-outbox';
 

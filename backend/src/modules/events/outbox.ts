@@ -19,7 +19,7 @@ import type { EventEnvelope, EventKind } from '@ageverify/protocol';
 import type { DbOrTx } from '../../db/database';
 import { events } from '../../db/schema';
 import { newId } from '../../ids';
-import { routeEvent } from '../webhooks/routing';
+import { routeEvent } from '../webhooks';
 
 export interface SessionFacts {
   id: string;

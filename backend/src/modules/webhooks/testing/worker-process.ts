@@ -17,7 +17,7 @@ import { events, webhookDeliveries } from '../../../db/schema';
 import { silentLogger } from '../../../log';
 import { completeSession } from '../../sessions/session-state';
 import { seedStartedSession } from '../../../testing/seed-session';
-import { createWebhookWorker } from '../delivery/worker';
+import { createWebhookWorker } from '../index';
 import type { WebhookSettings } from '../settings';
 
 export interface ChildConfig {
