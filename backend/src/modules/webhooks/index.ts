@@ -1,10 +1,12 @@
 /**
  * The webhooks module's public entry: what the rest of the service uses. The worker that every
- * backend process runs (delivery/), the routing the event outbox calls in the event's transaction,
- * and the operator's endpoint actions and health views (endpoints/), which the CLI exposes.
+ * backend process runs (delivery/); what the event outbox needs in the event's transaction (the
+ * body bytes, routing); the operator's endpoint actions and health views (endpoints/), which the
+ * CLI exposes.
  */
 export { createWebhookWorker, type WebhookWorker, type WebhookWorkerDeps } from './delivery/worker';
 export type { GuardOptions } from './destinations/destination-guard';
+export { envelopeBody, eventData, recordTimeTimestamp, type SessionFacts } from './envelope';
 export { routeEvent } from './routing';
 export {
   addEndpoint,

@@ -28,7 +28,7 @@ import { rowsOf } from '../../../db/rows-of';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../../db/schema';
 import { randomBase62 } from '../../../ids';
 import type { Logger } from '../../../log';
-import { fixBodyAtFirstSend } from '../../events/outbox';
+import { fixBodyAtFirstSend } from '../envelope';
 import { attemptDelivery } from './attempt';
 import type { GuardOptions } from '../destinations/destination-guard';
 import { applyEndpointDecision, decideAfterAttempt, lockEndpoint, readEndpoint } from '../endpoints/endpoint-state';

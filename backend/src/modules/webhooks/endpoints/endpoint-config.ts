@@ -13,7 +13,7 @@ import type { Clock } from '../../../clock';
 import type { Db, DbOrTx } from '../../../db/database';
 import { keyPairs, tenants, webhookAttempts, webhookEndpoints } from '../../../db/schema';
 import { newId, randomBase62 } from '../../../ids';
-import { eventData, envelopeBody } from '../../events/outbox';
+import { eventData, envelopeBody } from '../envelope';
 import { ProvisioningError } from '../../tenants/provisioning-error';
 import { requireTenant } from '../../tenants/service';
 import { attemptDelivery } from '../delivery/attempt';
