@@ -212,13 +212,13 @@ export const serverSettings = pgTable('server_settings', {
   value: text('value').notNull(),
 });
 
-// ─── Webhook delivery and notifications (issue 4; modules/webhooks) ─────────────────────────────
+// ─── Webhook delivery and notifications (issue 4; modules/webhooks, modules/notifications) ───────
 
 /**
  * One row per (event, endpoint) the event was routed to (spec Delivery rule 9). `url` is the
  * destination the event was created for and never changes (rule 8). A pending row is claimed with a
  * lease (FOR UPDATE SKIP LOCKED, then commit), sent outside any transaction, and settled by the
- * holder of the lease (modules/webhooks/delivery/dispatcher.ts).
+ * holder of the lease (modules/webhooks/delivery/claim.ts, record.ts).
  */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
