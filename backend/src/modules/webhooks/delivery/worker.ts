@@ -15,13 +15,14 @@ import type { Clock } from '../../../clock';
 import type { Database } from '../../../db/database';
 import { listen, type Unlisten } from '../../../db/listen';
 import type { Logger } from '../../../log';
-import type { GuardOptions } from '../destinations/destination-guard';
-import { createDispatcher } from './dispatcher';
 import { sendPendingEmails } from '../../notifications/email-outbox';
 import { smtpMailer, type Mailer } from '../../notifications/mailer';
+import type { GuardOptions } from '../destinations/destination-guard';
 import { closePinnedConnections } from '../destinations/pinned-https-client';
 import { WAKE_CHANNEL } from '../routing';
 import { webhookSettings, type WebhookSettings } from '../settings';
+import type { ClaimedDelivery } from './claim';
+import { createDispatcher } from './dispatcher';
 
 export interface WebhookWorkerDeps {
   database: Pick<Database, 'db' | 'kind'>;
@@ -46,7 +47,7 @@ export interface WebhookWorker {
   wake(): void;
 }
 
-export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker & { dispatcher: ReturnType<typeof createDispatcher> } {
+export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   const settings = webhookSettings(deps.settings);
   const { logger, clock } = deps;
   const dispatcher = createDispatcher({ db: deps.database.db, clock, logger, guard: deps.guard, settings, workerId: deps.workerId });
@@ -78,35 +79,43 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker & { 
       wakeUp = done;
     });
 
+  /** Sends one claimed delivery in the background; its slot frees when it is recorded. */
+  function send(item: ClaimedDelivery): void {
+    const sending: Promise<unknown> = dispatcher
+      .deliver(item)
+      .then((done) => {
+        // A Retrying endpoint that answered 2xx is Active again: its queue may go now.
+        if (item.probe && done.result.errorClass === null) wake();
+      })
+      .catch((error: unknown) => logger.error('webhook delivery could not be recorded', { deliveryId: item.deliveryId, error: String((error as Error)?.stack ?? error) }))
+      .finally(() => {
+        inFlight.delete(sending);
+        // Claim again once half the slots are free (or all): claiming in batches keeps the
+        // claim transactions few; one claim per finished request would double the queries.
+        if (inFlight.size <= settings.maxInFlight / 2) wake();
+      });
+    inFlight.add(sending);
+  }
+
+  /** Housekeeping when due, then claims what fits in the free slots. Returns true when the claim was full. */
+  async function pass(): Promise<boolean> {
+    if (performance.now() - lastHousekeeping >= settings.pollIntervalMs) {
+      lastHousekeeping = performance.now();
+      await dispatcher.housekeeping();
+      if (mailer) await sendPendingEmails({ db: deps.database.db, now: clock.now(), mailer, from: mailFrom, logger });
+    }
+    const room = Math.min(settings.maxInFlight - inFlight.size, settings.claimBatchSize);
+    const claimed = room > 0 ? await dispatcher.claim(room) : [];
+    for (const item of claimed) send(item);
+    return room > 0 && claimed.length === room;
+  }
+
   async function loop(): Promise<void> {
     while (running) {
       woken = false;
       let full = false;
       try {
-        if (performance.now() - lastHousekeeping >= settings.pollIntervalMs) {
-          lastHousekeeping = performance.now();
-          await dispatcher.housekeeping();
-          if (mailer) await sendPendingEmails({ db: deps.database.db, now: clock.now(), mailer, from: mailFrom, logger });
-        }
-        const room = Math.min(settings.maxInFlight - inFlight.size, settings.claimBatchSize);
-        const claimed = room > 0 ? await dispatcher.claim(room) : [];
-        for (const item of claimed) {
-          const sending: Promise<unknown> = dispatcher
-            .deliver(item)
-            .then((done) => {
-              // A Retrying endpoint that answered 2xx is Active again: its queue may go now.
-              if (item.probe && done.result.errorClass === null) wake();
-            })
-            .catch((error: unknown) => logger.error('webhook delivery could not be recorded', { deliveryId: item.deliveryId, error: String((error as Error)?.stack ?? error) }))
-            .finally(() => {
-              inFlight.delete(sending);
-              // Claim again once half the slots are free (or all): claiming in batches keeps the
-              // claim transactions few; one claim per finished request would double the queries.
-              if (inFlight.size <= settings.maxInFlight / 2) wake();
-            });
-          inFlight.add(sending);
-        }
-        full = room > 0 && claimed.length === room;
+        full = await pass();
       } catch (error) {
         logger.error('webhook worker pass failed', { error: String((error as Error)?.stack ?? error) });
       }
@@ -117,7 +126,6 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker & { 
   }
 
   return {
-    dispatcher,
     async start() {
       if (running) return;
       running = true;
