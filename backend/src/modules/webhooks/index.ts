@@ -15,7 +15,7 @@ export {
   removeEndpoint,
   setEndpointEnabled,
   setLegacyWebhook,
-  testEndpoint,
   updateEndpoint,
 } from './endpoints/endpoint-config';
 export { endpointHealth, eventAttempts, recentAttempts } from './endpoints/health';
+export { testEndpoint } from './endpoints/test-endpoint';
