@@ -14,7 +14,6 @@ export const ID_PREFIXES = {
   user: 'usr',
   publishableKey: 'pk',
   secretKey: 'sk',
-  webhookSecret: 'whsec',
   sessionToken: 'st',
   handoffToken: 'ht',
   notice: 'ntc',
@@ -36,7 +35,7 @@ export function randomBase62(length: number): string {
 }
 
 export function newId(kind: IdKind): string {
-  const length = kind === 'secretKey' || kind === 'webhookSecret' || kind === 'publishableKey' ? 43 : 22;
+  const length = kind === 'secretKey' || kind === 'publishableKey' ? 43 : 22;
   return `${ID_PREFIXES[kind]}_${randomBase62(length)}`;
 }
 

@@ -22,8 +22,8 @@ import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../settings';
 import { disableEndpoint, effectiveState, enableEndpoint } from './endpoint-state';
 import { RedeliveryRefused, requestRedelivery } from './redelivery';
 
-export const MAX_ENDPOINTS_PER_TENANT = 20;
-export const MAX_EVENTS_PER_ENDPOINT = 20;
+const MAX_ENDPOINTS_PER_TENANT = 20;
+const MAX_EVENTS_PER_ENDPOINT = 20;
 
 export interface AddEndpointInput {
   tenantId: string;
