@@ -1,17 +1,26 @@
 /**
- * The endpoint state machine's decisions, row by row of the spec table "Webhook endpoint
- * delivery", with time moved by hand (no sleeping). The database side (guarded UPDATEs, side
- * effects) is exercised end to end in delivery.test.ts.
+ * The endpoint state machine, row by row of the spec table "Webhook endpoint delivery", with
+ * time moved by hand (no sleeping): first its decisions alone, then every row end to end on every
+ * database target (guarded UPDATEs and side effects: settled deliveries, notices, one email per
+ * pause), against a real HTTPS receiver whose answers are scripted.
  */
-import { describe, expect, test } from 'bun:test';
-import { decideAfterAttempt, effectiveState, type EndpointRow } from './endpoint-state';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { sql, eq } from 'drizzle-orm';
+import { dashboardNotices, emailOutbox, webhookEndpoints } from '../../../db/schema';
+import { TARGETS } from '../../../testing/test-databases';
 import type { AttemptResult } from '../delivery/retry-policy';
 import { DEFAULT_WEBHOOK_SETTINGS as S } from '../settings';
+import { createTestbed, driveToPaused, type Testbed } from '../testing/testbed';
+import { redeliverEndpoint, setEndpointEnabled } from './endpoint-config';
+import { endpointHealth } from './health';
+import { decideAfterAttempt, effectiveState, type EndpointRow } from './endpoint-state';
+import { testEndpoint } from './test-endpoint';
 
 const T0 = new Date('2026-01-15T12:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
 const MIN = 60_000;
 const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
 
 const endpoint = (fields: Partial<EndpointRow> = {}): EndpointRow => ({
   id: 'whe_1',
@@ -145,3 +154,189 @@ describe('Paused and Disabled change only by an operator action', () => {
     expect(decideAfterAttempt(endpoint({ enabled: false }), r(500), at(1000), S)).toEqual({ kind: 'none' });
   });
 });
+
+for (const target of TARGETS) {
+  describe(`webhook delivery [${target}]`, () => {
+    let bed: Testbed;
+    beforeAll(async () => {
+      bed = await createTestbed(target);
+    });
+    afterAll(() => bed.close());
+
+    let pathCounter = 0;
+    /** A fresh receiver path per test, so tests never see each other's requests. */
+    const fresh = (name: string) => `/${name}-${++pathCounter}`;
+    /** Each test's routing is its own: earlier tests' endpoints (and their deliveries) go. */
+    const isolate = async () => {
+      await bed.database.db.delete(webhookEndpoints).where(eq(webhookEndpoints.tenantId, bed.tenantId));
+    };
+
+    describe('endpoint state table', () => {
+      test('Retrying → Paused after rejections lasting ≥ 1 h: dashboard notice, one email to owners and admins, settings unchanged', async () => {
+        await isolate();
+        const path = fresh('pause-1h');
+        const { endpointId } = await bed.endpoint(path, ['verification.completed']);
+        bed.receiver.script(path, [], { status: 410 });
+        const first = bed.clock.now().getTime();
+        const queued = await bed.complete((await bed.session()).sessionId);
+        await bed.run();
+        const before = await bed.endpointRow(endpointId);
+        let pausedAt: number | null = null;
+        for (let i = 0; i < 200 && pausedAt === null; i++) {
+          await bed.step();
+          const row = await bed.endpointRow(endpointId);
+          if (row.deliveryState === 'paused') pausedAt = row.pausedAt!.getTime();
+          else expect(bed.clock.now().getTime() - first).toBeLessThan(HOUR + 10 * MIN);
+        }
+        expect(pausedAt).not.toBeNull();
+        expect(pausedAt! - first).toBeGreaterThanOrEqual(HOUR);
+        expect(pausedAt! - first).toBeLessThanOrEqual(HOUR + 10 * MIN);
+        const row = await bed.endpointRow(endpointId);
+        expect(row.pauseReason).toContain('HTTP 410');
+        expect({ url: row.url, events: row.events, enabled: row.enabled, secret: row.secret }).toEqual({ url: before.url, events: before.events, enabled: true, secret: before.secret });
+        expect((await bed.delivery(queued, endpointId)).undeliveredReason).toBe('endpoint_paused');
+        const notices = await bed.database.db.select().from(dashboardNotices).where(eq(dashboardNotices.endpointId, endpointId));
+        expect(notices).toHaveLength(1);
+        const emails = await bed.database.db.select().from(emailOutbox).where(sql`${emailOutbox.dedupeKey} like ${`%${endpointId}%`}`);
+        expect(emails).toHaveLength(1);
+        expect(emails[0]!.recipients).toHaveLength(2);
+        expect(emails[0]!.recipients.some((r) => r.startsWith('owner-'))).toBe(true);
+        expect(emails[0]!.recipients.some((r) => r.startsWith('admin-'))).toBe(true);
+        expect(emails[0]!.recipients.some((r) => r.startsWith('developer-'))).toBe(false);
+        const health = (await endpointHealth(bed.database.db, bed.clock.now(), bed.tenantId, endpointId))[0]!;
+        expect(health).toMatchObject({ state: 'paused', health: 'paused', pause: { pausedAt: new Date(pausedAt!).toISOString() } });
+        expect(health.undeliveredEvents).toBeGreaterThanOrEqual(1);
+      });
+
+      test('Retrying → Paused after other failures lasting ≥ 24 h (5xx with Retry-After: 1 h, so hourly requests)', async () => {
+        await isolate();
+        const path = fresh('pause-24h');
+        const { endpointId } = await bed.endpoint(path, ['verification.completed']);
+        bed.receiver.script(path, [], { status: 503, retryAfter: '3600' });
+        const first = bed.clock.now().getTime();
+        await bed.complete((await bed.session()).sessionId);
+        await bed.run();
+        let later: string | null = null;
+        for (let i = 0; i < 60; i++) {
+          await bed.step();
+          const row = await bed.endpointRow(endpointId);
+          if (row.deliveryState === 'paused') break;
+          expect(row.deliveryState).toBe('retrying');
+          expect(bed.clock.now().getTime() - first).toBeLessThan(DAY);
+          // Traffic keeps coming while it fails.
+          if (!later && bed.clock.now().getTime() - first >= 12 * HOUR) later = await bed.complete((await bed.session()).sessionId);
+        }
+        const row = await bed.endpointRow(endpointId);
+        expect(row.deliveryState).toBe('paused');
+        expect(row.pausedAt!.getTime() - first).toBe(DAY);
+        expect(row.pauseReason).toContain('HTTP 503');
+        expect(row.pauseReason).toContain('24 hours');
+        expect((await bed.delivery(later!, endpointId)).undeliveredReason).toBe('endpoint_paused');
+        const emails = await bed.database.db.select().from(emailOutbox).where(sql`${emailOutbox.dedupeKey} like ${`%${endpointId}%`}`);
+        expect(emails).toHaveLength(1);
+        // Hourly, as asked: the spacing honoured Retry-After (up to 1 h).
+        const times = bed.receiver.requests(path).map((r) => r.receivedAt);
+        expect(times.length).toBeLessThanOrEqual(26);
+      });
+
+      test('Paused: new events are recorded as not delivered and not sent; other endpoints are unaffected', async () => {
+        await isolate();
+        const pausedPath = fresh('paused');
+        const otherPath = fresh('paused-other');
+        const paused = await bed.endpoint(pausedPath, ['verification.completed']);
+        const other = await bed.endpoint(otherPath, ['verification.completed']);
+        await driveToPaused(bed, paused.endpointId, pausedPath);
+        bed.receiver.script(pausedPath, [], { status: 200 });
+        const before = bed.receiver.requests(pausedPath).length;
+        const eventId = await bed.complete((await bed.session()).sessionId);
+        await bed.settle();
+        expect(await bed.delivery(eventId, paused.endpointId)).toMatchObject({ status: 'undelivered', undeliveredReason: 'endpoint_paused', totalAttempts: 0 });
+        expect(bed.receiver.requests(pausedPath).length).toBe(before);
+        expect((await bed.delivery(eventId, other.endpointId)).status).toBe('delivered');
+      });
+
+      test('Paused → Active by test and resume: the signed test event must succeed; a failing test keeps it Paused', async () => {
+        await isolate();
+        const path = fresh('resume');
+        const { endpointId, secret } = await bed.endpoint(path, ['verification.failed', 'verification.completed']);
+        await driveToPaused(bed, endpointId, path);
+        const deps = { db: bed.database.db, clock: bed.clock, guard: bed.guard };
+        bed.receiver.script(path, [{ status: 500 }], { status: 200 });
+        expect(await testEndpoint(deps, bed.tenantId, endpointId)).toMatchObject({ delivered: false, resumed: false, state: 'paused', statusCode: 500 });
+        const result = await testEndpoint(deps, bed.tenantId, endpointId);
+        expect(result).toMatchObject({ delivered: true, resumed: true, state: 'active', event: 'verification.failed' });
+        const testRequest = bed.receiver.requests(path).at(-1)!;
+        expect(testRequest.serviceSignatureValid).toBe(true);
+        expect(testRequest.standardSignatureValid).toBe(true);
+        expect(testRequest.json).toMatchObject({ event: 'verification.failed', test: true, tenantId: bed.tenantId, data: { verified: false, reason: 'age_not_met' } });
+        expect(testRequest.eventId).toBe(result.eventId);
+        void secret;
+        const notices = await bed.database.db.select().from(dashboardNotices).where(eq(dashboardNotices.endpointId, endpointId));
+        expect(notices.every((n) => n.resolvedAt !== null)).toBe(true);
+      });
+
+      test('one email per pause: a second pause after resuming sends a second email, never more', async () => {
+        await isolate();
+        const path = fresh('two-pauses');
+        const { endpointId } = await bed.endpoint(path, ['verification.completed']);
+        await driveToPaused(bed, endpointId, path);
+        bed.receiver.script(path, [], { status: 200 });
+        await testEndpoint({ db: bed.database.db, clock: bed.clock, guard: bed.guard }, bed.tenantId, endpointId);
+        await driveToPaused(bed, endpointId, path);
+        const emails = await bed.database.db.select().from(emailOutbox).where(sql`${emailOutbox.dedupeKey} like ${`%${endpointId}%`}`);
+        expect(emails).toHaveLength(2);
+      });
+
+      test('Active, Retrying or Paused → Disabled: new events and queued retries stop', async () => {
+        await isolate();
+        const path = fresh('disable');
+        const { endpointId } = await bed.endpoint(path, ['verification.completed']);
+        bed.receiver.script(path, [], { status: 503 });
+        const queued = await bed.complete((await bed.session()).sessionId);
+        await bed.run();
+        await bed.step();
+        expect((await bed.endpointRow(endpointId)).deliveryState).toBe('retrying');
+        const sent = bed.receiver.requests(path).length;
+        const result = await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, false);
+        expect(result).toMatchObject({ state: 'disabled', changed: true });
+        const fresh1 = await bed.complete((await bed.session()).sessionId);
+        bed.clock.advance(HOUR);
+        await bed.settle();
+        expect(bed.receiver.requests(path).length).toBe(sent);
+        expect(await bed.delivery(queued, endpointId)).toMatchObject({ status: 'undelivered', undeliveredReason: 'endpoint_disabled' });
+        expect(await bed.delivery(fresh1, endpointId)).toMatchObject({ status: 'undelivered', undeliveredReason: 'endpoint_disabled' });
+        // A paused endpoint can be disabled too.
+        const p = fresh('disable-paused');
+        const pausedEndpoint = await bed.endpoint(p, ['verification.completed']);
+        await driveToPaused(bed, pausedEndpoint.endpointId, p);
+        expect(await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, pausedEndpoint.endpointId, false)).toMatchObject({ state: 'disabled' });
+      });
+
+      test('Disabled → Active on re-enable; recent undelivered events can then be redelivered', async () => {
+        await isolate();
+        const path = fresh('reenable');
+        const { endpointId } = await bed.endpoint(path, ['verification.completed']);
+        await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, false);
+        const missed = await bed.complete((await bed.session()).sessionId);
+        await bed.run();
+        expect(bed.receiver.requests(path)).toHaveLength(0);
+        const deps = { db: bed.database.db, clock: bed.clock, guard: bed.guard };
+        await expect(redeliverEndpoint(deps, bed.tenantId, endpointId)).rejects.toThrow(/disabled; enable it first/);
+        expect(await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, true)).toMatchObject({ state: 'active', changed: true });
+        expect(await redeliverEndpoint(deps, bed.tenantId, endpointId)).toMatchObject({ undeliveredEvents: 1 });
+        await bed.settle();
+        expect(bed.receiver.requests(path).map((r) => r.eventId)).toEqual([missed]);
+        expect((await bed.delivery(missed, endpointId)).status).toBe('delivered');
+      });
+
+      test('redeliver waits while the endpoint is Retrying and is refused while Paused', async () => {
+        await isolate();
+        const path = fresh('redeliver-wait');
+        const { endpointId } = await bed.endpoint(path, ['verification.completed']);
+        await driveToPaused(bed, endpointId, path);
+        const deps = { db: bed.database.db, clock: bed.clock, guard: bed.guard };
+        await expect(redeliverEndpoint(deps, bed.tenantId, endpointId)).rejects.toThrow(/paused; use test and resume first/);
+      });
+    });
+  });
+}

@@ -170,3 +170,14 @@ export async function createTestbed(target: 'pglite' | 'postgres', options: { se
   };
   return bed;
 }
+
+/** Drives an endpoint into Paused with an hour of 404s. */
+export async function driveToPaused(bed: Testbed, endpointId: string, path: string): Promise<void> {
+  bed.receiver.script(path, [], { status: 404 });
+  await bed.complete((await bed.session()).sessionId);
+  for (let i = 0; i < 300; i++) {
+    await bed.step();
+    if ((await bed.endpointRow(endpointId)).deliveryState === 'paused') return;
+  }
+  throw new Error('endpoint did not pause');
+}
