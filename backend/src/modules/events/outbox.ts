@@ -5,7 +5,7 @@
  * (modules/webhooks/routing.ts) and the dispatchers are woken at commit (NOTIFY).
  *
  * The event's `data` and body bytes are the webhook's (modules/webhooks/envelope.ts). Imports run
- * one way, sessions → events → webhooks (docs/decisions/0016-events-to-webhooks-one-way.md).
+ * one way, sessions → events → webhooks (docs/decisions/0017-events-to-webhooks-one-way.md).
  */
 import type { EventKind } from '@ageverify/protocol';
 import type { DbOrTx } from '../../db/database';
