@@ -18,9 +18,9 @@ import { eq, sql } from 'drizzle-orm';
 import { isEventKind, type EventKind } from '@ageverify/protocol';
 import type { DbOrTx } from '../../db/database';
 import { tenants, webhookDeliveries, webhookEndpoints } from '../../db/schema';
+import { policyFor } from './delivery/retry-policy';
 import { effectiveState, type EndpointRow } from './endpoints/endpoint-state';
 import { webhookId } from './ids';
-import { policyFor } from './delivery/retry-policy';
 import { DEFAULT_WEBHOOK_SETTINGS } from './settings';
 
 /** NOTIFY channel the dispatchers LISTEN on; PostgreSQL delivers it at commit, never for a rollback. */

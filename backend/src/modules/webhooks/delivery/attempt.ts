@@ -5,8 +5,8 @@
  */
 import { checkDestination, type GuardOptions } from '../destinations/destination-guard';
 import { postPinned, trustedCas } from '../destinations/pinned-https-client';
-import type { AttemptResult } from './retry-policy';
 import { signatureHeaders } from '../signing';
+import type { AttemptResult } from './retry-policy';
 
 export const USER_AGENT = 'AgeVerify-Webhooks/1.0';
 

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { webhookDeliveries, webhookEndpoints } from '../../../db/schema';
 import { silentLogger } from '../../../log';
 import { TARGETS } from '../../../testing/test-databases';
-import { createWebhookWorker, type WebhookWorker } from './worker';
 import { createTestbed, type Testbed } from '../testing/testbed';
+import { createWebhookWorker, type WebhookWorker } from './worker';
 
 async function until(check: () => boolean, timeoutMs = 5_000): Promise<number> {
   const start = performance.now();

@@ -11,10 +11,10 @@ import { ManualClock } from '../../../clock';
 import { openPglite, type Database } from '../../../db/database';
 import { createTenant } from '../../tenants/service';
 import { attemptDelivery } from '../delivery/attempt';
-import type { GuardOptions } from './destination-guard';
 import { addEndpoint } from '../endpoints/endpoint-config';
 import { startReceiver, type Receiver } from '../testing/https-receiver';
 import { fakeResolver, LOOPBACK_ONLY } from '../testing/testbed';
+import type { GuardOptions } from './destination-guard';
 
 let receiver: Receiver;
 let database: Database;

@@ -5,15 +5,15 @@
  * pause), against a real HTTPS receiver whose answers are scripted.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { sql, eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { dashboardNotices, emailOutbox, webhookEndpoints } from '../../../db/schema';
 import { TARGETS } from '../../../testing/test-databases';
 import type { AttemptResult } from '../delivery/retry-policy';
 import { DEFAULT_WEBHOOK_SETTINGS as S } from '../settings';
 import { createTestbed, driveToPaused, type Testbed } from '../testing/testbed';
 import { redeliverEndpoint, setEndpointEnabled } from './endpoint-config';
-import { endpointHealth } from './health';
 import { decideAfterAttempt, effectiveState, type EndpointRow } from './endpoint-state';
+import { endpointHealth } from './health';
 import { testEndpoint } from './test-endpoint';
 
 const T0 = new Date('2026-01-15T12:00:00.000Z');

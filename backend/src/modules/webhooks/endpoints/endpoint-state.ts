@@ -15,9 +15,9 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/database';
 import { webhookDeliveries, webhookEndpoints, webhookRedeliveries } from '../../../db/schema';
 import { resolveEndpointNotices } from '../../notifications/dashboard-notices';
-import { enqueuePauseNotification } from './pause-notification';
 import { classifyOutcome, exponentialDelay, retryAfterMs, type AttemptResult } from '../delivery/retry-policy';
 import type { WebhookSettings } from '../settings';
+import { enqueuePauseNotification } from './pause-notification';
 
 const ENDPOINT_STATES = ['active', 'retrying', 'paused', 'disabled'] as const;
 export type EndpointState = (typeof ENDPOINT_STATES)[number];

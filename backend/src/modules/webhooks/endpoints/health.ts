@@ -6,9 +6,9 @@
 import { and, asc, count, desc, eq, gte, inArray, max } from 'drizzle-orm';
 import type { Db } from '../../../db/database';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../../db/schema';
+import { DEFAULT_WEBHOOK_SETTINGS } from '../settings';
 import { effectiveState } from './endpoint-state';
 import { latestRedelivery } from './redelivery';
-import { DEFAULT_WEBHOOK_SETTINGS } from '../settings';
 
 export type DeliveryHealth = 'healthy' | 'degraded' | 'failing' | 'paused' | 'disabled';
 
