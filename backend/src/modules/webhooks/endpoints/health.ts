@@ -47,7 +47,7 @@ export async function endpointHealth(db: Db, now: Date, tenantId: string, endpoi
       enabled: endpoint.enabled,
       state,
       health,
-      lastSuccessfulDeliveryAt: lastDelivered ? new Date(lastDelivered as unknown as string).toISOString() : null,
+      lastSuccessfulDeliveryAt: lastDelivered?.toISOString() ?? null,
       undeliveredEvents: countOf('undelivered'),
       redeliverableEvents: recent.find((r) => r.endpointId === endpoint.id)?.n ?? 0,
       pendingDeliveries: countOf('pending'),
