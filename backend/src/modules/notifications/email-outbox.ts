@@ -1,70 +1,43 @@
 /**
- * Telling people that an endpoint was paused (spec "Webhook endpoint delivery": "Dashboard
- * notice. One email to account owners and admins per pause").
- *
- * Both are written in the transaction that pauses the endpoint, so a pause without its notice and
- * email cannot exist, and the email row's unique `dedupe_key` (endpoint + pause time) makes "one
- * per pause" a database guarantee. Mail goes out over SMTP when SMTP_URL is set (nodemailer);
- * otherwise it stays in `email_outbox`, which the dashboard shows: never silently dropped
- * (DESIGN.md §2 Email). Sending is at most once: a row is marked `sending` and committed before
- * the SMTP exchange, and a send interrupted by a crash is marked `unknown`, never retried.
+ * The email outbox (DESIGN.md §2 Email). A mail is a row written in the transaction of the change
+ * it reports, so the change cannot commit without it, and its unique `dedupe_key` lets a caller
+ * make "one email per …" a database guarantee (spec "Webhook endpoint delivery": one email per
+ * pause). Mail goes out over SMTP when a mailer is configured (mailer.ts); otherwise it stays in
+ * `email_outbox`, which the dashboard shows: never silently dropped. Sending is at most once: a
+ * row is marked `sending` and committed before the SMTP exchange, and a send interrupted by a
+ * crash is marked `unknown`, never retried.
  */
-import { and, asc, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
+import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database';
-import { dashboardNotices, emailOutbox, users } from '../../db/schema';
+import { emailOutbox, users } from '../../db/schema';
+import { newId } from '../../ids';
 import type { Logger } from '../../log';
-import { webhookId } from './ids';
+import type { Mailer } from './mailer';
 
-export interface MailMessage {
-  from: string;
-  to: string[];
+export interface AccountEmail {
+  tenantId: string;
+  /** Unique per mail that must go out once; a second enqueue with the same key is ignored. */
+  dedupeKey: string;
   subject: string;
   text: string;
 }
 
-export interface Mailer {
-  send(message: MailMessage): Promise<void>;
-}
-
-/** SMTP through nodemailer, e.g. smtp://user:pass@mail.example.com:587 or smtps://…:465. */
-export function smtpMailer(smtpUrl: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
-  return {
-    async send(message) {
-      await transport.sendMail({ from: message.from, to: message.to, subject: message.subject, text: message.text });
-    },
-  };
-}
-
-export interface PauseFacts {
-  tenantId: string;
-  endpointId: string;
-  url: string;
-  pausedAt: Date;
-  reason: string;
-}
-
-export async function enqueuePauseNotification(tx: DbOrTx, pause: PauseFacts, now: Date): Promise<void> {
-  const message =
-    `Webhook endpoint ${pause.url} was paused at ${pause.pausedAt.toISOString()}: ${pause.reason}. ` +
-    'New events for it are recorded as not delivered and are not sent; other endpoints are unaffected. ' +
-    'Fix the endpoint, then use "Test and resume", and "Redeliver" to send the undelivered events of the last 7 days.';
-  await tx.insert(dashboardNotices).values({ id: webhookId('notice'), tenantId: pause.tenantId, endpointId: pause.endpointId, kind: 'webhook_endpoint_paused', message, createdAt: now });
+/** A mail to the account's owners and admins (DESIGN.md §2 Dashboard access), in the caller's transaction. */
+export async function enqueueAccountEmail(tx: DbOrTx, email: AccountEmail, now: Date): Promise<void> {
   const recipients = await tx
     .select({ email: users.email })
     .from(users)
-    .where(and(eq(users.tenantId, pause.tenantId), inArray(users.role, ['owner', 'admin'])))
+    .where(and(eq(users.tenantId, email.tenantId), inArray(users.role, ['owner', 'admin'])))
     .orderBy(asc(users.email));
   await tx
     .insert(emailOutbox)
     .values({
-      id: webhookId('email'),
-      tenantId: pause.tenantId,
-      dedupeKey: `webhook-endpoint-paused:${pause.endpointId}:${pause.pausedAt.toISOString()}`,
+      id: newId('email'),
+      tenantId: email.tenantId,
+      dedupeKey: email.dedupeKey,
       recipients: recipients.map((r) => r.email),
-      subject: `Webhook endpoint paused: ${pause.url}`,
-      text: `${message}\n\nEndpoint: ${pause.endpointId}\n`,
+      subject: email.subject,
+      text: email.text,
       // With nobody to write to, the row is still kept for the dashboard.
       status: recipients.length > 0 ? 'pending' : 'failed',
       lastError: recipients.length > 0 ? null : 'the account has no owner or admin users',
@@ -72,10 +45,6 @@ export async function enqueuePauseNotification(tx: DbOrTx, pause: PauseFacts, no
       createdAt: now,
     })
     .onConflictDoNothing({ target: emailOutbox.dedupeKey });
-}
-
-export async function resolveEndpointNotices(tx: DbOrTx, endpointId: string, now: Date): Promise<void> {
-  await tx.update(dashboardNotices).set({ resolvedAt: now }).where(and(eq(dashboardNotices.endpointId, endpointId), isNull(dashboardNotices.resolvedAt)));
 }
 
 const MAX_EMAIL_ATTEMPTS = 10;
@@ -130,23 +99,7 @@ export async function sendPendingEmails(deps: { db: Db; now: Date; mailer: Maile
   return sent;
 }
 
-/** The dashboard's view: notices (newest first) and the mail kept or sent for this tenant. */
-export async function listNotices(db: Db, tenantId: string, options: { includeResolved?: boolean } = {}) {
-  const rows = await db
-    .select()
-    .from(dashboardNotices)
-    .where(options.includeResolved ? eq(dashboardNotices.tenantId, tenantId) : and(eq(dashboardNotices.tenantId, tenantId), isNull(dashboardNotices.resolvedAt)))
-    .orderBy(desc(dashboardNotices.createdAt));
-  return rows.map((row) => ({
-    noticeId: row.id,
-    kind: row.kind,
-    endpointId: row.endpointId,
-    message: row.message,
-    createdAt: row.createdAt.toISOString(),
-    resolvedAt: row.resolvedAt?.toISOString() ?? null,
-  }));
-}
-
+/** The dashboard's view: the mail kept or sent for this tenant, newest first. */
 export async function listEmails(db: Db, tenantId: string) {
   const rows = await db.select().from(emailOutbox).where(eq(emailOutbox.tenantId, tenantId)).orderBy(desc(emailOutbox.createdAt));
   return rows.map((row) => ({
