@@ -89,7 +89,7 @@ export async function sendPendingEmails(deps: { db: Db; now: Date; mailer: Maile
       const attempts = row.attempts + 1;
       const giveUp = attempts >= MAX_EMAIL_ATTEMPTS;
       const delay = Math.min(60_000 * 2 ** (attempts - 1), 60 * 60 * 1000);
-      deps.logger.warn('webhook pause email not sent', { emailId: row.id, attempts, error: String((error as Error)?.message ?? error) });
+      deps.logger.warn('webhook pause email not sent', { emailId: row.id, attempts, error: (error as Error)?.name ?? typeof error, smtpCode: (error as { responseCode?: number })?.responseCode });
       await db
         .update(emailOutbox)
         .set({ status: giveUp ? 'failed' : 'pending', lastError: String((error as Error)?.message ?? error).slice(0, 500), nextAttemptAt: new Date(now.getTime() + delay) })

@@ -14,7 +14,7 @@
 import type { Clock } from '../../../clock';
 import type { Database } from '../../../db/database';
 import { listen, type Unlisten } from '../../../db/listen';
-import type { Logger } from '../../../log';
+import { describeError, type Logger } from '../../../log';
 import { sendPendingEmails } from '../../notifications/email-outbox';
 import { smtpMailer, type Mailer } from '../../notifications/mailer';
 import type { GuardOptions } from '../destinations/destination-guard';
@@ -87,7 +87,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
         // A Retrying endpoint that answered 2xx is Active again: its queue may go now.
         if (item.probe && done.result.errorClass === null) wake();
       })
-      .catch((error: unknown) => logger.error('webhook delivery could not be recorded', { deliveryId: item.deliveryId, error: String((error as Error)?.stack ?? error) }))
+      .catch((error: unknown) => logger.error('webhook delivery could not be recorded', { deliveryId: item.deliveryId, ...describeError(error) }))
       .finally(() => {
         inFlight.delete(sending);
         // Claim again once half the slots are free (or all): claiming in batches keeps the
@@ -117,7 +117,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       try {
         full = await pass();
       } catch (error) {
-        logger.error('webhook worker pass failed', { error: String((error as Error)?.stack ?? error) });
+        logger.error('webhook worker pass failed', describeError(error));
       }
       // A full claim means more may be due: go again at once. Otherwise wait for NOTIFY, a finished request or the poll.
       if (!full) await sleep(settings.pollIntervalMs);
@@ -132,7 +132,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       try {
         unlisten = await listen(deps.database, WAKE_CHANNEL, wake);
       } catch (error) {
-        logger.warn('webhook worker could not LISTEN; polling only', { error: String((error as Error)?.message ?? error) });
+        logger.warn('webhook worker could not LISTEN; polling only', describeError(error));
       }
       loopDone = loop();
       logger.info('webhook worker started', { workerId: dispatcher.workerId, database: deps.database.kind });
