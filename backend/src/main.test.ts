@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_DATABASE_URL, createThrowawayPostgres } from './testing/test-databases';
+import { findPostgresBinDir, startPrivateCluster } from './testing/private-postgres';
 import { startReceiver } from './modules/webhooks/testing/https-receiver';
 import { verifyWebhookSignature } from '../../server-sdk/src/webhook-signature';
 
@@ -197,6 +198,93 @@ describe.skipIf(!TEST_DATABASE_URL)('two backend instances on one PostgreSQL', (
     expect(await a.proc.exited).toBe(0);
     expect(await b.proc.exited).toBe(0);
   }, 120_000);
+});
+
+const postgresBinDir = findPostgresBinDir();
+if (!postgresBinDir) {
+  console.warn('main.test.ts: skipping "PostgreSQL goes away under load": no initdb and pg_ctl on this machine (PG_BIN_DIR names their folder).');
+}
+
+describe.skipIf(!postgresBinDir)('PostgreSQL goes away under load (a private cluster the test restarts)', () => {
+  // Regression: postgres.js 3.4.9 wrote to the closed socket from a timer and the uncaught
+  // TypeError killed the server (patches/postgres@3.4.9.patch, porsager/postgres#1208).
+  test('terminated backends and crash restarts fail requests, not the process, and it serves again after', async () => {
+    const cluster = await startPrivateCluster(postgresBinDir!);
+    cleanup.push(() => cluster.destroy());
+    const shared = { DATABASE_URL: cluster.url };
+    const { proc, base } = await startServer(shared);
+    // Read the server's output as it comes: an unread pipe fills up during the outage's error
+    // logging, and the tail is the failure message if the server dies.
+    let output = '';
+    const collect = async (stream: ReadableStream<Uint8Array>) => {
+      const decoder = new TextDecoder();
+      for await (const chunk of stream) output = (output + decoder.decode(chunk, { stream: true })).slice(-20_000);
+    };
+    void collect(proc.stdout);
+    void collect(proc.stderr);
+    const keys = JSON.parse((await cli(shared, 'tenant', 'create', '--name', 'Outage', '--domain', 'shop.example.com', '--sandbox')).stdout);
+    // Enough creates for the whole test in one rate-limit window.
+    expect((await cli(shared, 'rate-limit', 'set', '--tenant', keys.tenantId, '--create', '1000000')).code).toBe(0);
+
+    // Each create runs a transaction: a terminated backend then fails a query mid-transaction and
+    // postgres.js sends its ROLLBACK on the dead connection, the write that used to crash.
+    const createSession = () =>
+      fetch(`${base}/api/v1/sessions/create`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.publishableKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ returnUrl: 'https://shop.example.com/return' }),
+        signal: AbortSignal.timeout(30_000),
+      });
+    let stopLoad = false;
+    let completed = 0;
+    const outcomes = new Map<string, number>();
+    const loadWorker = async () => {
+      while (!stopLoad && proc.exitCode === null) {
+        let outcome: string;
+        try {
+          const response = await createSession();
+          await response.arrayBuffer();
+          outcome = String(response.status);
+        } catch (error) {
+          outcome = (error as Error).name;
+        }
+        completed++;
+        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+      }
+    };
+    const load = Array.from({ length: 12 }, loadWorker);
+    // Each disruption waits for the load to make progress since the previous one, so it lands on
+    // requests in flight whatever the machine's speed (bounded: at most 10 s per wait).
+    const afterProgress = async () => {
+      const target = completed + 30;
+      for (let i = 0; i < 400 && completed < target && proc.exitCode === null; i++) await Bun.sleep(25);
+    };
+    const terminate = () => cluster.terminateClients();
+    const disruptions = [terminate, terminate, terminate, terminate, terminate, terminate, () => cluster.restart('immediate'), terminate, terminate, () => cluster.restart('immediate')];
+    for (const disrupt of disruptions) {
+      if (proc.exitCode !== null) break;
+      await afterProgress();
+      await disrupt();
+    }
+    await afterProgress();
+    stopLoad = true;
+    await Promise.all(load);
+    if (proc.exitCode !== null) {
+      throw new Error(`the server died (exit ${proc.exitCode}) while PostgreSQL was disrupted; outcomes ${JSON.stringify([...outcomes])}; its output ends:\n${output.slice(-3000)}`);
+    }
+    expect(output).not.toContain("evaluating 'socket.write'");
+
+    // Serves again: the pool reconnects by itself (bounded wait for the first success, then the whole slice).
+    let status = 0;
+    for (let i = 0; i < 60 && status !== 201; i++) {
+      status = (await createSession()).status;
+      if (status !== 201) await Bun.sleep(250);
+    }
+    expect(status).toBe(201);
+    await sliceWorks(base, keys);
+    proc.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+  }, 90_000);
 });
 
 describe('the running service delivers webhooks', () => {
