@@ -4,10 +4,11 @@
  * errors, and graceful shutdown. On PostgreSQL too when TEST_DATABASE_URL is set.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_DATABASE_URL, createThrowawayPostgres } from './testing/test-databases';
+import { readLock } from './db/data-dir-lock';
 import { findPostgresBinDir, startPrivateCluster } from './testing/private-postgres';
 import { startReceiver } from './modules/webhooks/testing/https-receiver';
 import { verifyWebhookSignature } from '../../server-sdk/src/webhook-signature';
@@ -32,9 +33,10 @@ function env(extra: Record<string, string>): Record<string, string> {
   return { ...base, LOG_LEVEL: 'warn', ...extra };
 }
 
-async function startServer(extra: Record<string, string>) {
+/** `wrapper`: a command the server runs under, e.g. unshare to make it PID 1 of a new pid namespace. */
+async function startServer(extra: Record<string, string>, wrapper: string[] = []) {
   const port = freePort();
-  const proc = Bun.spawn(['bun', 'backend/src/main.ts'], { cwd: root, env: env({ PORT: String(port), HOST: '127.0.0.1', ...extra }), stdout: 'pipe', stderr: 'pipe' });
+  const proc = Bun.spawn([...wrapper, 'bun', 'backend/src/main.ts'], { cwd: root, env: env({ PORT: String(port), HOST: '127.0.0.1', ...extra }), stdout: 'pipe', stderr: 'pipe' });
   cleanup.push(() => {
     proc.kill('SIGKILL');
   });
@@ -124,6 +126,38 @@ describe('embedded mode (PGlite in DATA_DIR)', () => {
     const again = await startServer({ DATA_DIR: dir });
     again.proc.kill('SIGTERM');
     expect(await again.proc.exited).toBe(0);
+  }, 120_000);
+});
+
+// unshare may be installed yet refused (no CAP_SYS_ADMIN, e.g. an unprivileged container): try it.
+const unshare = Bun.which('unshare');
+const pidNamespaces = !!unshare && Bun.spawnSync([unshare, '--pid', '--fork', '--mount-proc', 'true'], { stderr: 'ignore' }).exitCode === 0;
+if (!pidNamespaces) {
+  console.warn('main.test.ts: skipping "the server as PID 1": unshare --pid --fork --mount-proc is not available here (needs util-linux and root or CAP_SYS_ADMIN).');
+}
+
+describe.skipIf(!pidNamespaces)('the server as PID 1 of its pid namespace, as in a container', () => {
+  // --kill-child: if the test ends early, killing unshare kills the server too.
+  const asPid1 = [unshare!, '--pid', '--fork', '--mount-proc', '--kill-child'];
+  /** The server's pid as seen from here: unshare's only child. */
+  const serverPid = (unsharePid: number) => Number(readFileSync(`/proc/${unsharePid}/task/${unsharePid}/children`, 'utf8').trim());
+
+  test('killed with SIGKILL, it starts again as PID 1 on the same DATA_DIR (the lock it left names pid 1)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'av-pid1-'));
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const first = await startServer({ DATA_DIR: dataDir }, asPid1);
+    expect(readLock(dataDir)?.pid).toBe(1);
+    process.kill(serverPid(first.proc.pid), 'SIGKILL');
+    await first.proc.exited;
+    expect(readLock(dataDir)?.pid).toBe(1);
+
+    const second = await startServer({ DATA_DIR: dataDir }, asPid1);
+    expect((await fetch(`${second.base}/healthz`)).status).toBe(200);
+    expect(readLock(dataDir)?.pid).toBe(1);
+    // SIGTERM to the server itself: unshare does not pass signals on. It exits with the server's status.
+    process.kill(serverPid(second.proc.pid), 'SIGTERM');
+    expect(await second.proc.exited).toBe(0);
+    expect(existsSync(join(dataDir, 'ageverify.lock'))).toBe(false);
   }, 120_000);
 });
 
