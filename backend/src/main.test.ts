@@ -15,9 +15,11 @@ import { verifyWebhookSignature } from '../../server-sdk/src/webhook-signature';
 
 const root = join(import.meta.dir, '../..');
 const cleanup: (() => Promise<void> | void)[] = [];
+// Removing PGlite folders, dropping databases and stopping the private cluster add up to more
+// than the default 5 s on a busy machine.
 afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
-});
+}, 60_000);
 
 function freePort(): number {
   const server = Bun.serve({ port: 0, fetch: () => new Response() });
