@@ -5,8 +5,8 @@
  */
 import { ConfigError, loadConfig } from '../config';
 import { systemClock } from '../clock';
-import { openDatabase } from '../db/database';
-import { DataDirLockedError, isAlive, readLock } from '../db/data-dir-lock';
+import { openDatabase, type Database } from '../db/database';
+import { DataDirLockedError } from '../db/data-dir-lock';
 import { DataDirPermissionError } from '../db/data-dir-permissions';
 import { USAGE, runCommand, type CommandResult } from './commands';
 import { forwardToServer } from './server-bridge';
@@ -17,24 +17,28 @@ async function main(argv: string[]): Promise<number> {
     return argv.length === 0 ? 1 : 0;
   }
   const config = loadConfig();
-  let result: CommandResult;
-  const holder = config.databaseUrl ? null : readLock(config.dataDir);
-  if (holder && holder.pid !== process.pid && isAlive(holder.pid)) {
-    if (!holder.adminUrl || !holder.adminToken) {
-      throw new DataDirLockedError(config.dataDir, holder);
-    }
-    result = await forwardToServer(holder, argv);
-  } else {
-    const database = await openDatabase(config);
-    try {
-      result = await runCommand(
+  let database: Database;
+  try {
+    database = await openDatabase(config);
+  } catch (error) {
+    // The folder's lock, not a guess from the recorded pid, says whether a server holds it (a
+    // pid can be reused). A holder without an admin address is not a server that listens (yet).
+    if (!(error instanceof DataDirLockedError) || !error.holder.adminUrl || !error.holder.adminToken) throw error;
+    return report(await forwardToServer(error.holder, argv));
+  }
+  try {
+    return report(
+      await runCommand(
         { db: database.db, clock: systemClock, guard: { allowedCidrs: config.webhookAllowedCidrs, caFile: config.webhookCaFile } },
         argv,
-      );
-    } finally {
-      await database.close();
-    }
+      ),
+    );
+  } finally {
+    await database.close();
   }
+}
+
+function report(result: CommandResult): number {
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
   return result.exitCode;
