@@ -28,6 +28,8 @@ const junitFile = join(resultsDir, 'bun-test-junit.xml');
 const playwrightJsonFile = join(resultsDir, 'playwright-results.json');
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
+const BUN_TEST_TIMEOUT_MS = 60_000;
+
 const USAGE = 'usage: bun scripts/test.ts [--no-e2e | --only-unit | --only-e2e] [-- <playwright arguments>]';
 
 function parseArguments(argv: string[]): { e2e: boolean; unit: boolean; playwrightArgs: string[] } {
@@ -123,7 +125,9 @@ async function ensureSystemPackages(): Promise<boolean> {
 
 async function runBunTest(totals: Counts): Promise<boolean> {
   rmSync(junitFile, { force: true });
-  const ok = await run(['bun', 'test', '--reporter=junit', `--reporter-outfile=${junitFile}`]);
+  // 60 s per test and hook: on two busy cores a hook that builds a testbed (PGlite, certificates,
+  // an HTTPS receiver) has taken over bun's 5 s default. Tests assert outcomes, never durations.
+  const ok = await run(['bun', 'test', '--timeout', String(BUN_TEST_TIMEOUT_MS), '--reporter=junit', `--reporter-outfile=${junitFile}`]);
   const counts = existsSync(junitFile) ? junitCounts(readFileSync(junitFile, 'utf8')) : null;
   if (!counts) {
     console.error(`bun test wrote no readable report at ${junitFile}`);
