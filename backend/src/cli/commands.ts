@@ -57,6 +57,7 @@ export const USAGE = `Usage: bun run cli <command> [options]   (prints JSON; exi
   tenant suspend|activate --tenant ID
   policy set    --tenant ID [--mode L1|L2] [--challenge-age N] [--face-match true|false] [--legal-minimum-age N] [--step-up true|false]
   rate-limit set --tenant ID [--create N|default] [--validate N|default]
+  engine check  --mode L1|L2 --challenge-age N [--selfie FILE] [--document FILE]   (runs the models on files; no database)
   plan set      --tenant ID [--code NAME] [--active true|false] [--monthly N|unlimited] [--sandbox-allowance N|unlimited] [--portal-url URL]
 
 Event kinds: ${EVENT_KINDS.join(', ')}
