@@ -70,7 +70,7 @@ const create = async () => {
       body: JSON.stringify({ returnUrl: 'https://shop.example.com/return' }),
     }),
   );
-  if (response.status !== 200) throw new Error(`create answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 201) throw new Error(`create answered ${response.status}: ${await response.text()}`);
   clock.advance(1000); // stay clear of the per-minute create limit
   return performance.now() - started;
 };

@@ -17,7 +17,7 @@ import { decideAgeEstimation } from '../modules/engine/age-decision';
 import { decideDocument, mrzBirthDate } from '../modules/engine/document-decision';
 import { runJob } from '../modules/engine/engine-worker';
 import { analyseFace, loadFaceModels } from '../modules/engine/face-analysis';
-import { descriptorDistance, FACE_MATCH_MAX_DISTANCE } from '../modules/engine/face-match';
+import { cosineSimilarity, FACE_MATCH_MIN_SIMILARITY, isSamePerson } from '../modules/engine/face-match';
 import { decodeImage } from '../modules/engine/image-decoding';
 import type { AgeFindings, DocumentFindings } from '../modules/engine/model';
 import { parseArgs } from './commands';
@@ -109,13 +109,13 @@ async function pairs(file: string, out: string | undefined, limit: number) {
       counts.noFace++;
       continue;
     }
-    const distance = descriptorDistance(a, b);
-    const match = distance < FACE_MATCH_MAX_DISTANCE;
+    const similarity = cosineSimilarity(a, b);
+    const match = isSamePerson(similarity);
     if (same) (counts.same++, match || counts.falseRejects++);
     else (counts.different++, match && counts.falseAccepts++);
-    if (out) appendFileSync(out, `${JSON.stringify({ a: row.a, b: row.b, same, distance: Math.round(distance * 1000) / 1000, match })}\n`);
+    if (out) appendFileSync(out, `${JSON.stringify({ a: row.a, b: row.b, same, similarity: Math.round(similarity * 1000) / 1000, match })}\n`);
   }
-  console.log(`\nFace match: ${file} (threshold ${FACE_MATCH_MAX_DISTANCE})`);
+  console.log(`\nFace match: ${file} (cosine similarity ≥ ${FACE_MATCH_MIN_SIMILARITY})`);
   console.log(`  FRR ${pct(counts.falseRejects, counts.same)}   FAR ${pct(counts.falseAccepts, counts.different)}   pairs without a face: ${counts.noFace}`);
 }
 

@@ -16,7 +16,7 @@ import type { FaceMeasurement } from './face-analysis';
 type Json = Record<string, any>;
 const face = (estimatedAge: number, change: Partial<FaceMeasurement> = {}) => ({
   faceCount: 1,
-  face: { box: [0.3, 0.25, 0.4, 0.5], detectorScore: 0.9, yaw: 0, pitch: 0, roll: 0, brightness: 120, sharpness: 200, estimatedAge, antispoof: 0.8, liveness: 0.9, descriptor: [0, 0], ...change },
+  face: { box: [0.3, 0.25, 0.4, 0.5], detectorScore: 0.9, yaw: 0, pitch: 0, roll: 0, brightness: 120, sharpness: 200, estimatedAge, antispoof: 0.8, liveness: 0.9, descriptor: [1, 0], ...change },
 });
 const age = (estimatedAge: number, change: Partial<FaceMeasurement> = {}): EngineFindings => ({ kind: 'age_estimation', frames: [face(estimatedAge, change) as never] });
 const passport = (birthDate: string, valid = true): EngineFindings => ({

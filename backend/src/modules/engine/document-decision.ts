@@ -5,7 +5,7 @@
  * (face_mismatch). Pure; `now` is injected (STYLE.md habit 2).
  */
 import { bestFrame } from './age-decision';
-import { descriptorDistance, isSamePerson } from './face-match';
+import { cosineSimilarity, isSamePerson } from './face-match';
 import type { DecisionPolicy, DocumentFindings, EngineDecision } from './model';
 
 /** YYMMDD of an MRZ to YYYY-MM-DD. A birth date cannot be in the future, so a later year is 19yy. */
@@ -52,6 +52,7 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
   if ('hint' in selfie) return { decision: 'retry', hint: selfie.hint };
   const portrait = findings.portrait?.face?.descriptor;
   if (!portrait) return { decision: 'retry', hint: 'document_unreadable' };
-  const distance = descriptorDistance(selfie.face.descriptor ?? [], portrait);
-  return isSamePerson(distance) ? { decision: 'verified' } : { decision: 'failed', reason: 'face_mismatch' };
+  const selfieDescriptor = selfie.face.descriptor;
+  if (!selfieDescriptor || selfieDescriptor.length !== portrait.length) return { decision: 'retry', hint: 'no_face' };
+  return isSamePerson(cosineSimilarity(selfieDescriptor, portrait)) ? { decision: 'verified' } : { decision: 'failed', reason: 'face_mismatch' };
 }

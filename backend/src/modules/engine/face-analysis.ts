@@ -1,7 +1,7 @@
 /**
  * What the face models see in one image (decision 0030-face-models.md): Human finds faces and gives
- * pose (mesh), passive anti-spoof and liveness scores; face-api's ageGenderNet estimates the age and
- * its recognition net gives the 128-d descriptor for face match, both on Human's face crop.
+ * pose (mesh), passive anti-spoof and liveness scores, and (only when asked) its faceres 1024-d
+ * embedding for face match; face-api's ageGenderNet estimates the age on Human's face crop.
  * This file only measures; what the measurements mean is decided in face-quality.ts,
  * age-decision.ts and face-match.ts. Runs inside an engine worker (engine-worker.ts), one image at
  * a time: a Human instance is stateful (research ml.md §2).
@@ -39,7 +39,6 @@ export interface FaceAnalysis {
 
 interface FaceApiNets {
   ageGenderNet: { loadFromDisk(dir: string): Promise<void>; predictAgeAndGender(input: unknown): Promise<{ age: number }> };
-  faceRecognitionNet: { loadFromDisk(dir: string): Promise<void>; computeFaceDescriptor(input: unknown): Promise<Float32Array> };
 }
 
 export interface FaceModels {
@@ -54,7 +53,6 @@ export async function loadFaceModels(): Promise<FaceModels> {
   // The package's `exports` has no node-wasm entry; the build shares the one tfjs-core (and its wasm backend) with Human.
   const faceApi = require(join(faceApiDir, 'dist', 'face-api.node-wasm.js')).nets as FaceApiNets;
   await faceApi.ageGenderNet.loadFromDisk(join(faceApiDir, 'model'));
-  await faceApi.faceRecognitionNet.loadFromDisk(join(faceApiDir, 'model'));
   return { human, faceApi, tf: require('@tensorflow/tfjs-core') };
 }
 
@@ -65,7 +63,8 @@ export async function analyseFace(models: FaceModels, image: DecodedImage, optio
   const { human, faceApi, tf } = models;
   const tensor = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
   try {
-    const { face: faces } = await human.detect(tensor);
+    // Set on every call: Human merges a call's config into its own, so it must never carry over.
+    const { face: faces } = await human.detect(tensor, { face: { description: { enabled: options.descriptor } } });
     if (faces.length === 0) return { faceCount: 0, face: null };
     const largest = faces.reduce((a, b) => (a.box[2] * a.box[3] >= b.box[2] * b.box[3] ? a : b));
     const [x, y, w, h] = largest.box;
@@ -76,7 +75,7 @@ export async function analyseFace(models: FaceModels, image: DecodedImage, optio
     const crop = tf.slice(tensor, [y0, x0, 0], [y1 - y0, x1 - x0, 3]);
     try {
       const { age } = await faceApi.ageGenderNet.predictAgeAndGender(crop);
-      const descriptor = options.descriptor ? Array.from(await faceApi.faceRecognitionNet.computeFaceDescriptor(crop)) : undefined;
+      const descriptor = options.descriptor && largest.embedding?.length ? Array.from(largest.embedding) : undefined;
       const angle = largest.rotation?.angle ?? { yaw: 0, pitch: 0, roll: 0 };
       const degrees = (radians: number) => (radians * 180) / Math.PI;
       return {

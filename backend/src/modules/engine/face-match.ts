@@ -1,18 +1,24 @@
 /**
- * Face match: is the selfie the person on the document's portrait? face-api's 128-d descriptors
- * (a port of dlib's recogniser) compared by Euclidean distance; the same person is below the
- * threshold. 0.6 is dlib's published operating point; our measurements are in docs/verification.md
- * and decision 0032-face-match-threshold.md.
+ * Face match: is the selfie the person on the document's portrait? Human's faceres embeddings
+ * (1024-d) compared by cosine similarity; the same person is at or above the threshold. face-api's
+ * 128-d recogniser was measured too and separated badly on Human's unaligned crops (decision
+ * 0032-face-match-threshold.md, figures in docs/verification.md).
  */
-export const FACE_MATCH_MAX_DISTANCE = 0.6;
+export const FACE_MATCH_MIN_SIMILARITY = 0.55;
 
-export function descriptorDistance(a: readonly number[], b: readonly number[]): number {
-  if (a.length !== b.length) throw new Error(`descriptor lengths differ: ${a.length} and ${b.length}`);
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i]! - b[i]!) ** 2;
-  return Math.sqrt(sum);
+export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length || a.length === 0) throw new Error(`descriptor lengths differ or are empty: ${a.length} and ${b.length}`);
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    normA += a[i]! ** 2;
+    normB += b[i]! ** 2;
+  }
+  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
 }
 
-export function isSamePerson(distance: number, threshold = FACE_MATCH_MAX_DISTANCE): boolean {
-  return distance < threshold;
+export function isSamePerson(similarity: number, threshold = FACE_MATCH_MIN_SIMILARITY): boolean {
+  return similarity >= threshold;
 }

@@ -21,7 +21,7 @@ export interface HumanModule {
 export interface HumanInstance {
   load(): Promise<void>;
   warmup(): Promise<unknown>;
-  detect(input: unknown): Promise<{ face: HumanFace[] }>;
+  detect(input: unknown, config?: Record<string, unknown>): Promise<{ face: HumanFace[] }>;
   tf: {
     tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): { dispose(): void };
     engine(): { startScope(): void; endScope(): void };
@@ -86,9 +86,10 @@ export function humanConfig(): Record<string, unknown> {
       attention: { enabled: false },
       iris: { enabled: false },
       emotion: { enabled: false },
-      // Age and the face-match descriptor come from face-api (decision 0030): Human's faceres age is
-      // a coarse classifier that cannot separate 16 from 29 (research ml.md §3).
-      description: { enabled: false },
+      // faceres gives the face-match embedding (decision 0030); it is switched on per call
+      // (face-analysis.ts) only when a descriptor is needed. Its age output is not used: it clusters
+      // at 9, 16, 22 and 29 years on UTKFace (docs/verification.md), so the age comes from face-api.
+      description: { enabled: true, ...fresh },
       antispoof: { enabled: true, ...fresh },
       liveness: { enabled: true, ...fresh },
     },
