@@ -36,7 +36,8 @@ const row = (name: string, values: number[]) => console.log(`  ${name.padEnd(34)
 const engine = new EnginePool({ workers: WORKERS, queueLimit: 1000 });
 const loadStarted = performance.now();
 await engine.warmUp();
-console.log(`Engine: ${WORKERS} worker(s), models loaded and warmed in ${Math.round(performance.now() - loadStarted)} ms`);
+const rssMb = () => `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`;
+console.log(`Engine: ${WORKERS} worker(s), models loaded and warmed in ${Math.round(performance.now() - loadStarted)} ms; RSS ${rssMb()}`);
 
 const checks: [string, () => EngineJob][] = [
   ['L1 age estimation (1 selfie)', () => ({ kind: 'age_estimation', selfies: [fixture('astronaut.jpg')] })],
@@ -55,6 +56,9 @@ for (const [name, job] of checks) {
   }
   row(name, times);
 }
+
+const enginePeakRss = peakRss;
+console.log(`  peak RSS so far (process + engine worker, every model loaded and used; no database yet): ${(enginePeakRss / 1024 / 1024).toFixed(0)} MB`);
 
 // Session create through the whole HTTP pipeline on embedded PGlite, idle engine vs busy engine.
 const database = await openPglite(null);
@@ -88,9 +92,10 @@ const load = (async () => {
 row('engine busy (L1 jobs back to back)', await creates());
 busy = false;
 await load;
+console.log(`  RSS after the create runs (in-memory PGlite holds the sessions): ${rssMb()}`);
 
 clearInterval(sampler);
-console.log(`\nPeak RSS (main thread + engine workers, all models loaded): ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
+console.log(`\nPeak RSS: engine (all models loaded) ${(enginePeakRss / 1024 / 1024).toFixed(0)} MB; whole run incl. the in-memory PGlite and its sessions ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
 await engine.close();
 await database.close();
 process.exit(0);

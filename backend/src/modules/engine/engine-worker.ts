@@ -8,6 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import type { DocumentType } from '@ageverify/protocol';
 import type { Worker as OcrWorker } from 'tesseract.js';
 import { analyseFace, loadFaceModels, type FaceModels } from './face-analysis';
+import { faceQualityHint } from './face-quality';
 import { decodeImage, ImageRejected, type DecodedImage } from './image-decoding';
 import { createMrzOcr, readMrz } from './mrz-reading';
 import { readPdf417 } from './pdf417-reading';
@@ -59,7 +60,7 @@ async function analyseSelfies(selfies: Uint8Array[], descriptor: boolean, timing
     const analysis = await timed(timings, 'face', () => analyseFace(models, image, { descriptor }));
     frames.push(analysis);
     // The first frame good enough to decide on is enough (age-decision.ts bestFrame): stop there.
-    if (analysis.faceCount === 1) break;
+    if (faceQualityHint(analysis) === null) break;
   }
   return frames;
 }
