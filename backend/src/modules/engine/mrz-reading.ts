@@ -63,11 +63,15 @@ function interpret(format: MrzFormat, lines: string[]): MrzReading {
   }
 }
 
-/** Tries the bottom band first (fast, ~150 ms), then the whole page in sparse-text mode. */
+/**
+ * Tries the bottom third first (the MRZ of a page that fills the frame; OCR time grows with the
+ * area read), then a wider band, then the whole page in sparse-text mode.
+ */
 export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzReading> {
   let best: MrzReading = { found: false };
   for (const [fraction, psm] of [
-    [0.55, PSM.SINGLE_BLOCK],
+    [0.65, PSM.SINGLE_BLOCK],
+    [0.4, PSM.SINGLE_BLOCK],
     [0, PSM.SPARSE_TEXT],
   ] as const) {
     await ocr.setParameters({ tessedit_pageseg_mode: psm });

@@ -29,4 +29,4 @@ describe('parseAamva', () => {
 test('readPdf417 decodes the committed licence barcode', async () => {
   const image = await decodeImage(readFileSync(join(import.meta.dir, 'fixtures', 'licence.png')), { maxSide: 1600 });
   expect(await readPdf417(image)).toEqual({ found: true, valid: true, birthDate: '1990-01-31', expirationDate: '2030-01-31' });
-});
+}, 60_000);
