@@ -12,6 +12,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
+import { systemClock } from '../clock';
 import { DEFAULT_L1_AGE_MARGIN } from '../config';
 import { decideAgeEstimation } from '../modules/engine/age-decision';
 import { decideDocument, mrzBirthDate } from '../modules/engine/document-decision';
@@ -61,7 +62,7 @@ async function faces(dir: string, out: string | undefined, pad: number, limit: n
 }
 
 async function documents(dir: string, out: string | undefined, limit: number) {
-  const now = new Date();
+  const now = systemClock.now();
   let readRight = 0;
   let validTotal = 0;
   let wronglyAccepted = 0;
