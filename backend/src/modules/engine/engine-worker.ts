@@ -1,6 +1,7 @@
 /**
- * One engine worker thread (engine-pool.ts starts them): holds the models, loaded once on the first
- * job (or the warm-up), and runs one job at a time, since a Human instance is stateful (research
+ * One engine worker thread (engine-pool.ts starts them): holds the models, loaded once and warmed
+ * with a blank frame on the first job that needs them (or at boot with ENGINE_PRELOAD), and runs one
+ * job at a time, since a Human instance is stateful (research
  * ml.md §2). It measures and reports findings; it never decides and never writes anything: the
  * image bytes arrive as transferred buffers and are dropped when the job ends (issue 10).
  */
@@ -27,7 +28,13 @@ const DOCUMENT_SIDE = 1600;
 
 let faceModels: Promise<FaceModels> | null = null;
 let ocr: Promise<OcrWorker> | null = null;
-const faces = () => (faceModels ??= loadFaceModels());
+/** A blank frame: the first inference compiles the wasm kernels, so it is done before any real one. */
+const blank = () => ({ width: 320, height: 320, data: new Uint8Array(320 * 320 * 3).fill(128) });
+const faces = () =>
+  (faceModels ??= loadFaceModels().then(async (models) => {
+    await analyseFace(models, blank(), { descriptor: true });
+    return models;
+  }));
 const mrzOcr = () => (ocr ??= createMrzOcr());
 
 async function timed<T>(timings: Timings, name: string, work: () => Promise<T>): Promise<T> {
@@ -68,9 +75,7 @@ async function analyseSelfies(selfies: Uint8Array[], descriptor: boolean, timing
 export async function runJob(job: EngineJob, timings: Timings = {}): Promise<EngineFindings | null> {
   switch (job.kind) {
     case 'warmup': {
-      const models = await timed(timings, 'loadFaceModels', faces);
-      const blank = { width: 320, height: 320, data: new Uint8Array(320 * 320 * 3).fill(128) };
-      await timed(timings, 'warmupFace', () => analyseFace(models, blank, { descriptor: true }));
+      await timed(timings, 'loadFaceModels', faces);
       await timed(timings, 'loadOcr', mrzOcr);
       return null;
     }
