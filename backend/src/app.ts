@@ -13,6 +13,9 @@ import { staticAssets } from './http/static-assets';
 import { OPENAPI_PATH, openapiDocument, referencePage } from './http/openapi';
 import { sessionRoutes } from './modules/sessions';
 import { verifyRoutes } from './modules/verify';
+import { CHECKS_PATH, checkRoutes } from './modules/engine';
+import { EnginePool } from './modules/engine/engine-pool';
+import { DEFAULT_L1_AGE_MARGIN } from './config';
 
 const CROSS_ORIGIN_PATHS = new Set(['/api/v1/sessions/create', '/api/v1/verify/cancel']);
 
@@ -24,6 +27,10 @@ export interface AppDeps {
   publicBaseUrl: string;
   verifyUrl: string;
   maxBodyBytes: number;
+  /** The verification engine's worker pool (modules/engine); started lazily on the first live check. */
+  engine?: Pick<EnginePool, 'run'>;
+  /** L1_AGE_MARGIN (config); default DEFAULT_L1_AGE_MARGIN. */
+  l1AgeMargin?: number;
 }
 
 export function createApp(deps: AppDeps) {
@@ -34,7 +41,7 @@ export function createApp(deps: AppDeps) {
   const app = (
     // strictPath: one canonical path per operation (a trailing slash is another path, so a 404).
     new Elysia({ normalize: false, strictPath: true })
-      .use(errorHandling({ ...deps, allowedMethods: (path) => allowedMethods(path) }))
+      .use(errorHandling({ ...deps, allowedMethods: (path) => allowedMethods(path), ownBodyPaths: new Set([CHECKS_PATH]) }))
       // DESIGN.md §2 CORS: session creation answers browsers from any origin (publishable keys,
       // no credentials), and so does the SDK's cancel report (authenticated by the sessionToken);
       // validation and every secret-key operation send no CORS headers.
@@ -53,6 +60,7 @@ export function createApp(deps: AppDeps) {
       .get('/healthz', () => ({ status: 'ok' }))
       .use(sessionRoutes(deps))
       .use(verifyRoutes(deps))
+      .use(checkRoutes({ ...deps, engine: deps.engine ?? new EnginePool({ workers: 1, queueLimit: 8 }), l1AgeMargin: deps.l1AgeMargin ?? DEFAULT_L1_AGE_MARGIN }))
       .use(staticAssets())
       .use(openapiDocument())
       .use(referencePage(async () => (await handle(new Request(`http://internal${OPENAPI_PATH}`))).json()))

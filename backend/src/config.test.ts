@@ -13,6 +13,7 @@ describe('loadConfig', () => {
     expect(config.webhookAllowedCidrs).toEqual([]);
     expect(config.webhookCaFile).toBeNull();
     expect(config.smtpUrl).toBeNull();
+    expect([config.engineWorkers, config.engineQueueLimit, config.enginePreload, config.l1AgeMargin]).toEqual([1, 8, false, 5]);
   });
 
   test('PUBLIC_BASE_URL drives the verify URL and loses its trailing slash', () => {
@@ -32,6 +33,10 @@ describe('loadConfig', () => {
     ['missing CA file', { WEBHOOK_CA_FILE: '/no/such/ca.pem' }, 'WEBHOOK_CA_FILE: no file at "/no/such/ca.pem"'],
     ['smtp scheme', { SMTP_URL: 'http://mail' }, 'SMTP_URL must start with smtp:// or smtps://'],
     ['log level', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of'],
+    ['no engine workers', { ENGINE_WORKERS: '0' }, 'ENGINE_WORKERS must be a whole number from 1 to 16'],
+    ['negative queue', { ENGINE_QUEUE_LIMIT: '-1' }, 'ENGINE_QUEUE_LIMIT must be a whole number from 0'],
+    ['preload not a boolean', { ENGINE_PRELOAD: 'yes' }, 'ENGINE_PRELOAD must be true or false, got "yes"'],
+    ['margin out of range', { L1_AGE_MARGIN: '40' }, 'L1_AGE_MARGIN must be a whole number from 0 to 30'],
   ];
   for (const [name, env, message] of bad) {
     test(`refuses ${name} with a message that says how to fix it`, () => {

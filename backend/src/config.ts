@@ -30,9 +30,20 @@ export interface Config {
   smtpUrl: string | null;
   /** MAX_BODY_BYTES: largest accepted request body. Default 16 KiB: the largest valid create body is ~6 KiB. */
   maxBodyBytes: number;
+  /** ENGINE_WORKERS: worker threads running the verification models. Default 1: each holds ~300 MB of models and one inference uses a core (docs/verification.md). */
+  engineWorkers: number;
+  /** ENGINE_QUEUE_LIMIT: checks waiting for a worker before new ones are answered 503 with Retry-After. Default 8 (~2–4 s of work per worker). */
+  engineQueueLimit: number;
+  /** ENGINE_PRELOAD: load the models at boot (true) instead of at the first live check. Default false: a server that never runs live checks never pays the ~300 MB. */
+  enginePreload: boolean;
+  /** L1_AGE_MARGIN: years a face's estimated age must clear challengeAge by to pass L1. Default from measurements (decision 0031-l1-margin.md). */
+  l1AgeMargin: number;
   /** LOG_LEVEL: debug | info | warn | error. Default info. */
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
+
+/** Decision 0031-l1-margin.md: the margin that kept UTKFace under-18s from passing L1 at challengeAge 25. */
+export const DEFAULT_L1_AGE_MARGIN = 5;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -89,6 +100,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 
   const maxBodyBytes = parseIntSetting('MAX_BODY_BYTES', str('MAX_BODY_BYTES'), 16 * 1024, 1024, 10 * 1024 * 1024, problems);
 
+  const engineWorkers = parseIntSetting('ENGINE_WORKERS', str('ENGINE_WORKERS'), 1, 1, 16, problems);
+  const engineQueueLimit = parseIntSetting('ENGINE_QUEUE_LIMIT', str('ENGINE_QUEUE_LIMIT'), 8, 0, 1000, problems);
+  const enginePreloadRaw = str('ENGINE_PRELOAD') ?? 'false';
+  if (enginePreloadRaw !== 'true' && enginePreloadRaw !== 'false') problems.push(`ENGINE_PRELOAD must be true or false, got "${enginePreloadRaw}"`);
+  const l1AgeMargin = parseIntSetting('L1_AGE_MARGIN', str('L1_AGE_MARGIN'), DEFAULT_L1_AGE_MARGIN, 0, 30, problems);
+
   const logLevel = (str('LOG_LEVEL') ?? 'info') as Config['logLevel'];
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of debug, info, warn, error; got "${logLevel}"`);
@@ -107,6 +124,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     webhookCaFile,
     smtpUrl,
     maxBodyBytes,
+    engineWorkers,
+    engineQueueLimit,
+    enginePreload: enginePreloadRaw === 'true',
+    l1AgeMargin,
     logLevel,
   };
 }

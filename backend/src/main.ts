@@ -9,6 +9,7 @@ import { openDatabase } from './db/database';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { DataDirPermissionError } from './db/data-dir-permissions';
 import { createApp } from './app';
+import { EnginePool } from './modules/engine/engine-pool';
 import { resolveServerSecret } from './server-secret';
 import { startSweeper } from './modules/sessions/expiry-sweeper';
 import { tenants } from './db/schema';
@@ -26,7 +27,15 @@ async function main(): Promise<void> {
 
   const adminToken = newAdminToken();
   let server: ReturnType<typeof Bun.serve> | null = null;
-  const app = createApp({ ...config, db: database.db, clock: systemClock, logger, serverSecret }).use(
+  // Inference runs in worker threads (modules/engine/engine-pool.ts); models load at the first live
+  // check unless ENGINE_PRELOAD=true.
+  const engine = new EnginePool({ workers: config.engineWorkers, queueLimit: config.engineQueueLimit });
+  if (config.enginePreload) {
+    const started = performance.now();
+    await engine.warmUp();
+    logger.info('verification engine ready', { workers: config.engineWorkers, ms: Math.round(performance.now() - started) });
+  }
+  const app = createApp({ ...config, db: database.db, clock: systemClock, logger, serverSecret, engine }).use(
     cliBridgeRoutes(
       { db: database.db, clock: systemClock, guard },
       adminToken,
@@ -73,6 +82,7 @@ async function main(): Promise<void> {
     await app.stop();
     await sweeper.stop();
     await webhooks.stop();
+    await engine.close();
     await database.close();
     process.exit(0);
   };

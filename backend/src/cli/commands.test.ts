@@ -81,7 +81,10 @@ for (const target of TARGETS) {
         challengeAge: 30,
         faceMatchEnabled: false,
         legalMinimumAge: 18,
+        stepUpAllowed: true,
       });
+      expect((await run('policy', 'set', '--tenant', tenant.tenantId, '--step-up', 'false')).json.policy.stepUpAllowed).toBe(false);
+      expect((await run('policy', 'set', '--tenant', tenant.tenantId, '--step-up', 'maybe')).stderr).toMatch(/--step-up must be true or false/);
       expect((await run('rate-limit', 'set', '--tenant', tenant.tenantId, '--create', '1000')).json.rateLimits).toEqual({ create: 1000, validate: null });
       expect((await run('rate-limit', 'set', '--tenant', tenant.tenantId, '--create', 'default')).json.rateLimits).toEqual({ create: null, validate: null });
       expect((await run('policy', 'set', '--tenant', tenant.tenantId, '--challenge-age', '18')).stderr).toMatch(/challenge age must be a whole number from 25 to 99/);

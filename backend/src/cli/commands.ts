@@ -58,8 +58,9 @@ export const USAGE = `Usage: bun run cli <command> [options]   (prints JSON; exi
   webhooks notices --tenant ID                      (dashboard notices and the email outbox)
   webhooks legacy-set --tenant ID --url URL --events KIND,… --secret S   (legacy single webhook, before any endpoint)
   tenant suspend|activate --tenant ID
-  policy set    --tenant ID [--mode L1|L2] [--challenge-age N] [--face-match true|false] [--legal-minimum-age N]
+  policy set    --tenant ID [--mode L1|L2] [--challenge-age N] [--face-match true|false] [--legal-minimum-age N] [--step-up true|false]
   rate-limit set --tenant ID [--create N|default] [--validate N|default]
+  engine check  --mode L1|L2 --challenge-age N [--selfie FILE] [--document FILE]   (runs the models on files; no database)
   plan set      --tenant ID [--code NAME] [--active true|false] [--monthly N|unlimited] [--sandbox-allowance N|unlimited] [--portal-url URL]
 
 Event kinds: ${EVENT_KINDS.join(', ')}
@@ -232,16 +233,19 @@ async function dispatch(ctx: CommandContext, argv: string[]): Promise<unknown> {
       known('tenant');
       return setTenantStatus(db, required('tenant'), command === 'tenant suspend' ? 'suspended' : 'active');
     case 'policy set': {
-      known('tenant', 'mode', 'challenge-age', 'face-match', 'legal-minimum-age');
+      known('tenant', 'mode', 'challenge-age', 'face-match', 'legal-minimum-age', 'step-up');
       const mode = one('mode');
       if (mode !== undefined && mode !== 'L1' && mode !== 'L2') throw new ProvisioningError(`--mode must be L1 or L2, got "${mode}"`);
       const faceMatch = one('face-match');
       if (faceMatch !== undefined && faceMatch !== 'true' && faceMatch !== 'false') throw new ProvisioningError(`--face-match must be true or false, got "${faceMatch}"`);
+      const stepUp = one('step-up');
+      if (stepUp !== undefined && stepUp !== 'true' && stepUp !== 'false') throw new ProvisioningError(`--step-up must be true or false, got "${stepUp}"`);
       return setPolicy(db, required('tenant'), {
         verificationMode: mode as 'L1' | 'L2' | undefined,
         challengeAge: numberOption('challenge-age', one('challenge-age')),
         faceMatchEnabled: faceMatch === undefined ? undefined : faceMatch === 'true',
         legalMinimumAge: numberOption('legal-minimum-age', one('legal-minimum-age')),
+        stepUpAllowed: stepUp === undefined ? undefined : stepUp === 'true',
       });
     }
     case 'rate-limit set': {

@@ -10,11 +10,19 @@ import { DataDirLockedError } from '../db/data-dir-lock';
 import { DataDirPermissionError } from '../db/data-dir-permissions';
 import { USAGE, runCommand, type CommandResult } from './commands';
 import { forwardToServer } from './server-bridge';
+import { engineCommand } from './engine-commands';
 
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv.includes('--help')) {
     process.stdout.write(`${USAGE}\n`);
     return argv.length === 0 ? 1 : 0;
+  }
+  // Engine commands need no database: they run the models on local files.
+  if (argv[0] === 'engine') {
+    const outcome = await engineCommand(argv, systemClock.now());
+    process.stdout.write(outcome.stdout);
+    process.stderr.write(outcome.stderr);
+    return outcome.exitCode;
   }
   const config = loadConfig();
   let database: Database;

@@ -32,6 +32,8 @@ export const tenants = pgTable('tenants', {
   policyFaceMatchEnabled: boolean('policy_face_match_enabled').notNull().default(true),
   /** Legal minimum age checked against the document's date of birth in L2 (DESIGN.md §2). */
   legalMinimumAge: integer('legal_minimum_age').notNull().default(18),
+  /** An inconclusive L1 face estimate continues with an ID document in the same session (DESIGN.md §2 L1 decision). */
+  policyStepUpAllowed: boolean('policy_step_up_allowed').notNull().default(true),
   /** Billing plan (DESIGN.md §2 billingBlock): null allowance means unlimited. */
   planCode: text('plan_code').notNull().default('free'),
   planActive: boolean('plan_active').notNull().default(true),
@@ -122,6 +124,11 @@ export const sessions = pgTable(
     expiresAt: ts('expires_at').notNull(),
     completedAt: ts('completed_at'),
     validatedAt: ts('validated_at'),
+    /** Live checks (modules/engine): 'document' once L1 stepped up to L2; null while the mode's first check applies. */
+    checkStage: text('check_stage'),
+    /** Submissions answered `retry`, and those that reached a decision (CHECK_ATTEMPT_LIMITS). */
+    checkRetries: integer('check_retries').notNull().default(0),
+    checkDecisions: integer('check_decisions').notNull().default(0),
   },
   (t) => [
     index('sessions_tenant_created_idx').on(t.tenantId, t.createdAt),

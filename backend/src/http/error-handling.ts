@@ -20,10 +20,15 @@ export interface ErrorHandlingDeps {
   maxBodyBytes: number;
   /** Methods the app has for a path (empty: the path is unknown); turns a wrong method into 405. */
   allowedMethods?: (path: string) => string[];
+  /**
+   * Paths whose route reads its own body (the multipart check submission, modules/engine): the JSON
+   * parser leaves them alone, the route enforces its own media type and size limits.
+   */
+  ownBodyPaths?: ReadonlySet<string>;
 }
 
 export function errorHandling(deps: ErrorHandlingDeps) {
-  const { clock, logger, maxBodyBytes, allowedMethods = () => [] } = deps;
+  const { clock, logger, maxBodyBytes, allowedMethods = () => [], ownBodyPaths = new Set<string>() } = deps;
   const jsonError = (status: number, message: string | string[], path: string, requestId: string, code?: string, headers: Record<string, string> = {}) =>
     new Response(JSON.stringify(errorBody(status, message, path, clock.now(), code)), {
       status,
@@ -40,6 +45,7 @@ export function errorHandling(deps: ErrorHandlingDeps) {
     })
     .onParse({ as: 'global' }, async ({ request, path }) => {
       if (request.method === 'GET' || request.method === 'HEAD') return;
+      if (ownBodyPaths.has(path)) return;
       const declared = Number(request.headers.get('content-length') ?? '0');
       if (declared > maxBodyBytes) throw new HttpError(413, `Request body is larger than ${maxBodyBytes} bytes`);
       const bytes = await readLimited(request, maxBodyBytes);
@@ -105,7 +111,7 @@ export function errorHandling(deps: ErrorHandlingDeps) {
 }
 
 /** Reads the body but stops at the limit, so a chunked upload without Content-Length cannot fill memory. */
-async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
+export async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;

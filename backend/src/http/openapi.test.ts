@@ -17,7 +17,7 @@ describe('OpenAPI 3.1', () => {
 
   test('is OpenAPI 3.1 and lists the merchant API, not internal or static routes', () => {
     expect(doc.openapi).toStartWith('3.1');
-    expect(Object.keys(doc.paths).sort()).toEqual(['/api/v1/sessions/create', '/api/v1/sessions/validate', '/api/v1/verify/cancel', '/api/v1/verify/session', '/api/v1/verify/simulate', '/api/v1/verify/status']);
+    expect(Object.keys(doc.paths).sort()).toEqual(['/api/v1/sessions/create', '/api/v1/sessions/validate', '/api/v1/verify/cancel', '/api/v1/verify/checks', '/api/v1/verify/session', '/api/v1/verify/simulate', '/api/v1/verify/status']);
   });
 
   test('request and response schemas are the ones the routes validate with', () => {

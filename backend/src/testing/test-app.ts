@@ -1,6 +1,6 @@
 /** An in-process app on a test database, with a manual clock and helpers to call it. */
 import { ManualClock } from '../clock';
-import { createApp } from '../app';
+import { createApp, type AppDeps } from '../app';
 import { silentLogger } from '../log';
 import { createTenant } from '../modules/tenants/service';
 import { openTestDatabase, type TestDatabase } from './test-databases';
@@ -17,7 +17,7 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function createTestContext(target: 'pglite' | 'postgres'): Promise<TestContext> {
+export async function createTestContext(target: 'pglite' | 'postgres', options: Pick<AppDeps, 'engine' | 'l1AgeMargin'> = {}): Promise<TestContext> {
   const database = await openTestDatabase(target);
   const clock = new ManualClock();
   const app = createApp({
@@ -28,6 +28,7 @@ export async function createTestContext(target: 'pglite' | 'postgres'): Promise<
     publicBaseUrl: 'http://localhost:3000',
     verifyUrl: 'http://localhost:3000/verify',
     maxBodyBytes: 16 * 1024,
+    ...options,
   });
   return {
     database,

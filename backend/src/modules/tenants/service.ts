@@ -216,6 +216,8 @@ export interface PolicyInput {
   challengeAge?: number;
   faceMatchEnabled?: boolean;
   legalMinimumAge?: number;
+  /** L1 below challengeAge + margin continues with an ID document (default true). */
+  stepUpAllowed?: boolean;
 }
 
 /** The tenant's verification policy; publishable-key sessions may only tighten it (DESIGN.md §2). */
@@ -234,6 +236,7 @@ export async function setPolicy(db: Db, tenantId: string, policy: PolicyInput) {
       ...(policy.challengeAge !== undefined && { policyChallengeAge: policy.challengeAge }),
       ...(policy.faceMatchEnabled !== undefined && { policyFaceMatchEnabled: policy.faceMatchEnabled }),
       ...(policy.legalMinimumAge !== undefined && { legalMinimumAge: policy.legalMinimumAge }),
+      ...(policy.stepUpAllowed !== undefined && { policyStepUpAllowed: policy.stepUpAllowed }),
     })
     .where(eq(tenants.id, tenantId))
     .returning();
@@ -244,6 +247,7 @@ export async function setPolicy(db: Db, tenantId: string, policy: PolicyInput) {
       challengeAge: row!.policyChallengeAge,
       faceMatchEnabled: row!.policyFaceMatchEnabled,
       legalMinimumAge: row!.legalMinimumAge,
+      stepUpAllowed: row!.policyStepUpAllowed,
     },
   };
 }

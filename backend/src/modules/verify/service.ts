@@ -90,7 +90,8 @@ export function loadSessionView(deps: VerifyDeps, { session, via }: VerifyCaller
     redirectUrl: terminalRedirect(session),
     handoffUrl: via === 'session' && session.state === 'PENDING' && !session.billingBlock ? handoffUrl(deps, session) : null,
     handoff: via === 'handoff',
-    nextCheck: session.state !== 'PENDING' ? null : session.verificationMode === 'L2' ? 'document' : 'age_estimation',
+    // After an L1 step-up the session continues with a document (modules/engine/check-service.ts).
+    nextCheck: session.state !== 'PENDING' ? null : session.verificationMode === 'L2' || session.checkStage === 'document' ? 'document' : 'age_estimation',
   };
 }
 

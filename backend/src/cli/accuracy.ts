@@ -1,0 +1,135 @@
+/**
+ * `bun run accuracy --faces DIR [--documents DIR] [--pairs FILE] [--out FILE] [--pad F] [--limit N]`:
+ * measures the engine on labelled data (issue 10; figures in docs/verification.md).
+ *   --faces DIR: images + labels.csv `file,age_min,age_max` (inclusive). MAE where the age is exact;
+ *     for challengeAge 25, 30, 35 the share passing L1 among faces with age_max < 18, age_max < C,
+ *     and age_min ≥ C. --pad F adds a grey border of F × width (tight crops such as UTKFace).
+ *   --documents DIR: images + labels.csv `file,document_type,birth_date,valid` (scripts/documents):
+ *     DOB read correctly, documents wrongly accepted.
+ *   --pairs FILE: CSV `a,b,same` (paths relative to FILE): face-match FAR and FRR at the threshold.
+ * With --out, one JSON line per item. Runs in this process, one image at a time.
+ */
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import sharp from 'sharp';
+import { systemClock } from '../clock';
+import { DEFAULT_L1_AGE_MARGIN } from '../config';
+import { decideAgeEstimation } from '../modules/engine/age-decision';
+import { decideDocument, mrzBirthDate } from '../modules/engine/document-decision';
+import { runJob } from '../modules/engine/engine-worker';
+import { analyseFace, loadFaceModels } from '../modules/engine/face-analysis';
+import { cosineSimilarity, FACE_MATCH_MIN_SIMILARITY, isSamePerson } from '../modules/engine/face-match';
+import { decodeImage } from '../modules/engine/image-decoding';
+import type { AgeFindings, DocumentFindings } from '../modules/engine/model';
+import { parseArgs } from './commands';
+import { summariseFaces, type FaceResult } from './accuracy-summary';
+
+const CHALLENGE_AGES = [25, 30, 35] as const;
+
+function readCsv(path: string): Record<string, string>[] {
+  const [header, ...lines] = readFileSync(path, 'utf8').trim().split(/\r?\n/);
+  const names = header!.split(',').map((n) => n.trim());
+  return lines.filter(Boolean).map((line) => Object.fromEntries(line.split(',').map((v, i) => [names[i]!, v.trim()])));
+}
+
+const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}% (${n}/${d})`);
+
+async function faces(dir: string, out: string | undefined, pad: number, limit: number, margin: number) {
+  const results: FaceResult[] = [];
+  for (const row of readCsv(join(dir, 'labels.csv')).slice(0, limit)) {
+    let bytes: Uint8Array = readFileSync(join(dir, row.file!));
+    if (pad > 0) {
+      const width = (await sharp(bytes).metadata()).width ?? 200;
+      const border = Math.round(width * pad);
+      bytes = await sharp(bytes).extend({ top: border, bottom: border, left: border, right: border, background: { r: 128, g: 128, b: 128 } }).png().toBuffer();
+    }
+    const started = performance.now();
+    const findings = (await runJob({ kind: 'age_estimation', selfies: [bytes] })) as AgeFindings;
+    const frame = findings.frames[0];
+    const face = frame && 'face' in frame ? frame.face : null;
+    const l1 = Object.fromEntries(CHALLENGE_AGES.map((c) => [String(c), decideAgeEstimation(findings.frames, { challengeAge: c, l1Margin: margin, stepUpAllowed: true }).decision]));
+    const result: FaceResult = { file: row.file!, ageMin: Number(row.age_min), ageMax: Number(row.age_max), face: face !== null, estimatedAge: face?.estimatedAge ?? null, l1, ms: Math.round(performance.now() - started) };
+    results.push(result);
+    if (out) appendFileSync(out, `${JSON.stringify({ file: result.file, face: result.face, estimatedAge: result.estimatedAge, l1: result.l1, ms: result.ms })}\n`);
+  }
+  const summary = summariseFaces(results, CHALLENGE_AGES);
+  console.log(`\nFaces: ${dir} (${results.length} images, L1 margin ${margin})`);
+  console.log(`  face found: ${pct(summary.found, results.length)}   MAE (exact ages): ${summary.mae?.toFixed(2) ?? 'n/a'}   p50 ${summary.p50Ms} ms`);
+  console.log('  challengeAge | passes L1: age_max < 18 | age_max < C | age_min >= C');
+  for (const row of summary.byChallenge) {
+    console.log(`  ${String(row.challengeAge).padEnd(12)} | ${pct(row.minors.passed, row.minors.total).padEnd(22)} | ${pct(row.underChallenge.passed, row.underChallenge.total).padEnd(11)} | ${pct(row.atLeastChallenge.passed, row.atLeastChallenge.total)}`);
+  }
+}
+
+async function documents(dir: string, out: string | undefined, limit: number) {
+  const now = systemClock.now();
+  let readRight = 0;
+  let validTotal = 0;
+  let wronglyAccepted = 0;
+  let invalidTotal = 0;
+  let acceptedValid = 0;
+  for (const row of readCsv(join(dir, 'labels.csv')).slice(0, limit)) {
+    const started = performance.now();
+    const findings = (await runJob({ kind: 'document', documentType: row.document_type as never, document: readFileSync(join(dir, row.file!)), selfies: [], faceMatch: false })) as DocumentFindings;
+    const decision = decideDocument(findings, { legalMinimumAge: 0, faceMatchEnabled: false }, now);
+    const reading = findings.reading;
+    const dob = reading?.found ? (reading.source === 'mrz' ? reading.birthDate && mrzBirthDate(reading.birthDate, now) : reading.birthDate) : null;
+    const valid = row.valid === 'true';
+    const right = reading?.found === true && reading.valid && dob === row.birth_date;
+    if (valid) {
+      validTotal++;
+      if (right) readRight++;
+      if (decision.decision === 'verified') acceptedValid++;
+      if (decision.decision === 'verified' && !right) wronglyAccepted++;
+    } else {
+      invalidTotal++;
+      if (decision.decision === 'verified') wronglyAccepted++;
+    }
+    if (out) appendFileSync(out, `${JSON.stringify({ file: row.file, valid, dobRead: dob, dobRight: right, decision: decision.decision, reason: 'reason' in decision ? decision.reason : 'hint' in decision ? decision.hint : undefined, ms: Math.round(performance.now() - started) })}\n`);
+  }
+  console.log(`\nDocuments: ${dir}`);
+  console.log(`  valid documents: DOB read correctly (all check digits valid) ${pct(readRight, validTotal)}; accepted ${pct(acceptedValid, validTotal)}`);
+  console.log(`  wrongly accepted (altered check digit accepted, or a wrong DOB accepted): ${pct(wronglyAccepted, validTotal + invalidTotal)}; altered documents: ${invalidTotal}`);
+}
+
+async function pairs(file: string, out: string | undefined, limit: number) {
+  const models = await loadFaceModels();
+  const cache = new Map<string, number[] | null>();
+  const descriptor = async (path: string) => {
+    if (!cache.has(path)) {
+      const analysis = await analyseFace(models, await decodeImage(readFileSync(join(dirname(file), path)), { maxSide: 640 }), { descriptor: true });
+      cache.set(path, analysis.face?.descriptor ?? null);
+    }
+    return cache.get(path)!;
+  };
+  const counts = { same: 0, falseRejects: 0, different: 0, falseAccepts: 0, noFace: 0 };
+  for (const row of readCsv(file).slice(0, limit)) {
+    const [a, b] = [await descriptor(row.a!), await descriptor(row.b!)];
+    const same = row.same === 'true' || row.same === '1';
+    if (!a || !b) {
+      counts.noFace++;
+      continue;
+    }
+    const similarity = cosineSimilarity(a, b);
+    const match = isSamePerson(similarity);
+    if (same) (counts.same++, match || counts.falseRejects++);
+    else (counts.different++, match && counts.falseAccepts++);
+    if (out) appendFileSync(out, `${JSON.stringify({ a: row.a, b: row.b, same, similarity: Math.round(similarity * 1000) / 1000, match })}\n`);
+  }
+  console.log(`\nFace match: ${file} (cosine similarity ≥ ${FACE_MATCH_MIN_SIMILARITY})`);
+  console.log(`  FRR ${pct(counts.falseRejects, counts.same)}   FAR ${pct(counts.falseAccepts, counts.different)}   pairs without a face: ${counts.noFace}`);
+}
+
+const { options } = parseArgs(process.argv.slice(2));
+const one = (name: string) => options.get(name)?.[0];
+const out = one('out');
+if (out) writeFileSync(out, '');
+const limit = Number(one('limit') ?? Infinity);
+if (!one('faces') && !one('documents') && !one('pairs')) {
+  console.error('Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE] [--out FILE] [--pad F] [--limit N] [--margin N]');
+  process.exit(1);
+}
+if (one('faces')) await faces(one('faces')!, out, Number(one('pad') ?? '0'), limit, Number(one('margin') ?? DEFAULT_L1_AGE_MARGIN));
+if (one('documents')) await documents(one('documents')!, out, limit);
+if (one('pairs')) await pairs(one('pairs')!, out, limit);
+process.exit(0);

@@ -1,0 +1,167 @@
+/**
+ * The submission route end to end with a stand-in engine (findings chosen by the test): decisions
+ * applied through the state machine, caps, step-up, the 503 of a full queue and bad input.
+ * engine.test.ts runs the real models.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { eq } from 'drizzle-orm';
+import { CHECK_ATTEMPT_LIMITS } from '@ageverify/protocol';
+import { TARGETS } from '../../testing/test-databases';
+import { createTestContext, type TestContext } from '../../testing/test-app';
+import { events, sessions, tenants } from '../../db/schema';
+import { EngineBusy } from './engine-pool';
+import type { EngineFindings } from './model';
+import type { FaceMeasurement } from './face-analysis';
+
+type Json = Record<string, any>;
+const face = (estimatedAge: number, change: Partial<FaceMeasurement> = {}) => ({
+  faceCount: 1,
+  face: { box: [0.3, 0.25, 0.4, 0.5], detectorScore: 0.9, yaw: 0, pitch: 0, roll: 0, brightness: 120, sharpness: 200, estimatedAge, antispoof: 0.8, liveness: 0.9, descriptor: [1, 0], ...change },
+});
+const age = (estimatedAge: number, change: Partial<FaceMeasurement> = {}): EngineFindings => ({ kind: 'age_estimation', frames: [face(estimatedAge, change) as never] });
+const passport = (birthDate: string, valid = true): EngineFindings => ({
+  kind: 'document',
+  documentType: 'passport',
+  reading: { source: 'mrz', found: true, format: 'TD3', valid, invalidFields: [], birthDate, expirationDate: '300101', documentCode: 'P' },
+  portrait: face(30) as never,
+  frames: [face(30) as never],
+});
+
+for (const target of TARGETS) {
+  describe(`POST /api/v1/verify/checks [${target}]`, () => {
+    let ctx: TestContext;
+    let keys: Json;
+    const next: (EngineFindings | Error)[] = [];
+    const jobs: unknown[] = [];
+    const engine = {
+      run: async (job: unknown) => {
+        jobs.push(job);
+        const findings = next.shift();
+        if (!findings) throw new Error('test engine: no findings queued');
+        if (findings instanceof Error) throw findings;
+        return { findings, timings: {} };
+      },
+    };
+    beforeAll(async () => {
+      ctx = await createTestContext(target, { engine, l1AgeMargin: 5 });
+      keys = await ctx.tenant({ sandbox: true });
+    });
+    afterAll(() => ctx.close());
+    beforeEach(() => {
+      next.length = 0;
+    });
+
+    const create = async (body: Json = {}) =>
+      ctx.json(await ctx.request('POST', '/api/v1/sessions/create', { key: keys.publishableKey, body: { returnUrl: 'https://shop.example.com/return', ...body } }));
+    const submit = (fields: Record<string, string>, parts: Record<string, number> = { selfie: 1 }) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      for (const [name, count] of Object.entries(parts)) for (let i = 0; i < count; i++) form.append(name, new Blob([new Uint8Array([0xff, 0xd8, 0xff, i])], { type: 'image/jpeg' }), `${name}${i}.jpg`);
+      return ctx.app.handle(new Request('http://localhost:3000/api/v1/verify/checks', { method: 'POST', body: form }));
+    };
+    const row = async (id: string) => (await ctx.database.db.select().from(sessions).where(eq(sessions.id, id)))[0]!;
+
+    test('L1: an estimate over challengeAge + margin verifies the session and records verification.completed', async () => {
+      const session = await create();
+      next.push(age(31));
+      const response = await submit({ sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' });
+      expect(response.status).toBe(200);
+      const result = await ctx.json(response);
+      expect(result).toMatchObject({ decision: 'verified', status: 'verified' });
+      expect(new URL(result.redirectUrl).searchParams.get('status')).toBe('verified');
+      expect((await row(session.sessionId)).state).toBe('VERIFIED');
+      const kinds = (await ctx.database.db.select().from(events).where(eq(events.sessionId, session.sessionId))).map((e) => e.kind);
+      expect(kinds).toContain('verification.completed');
+    });
+
+    test('L1 inside the margin steps up; the session then expects a document, which decides (phone, handoffToken)', async () => {
+      const session = await create();
+      next.push(age(27));
+      const stepped = await ctx.json(await submit({ sessionId: session.sessionId, handoffToken: session.handoffToken, check: 'age_estimation' }));
+      expect(stepped).toEqual({ decision: 'step_up', next: 'document' });
+      const view = await ctx.json(await ctx.request('POST', '/api/v1/verify/session', { body: { sessionId: session.sessionId, handoffToken: session.handoffToken } }));
+      expect(view.nextCheck).toBe('document');
+      // Another selfie is refused: the stage moved on.
+      expect((await submit({ sessionId: session.sessionId, handoffToken: session.handoffToken, check: 'age_estimation' })).status).toBe(409);
+      next.push(passport('900101'));
+      const decided = await ctx.json(await submit({ sessionId: session.sessionId, handoffToken: session.handoffToken, check: 'document', documentType: 'passport' }, { document: 1, selfie: 1 }));
+      expect(decided.decision).toBe('verified');
+    });
+
+    test('without step-up, L1 below the bar fails with age_not_met, recorded as the event reason', async () => {
+      const other = await ctx.tenant({ sandbox: true, domains: ['strict.example.com'], name: 'Strict' });
+      await ctx.database.db.update(tenants).set({ policyStepUpAllowed: false }).where(eq(tenants.id, other.tenantId));
+      const session = await ctx.json(await ctx.request('POST', '/api/v1/sessions/create', { key: other.publishableKey, body: { returnUrl: 'https://strict.example.com/r' } }));
+      next.push(age(22));
+      const result = await ctx.json(await submit({ sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' }));
+      expect(result).toMatchObject({ decision: 'failed', status: 'failed', reason: 'age_not_met' });
+      const recorded = await ctx.database.db.select().from(events).where(eq(events.sessionId, session.sessionId));
+      const failed = recorded.find((e) => e.kind === 'verification.failed');
+      expect(JSON.stringify(failed?.data)).toContain('age_not_met');
+    });
+
+    test('quality retries count down; reaching the cap fails the session with too_many_attempts', async () => {
+      const session = await create();
+      const credentials = { sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' };
+      for (let left = CHECK_ATTEMPT_LIMITS.qualityRetries - 1; left >= 1; left--) {
+        next.push(age(40, { yaw: 60 }));
+        expect(await ctx.json(await submit(credentials))).toEqual({ decision: 'retry', hint: 'face_not_frontal', attemptsLeft: left });
+      }
+      next.push({ kind: 'age_estimation', frames: [{ faceCount: 0, face: null }] });
+      expect(await ctx.json(await submit(credentials))).toMatchObject({ decision: 'failed', reason: 'too_many_attempts' });
+      expect((await row(session.sessionId)).failureReason).toBe('too_many_attempts');
+    });
+
+    test('L2 sessions: a failing check digit is document_invalid; a minor is age_not_met', async () => {
+      for (const [findings, reason] of [
+        [passport('900101', false), 'document_invalid'],
+        [passport('150101'), 'age_not_met'],
+      ] as const) {
+        const session = await create({ verificationMode: 'L2' });
+        next.push(findings);
+        const result = await ctx.json(await submit({ sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'document', documentType: 'passport' }, { document: 1, selfie: 1 }));
+        expect(result).toMatchObject({ decision: 'failed', reason });
+      }
+    });
+
+    test('a full engine queue answers 503 with Retry-After and the error body', async () => {
+      const session = await create();
+      next.push(new EngineBusy(2) as never);
+      const response = await submit({ sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('2');
+      expect(await ctx.json(response)).toMatchObject({ statusCode: 503, path: '/api/v1/verify/checks', error: 'Service Unavailable' });
+      expect((await row(session.sessionId)).state).toBe('PENDING');
+    });
+
+    test('a billing-blocked session never starts a check', async () => {
+      const session = await create();
+      await ctx.database.db.update(sessions).set({ billingBlock: { code: 'plan_inactive', message: 'x' } }).where(eq(sessions.id, session.sessionId));
+      const before = jobs.length;
+      const response = await submit({ sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' });
+      expect(response.status).toBe(403);
+      expect(jobs.length).toBe(before);
+    });
+
+    test.each<[string, (s: Json) => Promise<Response>, number, RegExp]>([
+      ['JSON instead of multipart', (s) => ctx.request('POST', '/api/v1/verify/checks', { body: { sessionId: s.sessionId, sessionToken: s.sessionToken, check: 'age_estimation' } }), 415, /multipart\/form-data/],
+      ['too many selfie frames', (s) => submit({ sessionId: s.sessionId, sessionToken: s.sessionToken, check: 'age_estimation' }, { selfie: 6 }), 400, /at most 5 selfie parts/],
+      ['no selfie', (s) => submit({ sessionId: s.sessionId, sessionToken: s.sessionToken, check: 'age_estimation' }, {}), 400, /at least one selfie/],
+      ['an unknown check', (s) => submit({ sessionId: s.sessionId, sessionToken: s.sessionToken, check: 'palm_reading' }), 400, /check must be one of/],
+      ['a document check on an L1 session', (s) => submit({ sessionId: s.sessionId, sessionToken: s.sessionToken, check: 'document', documentType: 'passport' }, { document: 1 }), 409, /expects a age_estimation check/],
+      ['a wrong token', (s) => submit({ sessionId: s.sessionId, sessionToken: 'nope', check: 'age_estimation' }), 401, /Invalid session token/],
+      ['a body over the limit', (s) => ctx.app.handle(new Request('http://localhost:3000/api/v1/verify/checks', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(13 * 1024 * 1024) }, body: 'x' })), 413, /larger than/],
+      ['a malformed multipart body', () => ctx.app.handle(new Request('http://localhost:3000/api/v1/verify/checks', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: 'not multipart' })), 400, /Malformed multipart body/],
+    ])('refuses %s with the error body', async (_, send, status, message) => {
+      const session = await create();
+      const before = jobs.length;
+      const response = await send(session);
+      expect(response.status).toBe(status);
+      const body = await ctx.json(response);
+      expect(body).toMatchObject({ statusCode: status, path: '/api/v1/verify/checks' });
+      expect(typeof body.timestamp).toBe('string');
+      expect(JSON.stringify(body.message)).toMatch(message);
+      expect(jobs.length).toBe(before);
+    });
+  });
+}

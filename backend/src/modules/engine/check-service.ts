@@ -1,0 +1,128 @@
+/**
+ * Runs one live check for the verify UI (issue 10): checks the session may run it, lets the engine
+ * measure (engine-pool.ts), decides with the pure functions (age-decision.ts, document-decision.ts)
+ * and applies the decision through guarded updates and the session state machine's
+ * completeSession, which records verification.completed / verification.failed with the reason
+ * (spec "Events"; DESIGN.md §2 Failure reasons). Live checks run on sandbox sessions too, so a
+ * merchant can try the real engine (docs/verification.md); simulate stays sandbox-only.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { CHECK_ATTEMPT_LIMITS, type CheckKind, type CheckResult, type FailureReason } from '@ageverify/protocol';
+import type { Logger } from '../../log';
+import { sessions, tenants } from '../../db/schema';
+import { HttpError, badRequest, conflict, forbidden } from '../../http/http-error';
+import { callbackStatusOf, callbackUrl } from '../sessions/callback-url';
+import { completeSession, type SessionRow } from '../sessions/session-state';
+import type { VerifyCaller, VerifyDeps } from '../verify/service';
+import { decideAgeEstimation } from './age-decision';
+import { decideDocument } from './document-decision';
+import { EngineBusy, type EnginePool } from './engine-pool';
+import type { CheckSubmission } from './check-submission';
+import type { DecisionPolicy, EngineDecision, EngineFindings, Timings } from './model';
+
+export interface CheckDeps extends VerifyDeps {
+  engine: Pick<EnginePool, 'run'>;
+  l1AgeMargin: number;
+  logger?: Logger;
+}
+
+/** The check a PENDING session expects next (VerifySessionView.nextCheck). */
+export function expectedCheck(session: Pick<SessionRow, 'verificationMode' | 'checkStage'>): CheckKind {
+  return session.verificationMode === 'L2' || session.checkStage === 'document' ? 'document' : 'age_estimation';
+}
+
+/** Pure: is a cap already reached (CHECK_ATTEMPT_LIMITS)? */
+export function capReached(session: Pick<SessionRow, 'checkRetries' | 'checkDecisions'>): boolean {
+  return session.checkRetries >= CHECK_ATTEMPT_LIMITS.qualityRetries || session.checkDecisions >= CHECK_ATTEMPT_LIMITS.decisions;
+}
+
+export async function runCheck(deps: CheckDeps, { session }: VerifyCaller, submission: CheckSubmission): Promise<CheckResult> {
+  if (session.billingBlock) throw forbidden('This session is blocked by billing; no check can start');
+  if (session.state === 'EXPIRED') throw conflict('Session has expired');
+  if (session.state !== 'PENDING') throw conflict(`Session is already completed (status ${callbackStatusOf(session)})`);
+  const expected = expectedCheck(session);
+  if (submission.check !== expected) throw conflict(`This session expects a ${expected} check`);
+  if (expected === 'document' && session.faceMatchEnabled && submission.selfies.length === 0) {
+    throw badRequest(['at least one selfie part is required: this session has face match on']);
+  }
+  if (capReached(session)) return fail(deps, session, 'too_many_attempts');
+
+  const [tenant] = await deps.db.select().from(tenants).where(eq(tenants.id, session.tenantId));
+  const policy: DecisionPolicy = {
+    challengeAge: session.challengeAge,
+    l1Margin: deps.l1AgeMargin,
+    stepUpAllowed: tenant?.policyStepUpAllowed ?? true,
+    legalMinimumAge: tenant?.legalMinimumAge ?? 18,
+    faceMatchEnabled: session.faceMatchEnabled,
+  };
+
+  let outcome: { findings: EngineFindings | null; timings: Timings };
+  try {
+    outcome = await deps.engine.run(
+      submission.check === 'age_estimation'
+        ? { kind: 'age_estimation', selfies: submission.selfies }
+        : { kind: 'document', documentType: submission.documentType!, document: submission.document!, selfies: submission.selfies, faceMatch: session.faceMatchEnabled },
+    );
+  } catch (error) {
+    if (error instanceof EngineBusy) {
+      throw new HttpError(503, 'The verification engine is busy; retry shortly', { headers: { 'retry-after': String(error.retryAfterSeconds) } });
+    }
+    throw error;
+  }
+  const findings = outcome.findings!;
+  const now = deps.clock.now();
+  const decision = findings.kind === 'age_estimation' ? decideAgeEstimation(findings.frames, policy) : decideDocument(findings, policy, now);
+  // Scores and timings only: never image bytes or document fields (names, numbers).
+  deps.logger?.info('check decided', { sessionId: session.id, check: submission.check, decision: decision.decision, ...summary(findings, decision), ms: outcome.timings });
+  return apply(deps, session, decision);
+}
+
+function summary(findings: EngineFindings, decision: EngineDecision): Record<string, unknown> {
+  const reason = decision.decision === 'failed' ? decision.reason : decision.decision === 'retry' ? decision.hint : undefined;
+  if (findings.kind !== 'age_estimation') return { reason };
+  const face = findings.frames.map((f) => ('face' in f ? f.face : null)).find(Boolean);
+  return { reason, estimatedAge: face?.estimatedAge, antispoof: face?.antispoof, liveness: face?.liveness };
+}
+
+async function apply(deps: CheckDeps, session: SessionRow, decision: EngineDecision): Promise<CheckResult> {
+  const pending = and(eq(sessions.id, session.id), eq(sessions.state, 'PENDING'));
+  switch (decision.decision) {
+    case 'retry': {
+      const [row] = await deps.db.update(sessions).set({ checkRetries: sql`${sessions.checkRetries} + 1` }).where(pending).returning();
+      if (!row) return lostRace(deps, session);
+      if (row.checkRetries >= CHECK_ATTEMPT_LIMITS.qualityRetries) return fail(deps, row, 'too_many_attempts');
+      return { decision: 'retry', hint: decision.hint, attemptsLeft: CHECK_ATTEMPT_LIMITS.qualityRetries - row.checkRetries };
+    }
+    case 'step_up': {
+      const [row] = await deps.db
+        .update(sessions)
+        .set({ checkStage: 'document', checkDecisions: sql`${sessions.checkDecisions} + 1` })
+        .where(pending)
+        .returning();
+      if (!row) return lostRace(deps, session);
+      return { decision: 'step_up', next: 'document' };
+    }
+    case 'verified':
+    case 'failed': {
+      await deps.db.update(sessions).set({ checkDecisions: sql`${sessions.checkDecisions} + 1` }).where(pending);
+      if (decision.decision === 'failed') return fail(deps, session, decision.reason);
+      const completed = await completeSession(deps.db, session.id, 'verified', deps.clock.now());
+      if (!completed) return lostRace(deps, session);
+      return { decision: 'verified', status: 'verified', redirectUrl: callbackUrl(completed, 'verified', completed.completedAt!) };
+    }
+  }
+}
+
+async function fail(deps: CheckDeps, session: SessionRow, reason: FailureReason): Promise<CheckResult> {
+  const now = deps.clock.now();
+  const completed = await completeSession(deps.db, session.id, 'failed', now, reason);
+  if (!completed) return lostRace(deps, session);
+  return { decision: 'failed', status: 'failed', reason, redirectUrl: callbackUrl(completed, 'failed', now) };
+}
+
+/** Another completion or the expiry won while the engine ran: report what actually happened. */
+async function lostRace(deps: CheckDeps, session: SessionRow): Promise<never> {
+  const [latest] = await deps.db.select().from(sessions).where(eq(sessions.id, session.id));
+  if (latest?.state === 'EXPIRED') throw conflict('Session has expired');
+  throw conflict(`Session is already completed (status ${latest ? callbackStatusOf(latest) : 'unknown'})`);
+}

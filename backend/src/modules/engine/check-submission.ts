@@ -1,0 +1,71 @@
+/**
+ * Reads the multipart check submission (protocol/src/checks.ts) with its limits enforced while
+ * reading: the body stops at maxSubmissionBytes, each image part at maxImageBytes, and the part
+ * counts at the limits, all before any image is decoded. Bad input is a 4xx with the spec's error
+ * body, never a 500. Images stay in memory as bytes.
+ */
+import { CHECK_IMAGE_PARTS, CHECK_KINDS, CHECK_LIMITS, DOCUMENT_TYPES, type CheckKind, type DocumentType } from '@ageverify/protocol';
+import { HttpError, badRequest } from '../../http/http-error';
+import { readLimited } from '../../http/error-handling';
+
+export interface CheckSubmission {
+  sessionId: string;
+  sessionToken?: string;
+  handoffToken?: string;
+  check: CheckKind;
+  documentType?: DocumentType;
+  selfies: Uint8Array[];
+  document: Uint8Array | null;
+}
+
+const TEXT_FIELDS = new Set(['sessionId', 'sessionToken', 'handoffToken', 'check', 'documentType']);
+
+export async function readCheckSubmission(request: Request, path: string): Promise<CheckSubmission> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data\s*;\s*boundary=/i.test(contentType)) {
+    throw new HttpError(415, `Content-Type must be multipart/form-data on ${path}`);
+  }
+  const limit = CHECK_LIMITS.maxSubmissionBytes;
+  if (Number(request.headers.get('content-length') ?? '0') > limit) throw new HttpError(413, `Request body is larger than ${limit} bytes`);
+  const bytes = await readLimited(request, limit);
+  let form: Awaited<ReturnType<Response['formData']>>;
+  try {
+    form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw badRequest('Malformed multipart body');
+  }
+
+  const problems: string[] = [];
+  const text: Record<string, string> = {};
+  const selfies: Uint8Array[] = [];
+  const documents: Uint8Array[] = [];
+  for (const [name, value] of form.entries() as Iterable<[string, string | Blob]>) {
+    if (typeof value === 'string') {
+      if (!TEXT_FIELDS.has(name)) problems.push(`property ${name} should not exist`);
+      else if (name in text) problems.push(`property ${name} must be sent once`);
+      else text[name] = value;
+      continue;
+    }
+    if (name !== CHECK_IMAGE_PARTS.selfie && name !== CHECK_IMAGE_PARTS.document) {
+      problems.push(`part ${name} should not exist; image parts are ${CHECK_IMAGE_PARTS.selfie} and ${CHECK_IMAGE_PARTS.document}`);
+      continue;
+    }
+    if (value.size > CHECK_LIMITS.maxImageBytes) throw new HttpError(413, `Image part ${name} is larger than ${CHECK_LIMITS.maxImageBytes} bytes`);
+    (name === CHECK_IMAGE_PARTS.selfie ? selfies : documents).push(new Uint8Array(await value.arrayBuffer()));
+  }
+  if (selfies.length > CHECK_LIMITS.maxSelfieFrames) problems.push(`at most ${CHECK_LIMITS.maxSelfieFrames} ${CHECK_IMAGE_PARTS.selfie} parts`);
+  if (documents.length > CHECK_LIMITS.maxDocumentImages) problems.push(`at most ${CHECK_LIMITS.maxDocumentImages} ${CHECK_IMAGE_PARTS.document} part`);
+  if (!text.sessionId || text.sessionId.length > 64) problems.push('sessionId is required');
+  for (const token of ['sessionToken', 'handoffToken']) if (text[token] !== undefined && (text[token]!.length === 0 || text[token]!.length > 200)) problems.push(`${token} must be 1 to 200 characters`);
+  const check = text.check as CheckKind;
+  if (!CHECK_KINDS.includes(check)) problems.push(`check must be one of ${CHECK_KINDS.join(', ')}`);
+  const documentType = text.documentType as DocumentType | undefined;
+  if (documentType !== undefined && !DOCUMENT_TYPES.includes(documentType)) problems.push(`documentType must be one of ${DOCUMENT_TYPES.join(', ')}`);
+  if (check === 'document' && documentType === undefined) problems.push('documentType is required when check is document');
+  if (check === 'document' && documents.length === 0) problems.push(`a ${CHECK_IMAGE_PARTS.document} part is required when check is document`);
+  if (check === 'age_estimation' && selfies.length === 0) problems.push(`at least one ${CHECK_IMAGE_PARTS.selfie} part is required when check is age_estimation`);
+  if (check === 'age_estimation' && documents.length > 0) problems.push(`no ${CHECK_IMAGE_PARTS.document} part when check is age_estimation`);
+  if (problems.length > 0) throw badRequest(problems);
+
+  return { sessionId: text.sessionId!, sessionToken: text.sessionToken, handoffToken: text.handoffToken, check, documentType, selfies, document: documents[0] ?? null };
+}

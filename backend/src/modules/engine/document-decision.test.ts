@@ -1,0 +1,54 @@
+import { describe, expect, test } from 'bun:test';
+import type { FaceAnalysis } from './face-analysis';
+import { ageOn, decideDocument, mrzBirthDate, mrzExpiryDate } from './document-decision';
+import type { DocumentFindings } from './model';
+
+const now = new Date('2026-11-22T12:00:00Z');
+const face = (descriptor: number[]): FaceAnalysis => ({
+  faceCount: 1,
+  face: { box: [0.3, 0.25, 0.4, 0.5], detectorScore: 0.9, yaw: 0, pitch: 0, roll: 0, brightness: 120, sharpness: 200, estimatedAge: 30, antispoof: 0.8, liveness: 0.9, descriptor },
+});
+const mrz = (change: Record<string, unknown> = {}): DocumentFindings['reading'] =>
+  ({ source: 'mrz', found: true, format: 'TD3', valid: true, invalidFields: [], birthDate: '900131', expirationDate: '300131', documentCode: 'P', ...change }) as DocumentFindings['reading'];
+const findings = (reading: DocumentFindings['reading'], change: Partial<DocumentFindings> = {}): DocumentFindings => ({ kind: 'document', documentType: 'passport', reading, portrait: null, frames: [], ...change });
+const policy = { legalMinimumAge: 18, faceMatchEnabled: false };
+
+describe('MRZ dates', () => {
+  test.each([
+    ['900131', '1990-01-31'],
+    ['080229', '2008-02-29'],
+    ['261123', '1926-11-23'],
+    ['261122', '2026-11-22'],
+    ['991340', null],
+  ])('birth %s → %s', (raw, iso) => expect(mrzBirthDate(raw, now)).toBe(iso));
+  test.each([
+    ['300131', '2030-01-31'],
+    ['991231', '1999-12-31'],
+  ])('expiry %s → %s', (raw, iso) => expect(mrzExpiryDate(raw, now)).toBe(iso));
+  test.each([
+    ['2008-11-22', 18],
+    ['2008-11-23', 17],
+    ['2008-02-29', 18],
+  ])('age of someone born %s on 2026-11-22 is %d', (birth, age) => expect(ageOn(birth, now)).toBe(age));
+});
+
+describe('decideDocument', () => {
+  test.each<[string, DocumentFindings, typeof policy, unknown]>([
+    ['valid adult passport', findings(mrz()), policy, { decision: 'verified' }],
+    ['undecodable image', findings(null), policy, { decision: 'retry', hint: 'image_unreadable' }],
+    ['no MRZ found', findings({ source: 'mrz', found: false }), policy, { decision: 'retry', hint: 'document_not_found' }],
+    ['a check digit fails', findings(mrz({ valid: false, invalidFields: ['birthDateCheckDigit'] })), policy, { decision: 'failed', reason: 'document_invalid' }],
+    ['expired yesterday', findings(mrz({ expirationDate: '261121' })), policy, { decision: 'failed', reason: 'document_expired' }],
+    ['expires today is still valid', findings(mrz({ expirationDate: '261122' })), policy, { decision: 'verified' }],
+    ['17 years old', findings(mrz({ birthDate: '081123' })), policy, { decision: 'failed', reason: 'age_not_met' }],
+    ['18 today', findings(mrz({ birthDate: '081122' })), policy, { decision: 'verified' }],
+    ['tenant minimum 21', findings(mrz({ birthDate: '081122' })), { ...policy, legalMinimumAge: 21 }, { decision: 'failed', reason: 'age_not_met' }],
+    ['licence barcode', findings({ source: 'pdf417', found: true, valid: true, birthDate: '1990-01-31', expirationDate: '2030-01-31' }), policy, { decision: 'verified' }],
+    ['licence barcode without dates', findings({ source: 'pdf417', found: true, valid: false, birthDate: null, expirationDate: null }), policy, { decision: 'failed', reason: 'document_invalid' }],
+    ['face match: same person', findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([0.9, 0.2, 0])] }), { ...policy, faceMatchEnabled: true }, { decision: 'verified' }],
+    ['face match: another person', findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([0.2, 1, 0])] }), { ...policy, faceMatchEnabled: true }, { decision: 'failed', reason: 'face_mismatch' }],
+    ['face match: no portrait found', findings(mrz(), { portrait: { faceCount: 0, face: null }, frames: [face([0, 0, 0])] }), { ...policy, faceMatchEnabled: true }, { decision: 'retry', hint: 'document_unreadable' }],
+    ['face match: no selfie', findings(mrz(), { portrait: face([0, 0, 0]), frames: [] }), { ...policy, faceMatchEnabled: true }, { decision: 'retry', hint: 'no_face' }],
+    ['face match off: selfie not needed', findings(mrz(), { frames: [] }), policy, { decision: 'verified' }],
+  ])('%s', (_, f, p, expected) => expect(decideDocument(f, p, now)).toEqual(expected as never));
+});

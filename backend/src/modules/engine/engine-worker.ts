@@ -1,0 +1,117 @@
+/**
+ * One engine worker thread (engine-pool.ts starts them): holds the models, loaded once and warmed
+ * with a blank frame on the first job that needs them (or at boot with ENGINE_PRELOAD), and runs one
+ * job at a time, since a Human instance is stateful (research
+ * ml.md §2). It measures and reports findings; it never decides and never writes anything: the
+ * image bytes arrive as transferred buffers and are dropped when the job ends (issue 10).
+ */
+import { parentPort } from 'node:worker_threads';
+import type { DocumentType } from '@ageverify/protocol';
+import type { Worker as OcrWorker } from 'tesseract.js';
+import { analyseFace, loadFaceModels, type FaceModels } from './face-analysis';
+import { faceQualityHint } from './face-quality';
+import { decodeImage, ImageRejected, type DecodedImage } from './image-decoding';
+import { createMrzOcr, readMrz } from './mrz-reading';
+import { readPdf417 } from './pdf417-reading';
+import type { DocumentFindings, EngineFindings, FrameFindings, Timings } from './model';
+
+export type EngineJob =
+  | { kind: 'warmup' }
+  | { kind: 'age_estimation'; selfies: Uint8Array[] }
+  | { kind: 'document'; documentType: DocumentType; document: Uint8Array; selfies: Uint8Array[]; faceMatch: boolean };
+
+export type EngineReply = { id: number; ok: true; findings: EngineFindings | null; timings: Timings } | { id: number; ok: false; error: string };
+
+/** Selfies are downscaled to 640 px (faces), documents to 1600 px (MRZ characters stay ≥ 20 px high). */
+const FACE_SIDE = 640;
+const DOCUMENT_SIDE = 1600;
+
+let faceModels: Promise<FaceModels> | null = null;
+let ocr: Promise<OcrWorker> | null = null;
+/** A blank frame: the first inference compiles the wasm kernels, so it is done before any real one. */
+const blank = () => ({ width: 320, height: 320, data: new Uint8Array(320 * 320 * 3).fill(128) });
+const faces = () =>
+  (faceModels ??= loadFaceModels().then(async (models) => {
+    await analyseFace(models, blank(), { descriptor: true });
+    return models;
+  }));
+const mrzOcr = () => (ocr ??= createMrzOcr());
+
+async function timed<T>(timings: Timings, name: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    timings[name] = Math.round((performance.now() - started) * 10) / 10 + (timings[name] ?? 0);
+  }
+}
+
+async function decodeOrNull(bytes: Uint8Array, maxSide: number): Promise<DecodedImage | null> {
+  try {
+    return await decodeImage(bytes, { maxSide });
+  } catch (error) {
+    if (error instanceof ImageRejected) return null;
+    throw error;
+  }
+}
+
+async function analyseSelfies(selfies: Uint8Array[], descriptor: boolean, timings: Timings): Promise<FrameFindings[]> {
+  const models = await timed(timings, 'loadFaceModels', faces);
+  const frames: FrameFindings[] = [];
+  for (const bytes of selfies) {
+    const image = await timed(timings, 'decode', () => decodeOrNull(bytes, FACE_SIDE));
+    if (!image) {
+      frames.push({ unreadable: true });
+      continue;
+    }
+    const analysis = await timed(timings, 'face', () => analyseFace(models, image, { descriptor }));
+    frames.push(analysis);
+    // The first frame good enough to decide on is enough (age-decision.ts bestFrame): stop there.
+    if (faceQualityHint(analysis) === null) break;
+  }
+  return frames;
+}
+
+export async function runJob(job: EngineJob, timings: Timings = {}): Promise<EngineFindings | null> {
+  switch (job.kind) {
+    case 'warmup': {
+      await timed(timings, 'loadFaceModels', faces);
+      await timed(timings, 'loadOcr', mrzOcr);
+      return null;
+    }
+    case 'age_estimation':
+      return { kind: 'age_estimation', frames: await analyseSelfies(job.selfies, false, timings) };
+    case 'document': {
+      const findings: DocumentFindings = { kind: 'document', documentType: job.documentType, reading: null, portrait: null, frames: [] };
+      const image = await timed(timings, 'decode', () => decodeOrNull(job.document, DOCUMENT_SIDE));
+      if (!image) return findings;
+      if (job.documentType === 'driving_licence') {
+        findings.reading = { source: 'pdf417', ...(await timed(timings, 'pdf417', () => readPdf417(image))) };
+      } else {
+        const engine = await timed(timings, 'loadOcr', mrzOcr);
+        findings.reading = { source: 'mrz', ...(await timed(timings, 'mrz', () => readMrz(engine, image))) };
+      }
+      if (job.faceMatch && findings.reading.found && findings.reading.valid) {
+        const models = await timed(timings, 'loadFaceModels', faces);
+        findings.portrait = await timed(timings, 'portrait', () => analyseFace(models, image, { descriptor: true }));
+        findings.frames = await analyseSelfies(job.selfies, true, timings);
+      }
+      return findings;
+    }
+  }
+}
+
+// As a worker thread: one message is one job; replies carry the job's id.
+if (parentPort) {
+  const port = parentPort;
+  port.on('message', async ({ id, job }: { id: number; job: EngineJob }) => {
+    const timings: Timings = {};
+    try {
+      const findings = await runJob(job, timings);
+      port.postMessage({ id, ok: true, findings, timings } satisfies EngineReply);
+    } catch (error) {
+      // Only the message: never the input, which may hold image bytes.
+      port.postMessage({ id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies EngineReply);
+    }
+  });
+}

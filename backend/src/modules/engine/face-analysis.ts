@@ -1,0 +1,102 @@
+/**
+ * What the face models see in one image (decision 0030-face-models.md): Human finds faces and gives
+ * pose (mesh), passive anti-spoof and liveness scores, and (only when asked) its faceres 1024-d
+ * embedding for face match; face-api's ageGenderNet estimates the age on Human's face crop.
+ * This file only measures; what the measurements mean is decided in face-quality.ts,
+ * age-decision.ts and face-match.ts. Runs inside an engine worker (engine-worker.ts), one image at
+ * a time: a Human instance is stateful (research ml.md §2).
+ */
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { brightnessAndSharpness, type DecodedImage } from './image-decoding';
+import { loadHuman, packageDir, type HumanInstance } from './human-runtime';
+
+const require = createRequire(import.meta.url);
+
+export interface FaceMeasurement {
+  /** Face box as a share of the image: x, y, width, height in 0–1. */
+  box: [number, number, number, number];
+  detectorScore: number;
+  /** Degrees, from the face mesh. */
+  yaw: number;
+  pitch: number;
+  roll: number;
+  /** Mean luminance 0–255 and Laplacian variance of the face region. */
+  brightness: number;
+  sharpness: number;
+  estimatedAge: number;
+  /** Passive signals (soft): Human antispoof (real) and liveness, 0–1. */
+  antispoof: number | null;
+  liveness: number | null;
+  descriptor?: number[];
+}
+
+export interface FaceAnalysis {
+  faceCount: number;
+  /** The largest face (the one a decision is about). */
+  face: FaceMeasurement | null;
+}
+
+interface FaceApiNets {
+  ageGenderNet: { loadFromDisk(dir: string): Promise<void>; predictAgeAndGender(input: unknown): Promise<{ age: number }> };
+}
+
+export interface FaceModels {
+  human: HumanInstance;
+  faceApi: FaceApiNets;
+  tf: any;
+}
+
+export async function loadFaceModels(): Promise<FaceModels> {
+  const human = await loadHuman();
+  const faceApiDir = packageDir('@vladmandic/face-api');
+  // The package's `exports` has no node-wasm entry; the build shares the one tfjs-core (and its wasm backend) with Human.
+  const faceApi = require(join(faceApiDir, 'dist', 'face-api.node-wasm.js')).nets as FaceApiNets;
+  await faceApi.ageGenderNet.loadFromDisk(join(faceApiDir, 'model'));
+  return { human, faceApi, tf: require('@tensorflow/tfjs-core') };
+}
+
+/** Margin around Human's box for the face-api crop. 0 measured best on UTKFace (MAE 6.0 vs 7.9 at 0.25; docs/verification.md). */
+const CROP_MARGIN = 0;
+
+export async function analyseFace(models: FaceModels, image: DecodedImage, options: { descriptor: boolean }): Promise<FaceAnalysis> {
+  const { human, faceApi, tf } = models;
+  const tensor = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+  try {
+    // Set on every call: Human merges a call's config into its own, so it must never carry over.
+    const { face: faces } = await human.detect(tensor, { face: { description: { enabled: options.descriptor } } });
+    if (faces.length === 0) return { faceCount: 0, face: null };
+    const largest = faces.reduce((a, b) => (a.box[2] * a.box[3] >= b.box[2] * b.box[3] ? a : b));
+    const [x, y, w, h] = largest.box;
+    const x0 = Math.max(0, Math.round(x - w * CROP_MARGIN));
+    const y0 = Math.max(0, Math.round(y - h * CROP_MARGIN));
+    const x1 = Math.min(image.width, Math.round(x + w * (1 + CROP_MARGIN)));
+    const y1 = Math.min(image.height, Math.round(y + h * (1 + CROP_MARGIN)));
+    const crop = tf.slice(tensor, [y0, x0, 0], [y1 - y0, x1 - x0, 3]);
+    try {
+      const { age } = await faceApi.ageGenderNet.predictAgeAndGender(crop);
+      const descriptor = options.descriptor && largest.embedding?.length ? Array.from(largest.embedding) : undefined;
+      const angle = largest.rotation?.angle ?? { yaw: 0, pitch: 0, roll: 0 };
+      const degrees = (radians: number) => (radians * 180) / Math.PI;
+      return {
+        faceCount: faces.length,
+        face: {
+          box: [x / image.width, y / image.height, w / image.width, h / image.height],
+          detectorScore: largest.boxScore ?? largest.score,
+          yaw: degrees(angle.yaw),
+          pitch: degrees(angle.pitch),
+          roll: degrees(angle.roll),
+          ...brightnessAndSharpness(image, { x, y, width: w, height: h }),
+          estimatedAge: Math.round(age * 10) / 10,
+          antispoof: largest.real ?? null,
+          liveness: largest.live ?? null,
+          descriptor,
+        },
+      };
+    } finally {
+      crop.dispose();
+    }
+  } finally {
+    tensor.dispose();
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Whether a selfie frame is good enough to decide on, and if not, what the user can fix (the retry
+ * hints of protocol/src/checks.ts). Pure: takes the measurements of face-analysis.ts. The limits are
+ * deliberately loose; they stop pictures the models are known to misjudge (tiny, turned or dark
+ * faces), not ordinary selfies. Calibrated on the astronaut fixture and UTKFace (docs/verification.md).
+ */
+import type { RetryHint } from '@ageverify/protocol';
+import type { FaceAnalysis } from './face-analysis';
+
+export const FACE_QUALITY = {
+  /** Face width as a share of the image width. */
+  minFaceWidth: 0.12,
+  /** Distance of the face centre from the image centre, as a share of the image size (each axis). */
+  maxCentreOffset: 0.3,
+  /** Head turn and nod, degrees (from the face mesh). */
+  maxYawDegrees: 30,
+  maxPitchDegrees: 30,
+  /** Mean luminance of the face, 0–255. */
+  minBrightness: 45,
+  /** Laplacian variance of the face region (image-decoding.ts); a sharp 640 px selfie scores in the hundreds. */
+  minSharpness: 12,
+} as const;
+
+export function faceQualityHint(analysis: FaceAnalysis, limits = FACE_QUALITY): RetryHint | null {
+  if (analysis.faceCount === 0 || !analysis.face) return 'no_face';
+  if (analysis.faceCount > 1) return 'multiple_faces';
+  const { box, yaw, pitch, brightness, sharpness } = analysis.face;
+  const [x, y, width, height] = box;
+  if (width < limits.minFaceWidth) return 'face_too_small';
+  if (Math.abs(x + width / 2 - 0.5) > limits.maxCentreOffset || Math.abs(y + height / 2 - 0.5) > limits.maxCentreOffset) return 'face_not_centered';
+  if (Math.abs(yaw) > limits.maxYawDegrees || Math.abs(pitch) > limits.maxPitchDegrees) return 'face_not_frontal';
+  if (brightness < limits.minBrightness) return 'too_dark';
+  if (sharpness < limits.minSharpness) return 'too_blurry';
+  return null;
+}

@@ -1,0 +1,64 @@
+import { describe, expect, test } from 'bun:test';
+import { checkDigit, findMrzLines, normaliseLine, recoverMrz } from './mrz-recovery';
+
+// ICAO Doc 9303 part 4 specimen (TD3) and part 5 specimen (TD1).
+const TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
+const TD1 = ['I<UTOD231458907<<<<<<<<<<<<<<<', '7408122F1204159UTO<<<<<<<<<<<6', 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'];
+
+describe('checkDigit (Doc 9303 part 3 §4.9)', () => {
+  test.each([
+    ['L898902C3', 6],
+    ['740812', 2],
+    ['120415', 9],
+    ['D23145890', 7],
+    ['<<<<', 0],
+  ])('%s → %d', (text, digit) => expect(checkDigit(text)).toBe(digit));
+});
+
+describe('recoverMrz', () => {
+  test.each<[string, 'TD1' | 'TD3', string[], string[]]>([
+    ['clean TD3 stays as it is', 'TD3', TD3, TD3],
+    ['clean TD1 stays as it is', 'TD1', TD1, TD1],
+    ['fillers read as K and L in the name', 'TD3', ['P<UTOERIKSSON<<ANNA<MARIA<<<<<KK<<<<LL<<<<<<<', TD3[1]!], TD3],
+    ['fillers read as K in the optional data', 'TD3', [TD3[0]!, 'L898902C36UTO7408122F1204159ZE184226BKK<<<10'], TD3],
+    ['O for 0 in the date of birth', 'TD3', [TD3[0]!, 'L898902C36UTO74O8122F12O4159ZE184226B<<<<<10'], TD3],
+    ['I and L for 1 in digit fields', 'TD3', [TD3[0]!, 'L898902C36UTO7408I22FL204I59ZE184226B<<<<<10'], TD3],
+    ['0 for O in the nationality', 'TD1', [TD1[0]!, '7408122F1204159UT0<<<<<<<<<<<6', TD1[2]!], TD1],
+    ['a line one filler short is padded', 'TD3', ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<', TD3[1]!], TD3],
+    ['a line with a trailing extra character is cut', 'TD3', [TD3[0]! + 'K', TD3[1]!], TD3],
+    ['lower case and spaces', 'TD3', [TD3[0]!.toLowerCase(), TD3[1]!.replace('7408122', '740 8122')], TD3],
+  ])('%s', (_, format, lines, expected) => {
+    expect(recoverMrz(format, lines)).toEqual(expected);
+  });
+
+  test('the document number check digit chooses between O and 0', () => {
+    // Number "XY0O45678": the OCR read the O as 0; the check digit tells the two apart.
+    const number = 'XY0O45678';
+    const line = `${number}${checkDigit(number)}UTO7408122F1204159<<<<<<<<<<<<<<0`;
+    const misread = `XY0045678${line.slice(9)}`;
+    const [, repaired] = recoverMrz('TD3', [TD3[0]!, misread]);
+    expect(repaired!.slice(0, 9)).toBe(number);
+  });
+
+  test('a name with K and L keeps them', () => {
+    const line = 'P<UTOMIKKEL<<KARL<<<<<<<<<<<<<<<<<<<<<<<<<<<';
+    expect(recoverMrz('TD3', [line, TD3[1]!])[0]).toBe(line);
+  });
+
+  test('a wrong check digit is not "repaired" into a valid one', () => {
+    const altered = TD3[1]!.replace('7408122', '7408123');
+    expect(recoverMrz('TD3', [TD3[0]!, altered])[1]).toBe(altered);
+  });
+});
+
+describe('findMrzLines', () => {
+  test('picks the two TD3 lines out of page text', () => {
+    const text = `PASSPORT\nSurname ERIKSSON\n\n${TD3[0]}\n${TD3[1]}\n`;
+    expect(findMrzLines(text)).toEqual({ format: 'TD3', lines: TD3 });
+  });
+  test('picks the three TD1 lines', () => {
+    expect(findMrzLines(TD1.join('\n'))).toEqual({ format: 'TD1', lines: TD1 });
+  });
+  test('nothing MRZ-like', () => expect(findMrzLines('hello\nworld')).toBeNull());
+  test('normaliseLine maps guillemets and strange characters to the filler', () => expect(normaliseLine('p«uto é')).toBe('P<UTO<'));
+});

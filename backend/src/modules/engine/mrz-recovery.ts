@@ -1,0 +1,181 @@
+/**
+ * Repairs OCR output of a machine-readable zone (ICAO Doc 9303 TD3 passports, TD1 ID cards) before
+ * it is parsed. OCR of the OCR-B font confuses a few characters in known ways (research ml.md §4):
+ * the filler `<` is read as K or L, O and 0 swap, I and 1 swap. Every position of an MRZ has a
+ * character class (digits, letters, letters-or-digits, filler), so a letter in a digit field can only
+ * be a misread digit and vice versa; where a field allows both (document numbers) the field's check
+ * digit chooses among the candidates. Nothing here makes an invalid document valid: a repaired line
+ * is still checked digit by digit by the `mrz` package afterwards (mrz-reading.ts).
+ */
+
+export type MrzFormat = 'TD1' | 'TD3';
+
+/** Character classes: D digit, A letter or filler, N letter, digit or filler, F filler-or-letter (names), C check digit. */
+type CharClass = 'D' | 'A' | 'N' | 'C' | 'S';
+
+interface Field {
+  line: number;
+  start: number;
+  end: number;
+  cls: CharClass;
+  /** Index of the check digit covering exactly this field, when it has one. */
+  check?: number;
+}
+
+const LINE_LENGTH: Record<MrzFormat, number> = { TD1: 30, TD3: 44 };
+
+/** Doc 9303 part 4 (TD3) and part 5 (TD1) layouts. `S` is sex: M, F or <. */
+const LAYOUTS: Record<MrzFormat, Field[]> = {
+  TD3: [
+    { line: 0, start: 0, end: 2, cls: 'A' },
+    { line: 0, start: 2, end: 5, cls: 'A' },
+    { line: 0, start: 5, end: 44, cls: 'A' },
+    { line: 1, start: 0, end: 9, cls: 'N', check: 9 },
+    { line: 1, start: 9, end: 10, cls: 'C' },
+    { line: 1, start: 10, end: 13, cls: 'A' },
+    { line: 1, start: 13, end: 19, cls: 'D', check: 19 },
+    { line: 1, start: 19, end: 20, cls: 'C' },
+    { line: 1, start: 20, end: 21, cls: 'S' },
+    { line: 1, start: 21, end: 27, cls: 'D', check: 27 },
+    { line: 1, start: 27, end: 28, cls: 'C' },
+    { line: 1, start: 28, end: 42, cls: 'N', check: 42 },
+    { line: 1, start: 42, end: 44, cls: 'C' },
+  ],
+  TD1: [
+    { line: 0, start: 0, end: 2, cls: 'A' },
+    { line: 0, start: 2, end: 5, cls: 'A' },
+    { line: 0, start: 5, end: 14, cls: 'N', check: 14 },
+    { line: 0, start: 14, end: 15, cls: 'C' },
+    { line: 0, start: 15, end: 30, cls: 'N' },
+    { line: 1, start: 0, end: 6, cls: 'D', check: 6 },
+    { line: 1, start: 6, end: 7, cls: 'C' },
+    { line: 1, start: 7, end: 8, cls: 'S' },
+    { line: 1, start: 8, end: 14, cls: 'D', check: 14 },
+    { line: 1, start: 14, end: 15, cls: 'C' },
+    { line: 1, start: 15, end: 18, cls: 'A' },
+    { line: 1, start: 18, end: 29, cls: 'N' },
+    { line: 1, start: 29, end: 30, cls: 'C' },
+    { line: 2, start: 0, end: 30, cls: 'A' },
+  ],
+};
+
+/** Letters OCR returns for digits (OCR-B shapes) and the reverse. */
+const AS_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', G: '6', B: '8', A: '4' };
+const AS_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B', '4': 'A' };
+
+/** Doc 9303 part 3 §4.9: weights 7, 3, 1 over digit values (A=10 … Z=35, < = 0). */
+export function checkDigit(text: string): number {
+  let sum = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const value = c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 90 ? c - 55 : 0;
+    sum += value * [7, 3, 1][i % 3]!;
+  }
+  return sum % 10;
+}
+
+/** Upper-cases, drops spaces and maps anything outside the MRZ alphabet to the filler. */
+export function normaliseLine(raw: string): string {
+  return raw
+    .toUpperCase()
+    .replace(/\s+/g, '')
+    .replace(/[«‹]/g, '<')
+    .replace(/[^A-Z0-9<]/g, '<');
+}
+
+/** Picks the MRZ lines out of OCR text: the longest runs that look like MRZ lines, in page order. */
+export function findMrzLines(ocrText: string): { format: MrzFormat; lines: string[] } | null {
+  const candidates = ocrText
+    .split('\n')
+    .map(normaliseLine)
+    .filter((line) => line.length >= 25 && (line.match(/</g)?.length ?? 0) >= 1);
+  for (const format of ['TD3', 'TD1'] as const) {
+    const count = format === 'TD3' ? 2 : 3;
+    const length = LINE_LENGTH[format];
+    const fitting = candidates.filter((line) => Math.abs(line.length - length) <= 3);
+    if (fitting.length >= count) return { format, lines: fitting.slice(-count) };
+  }
+  return null;
+}
+
+/** A filler read as K or L: inside a run of fillers, or in the trailing run of a filler-padded field. */
+function repairFillers(segment: string): string {
+  // The trailing run after the last letter of a name, such as `<<KK<L<<`, is padding: a name part
+  // never ends a field after a filler with only K and L in it. (A name such as MIKKEL keeps its K/L:
+  // the run must start with a filler.)
+  let text = segment.replace(/<[<KL]*$/, (run) => '<'.repeat(run.length));
+  // A lone K or L between fillers is a filler too (no name part is one K long between separators).
+  text = text.replace(/<[KL](?=<)/g, '<<');
+  return text;
+}
+
+function toClass(segment: string, cls: CharClass): string {
+  switch (cls) {
+    case 'D':
+    case 'C':
+      return [...segment].map((c) => AS_DIGIT[c] ?? (c === '<' && cls === 'C' ? '<' : c)).join('');
+    case 'A':
+      return repairFillers([...segment].map((c) => AS_LETTER[c] ?? c).join(''));
+    case 'S':
+      return segment === 'M' || segment === 'F' ? segment : segment === 'H' || segment === 'N' ? 'M' : segment === 'E' || segment === 'P' ? 'F' : '<';
+    case 'N':
+      return repairFillers(segment);
+  }
+}
+
+function bitCount(value: number): number {
+  let count = 0;
+  for (let v = value; v; v >>= 1) count += v & 1;
+  return count;
+}
+
+/** Candidates of an alphanumeric field: every O/0 and I/1 swap, the first that satisfies the check digit wins. */
+function resolveByCheckDigit(segment: string, expected: string): string {
+  if (!/^\d$/.test(expected)) return segment;
+  // K/L right before the trailing fillers are fillers when that satisfies the check digit (a field
+  // ending in `KK<<<` is far likelier padding than data, even when the raw text also happens to pass).
+  const padded = segment.replace(/[KL]+(?=<*$)(?=.*<$)/, (run) => '<'.repeat(run.length));
+  if (padded !== segment && checkDigit(padded) === Number(expected)) return padded;
+  if (checkDigit(segment) === Number(expected)) return segment;
+  const ambiguous = [...segment].map((c, i) => (c === 'O' || c === '0' || c === 'I' || c === '1' || c === 'K' || c === 'L' ? i : -1)).filter((i) => i >= 0);
+  if (ambiguous.length > 8) return segment;
+  const alternative: Record<string, string> = { O: '0', '0': 'O', I: '1', '1': 'I', K: '<', L: '<' };
+  // Fewest changes first: one misread character is likelier than two.
+  const masks = Array.from({ length: (1 << ambiguous.length) - 1 }, (_, i) => i + 1).sort((a, b) => bitCount(a) - bitCount(b));
+  for (const mask of masks) {
+    const chars = [...segment];
+    ambiguous.forEach((position, bit) => {
+      if (mask & (1 << bit)) chars[position] = alternative[chars[position]!]!;
+    });
+    const candidate = chars.join('');
+    // A filler may only pad the end of the field.
+    if (/<[^<]/.test(candidate)) continue;
+    if (checkDigit(candidate) === Number(expected)) return candidate;
+  }
+  return segment;
+}
+
+/** Fits a line to its length: an extra character at the end is dropped, a missing one is padded with fillers. */
+function fitLength(line: string, length: number): string {
+  return line.length >= length ? line.slice(0, length) : line + '<'.repeat(length - line.length);
+}
+
+/** Repairs the lines of one MRZ by the field classes of its format; see the file comment. */
+export function recoverMrz(format: MrzFormat, rawLines: readonly string[]): string[] {
+  const length = LINE_LENGTH[format];
+  const lines = rawLines.map((line) => [...fitLength(normaliseLine(line), length)]);
+  const layout = LAYOUTS[format];
+  for (const field of layout) {
+    const chars = lines[field.line];
+    if (!chars) continue;
+    const repaired = toClass(chars.slice(field.start, field.end).join(''), field.cls);
+    chars.splice(field.start, field.end - field.start, ...repaired);
+  }
+  for (const field of layout) {
+    if (field.cls !== 'N' || field.check === undefined) continue;
+    const chars = lines[field.line]!;
+    const resolved = resolveByCheckDigit(chars.slice(field.start, field.end).join(''), chars[field.check]!);
+    chars.splice(field.start, field.end - field.start, ...resolved);
+  }
+  return lines.map((chars) => chars.join(''));
+}
