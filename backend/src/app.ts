@@ -7,6 +7,7 @@ import { cors } from '@elysiajs/cors';
 import type { Clock } from './clock';
 import type { Db } from './db/database';
 import type { Logger } from './log';
+import type { DatabaseIdentity } from './db/database-identity';
 import { errorHandling } from './http/error-handling';
 import { allowedMethodsOf } from './http/allowed-methods';
 import { staticAssets } from './http/static-assets';
@@ -24,6 +25,8 @@ export interface AppDeps {
   publicBaseUrl: string;
   verifyUrl: string;
   maxBodyBytes: number;
+  /** Reported on /healthz so the CLI can tell when it is not on the server's database. */
+  databaseIdentity?: DatabaseIdentity;
 }
 
 export function createApp(deps: AppDeps) {
@@ -50,7 +53,7 @@ export function createApp(deps: AppDeps) {
           }),
         ),
       )
-      .get('/healthz', () => ({ status: 'ok' }))
+      .get('/healthz', () => (deps.databaseIdentity ? { status: 'ok', database: deps.databaseIdentity } : { status: 'ok' }))
       .use(sessionRoutes(deps))
       .use(verifyRoutes(deps))
       .use(staticAssets())

@@ -9,6 +9,7 @@ import { openDatabase } from './db/database';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { DataDirPermissionError } from './db/data-dir-permissions';
 import { createApp } from './app';
+import { embeddedIdentity, postgresIdentity } from './db/database-identity';
 import { resolveServerSecret } from './server-secret';
 import { startSweeper } from './modules/sessions/expiry-sweeper';
 import { tenants } from './db/schema';
@@ -26,7 +27,8 @@ async function main(): Promise<void> {
 
   const adminToken = newAdminToken();
   let server: ReturnType<typeof Bun.serve> | null = null;
-  const app = createApp({ ...config, db: database.db, clock: systemClock, logger, serverSecret }).use(
+  const databaseIdentity = config.databaseUrl ? await postgresIdentity(database.db, config.databaseUrl) : embeddedIdentity(config.dataDir);
+  const app = createApp({ ...config, db: database.db, clock: systemClock, logger, serverSecret, databaseIdentity }).use(
     cliBridgeRoutes(
       { db: database.db, clock: systemClock, guard },
       adminToken,
