@@ -2,7 +2,7 @@
  * The HTTP application: every module mounted on one Elysia instance. Built from plain
  * dependencies so tests run the whole pipeline in-process with app.handle(new Request(...)).
  */
-import { Elysia } from 'elysia';
+import { Elysia, type AnyElysia } from 'elysia';
 import { cors } from '@elysiajs/cors';
 import type { Clock } from './clock';
 import type { Db } from './db/database';
@@ -11,7 +11,7 @@ import type { DatabaseIdentity } from './db/database-identity';
 import { errorHandling } from './http/error-handling';
 import { allowedMethodsOf } from './http/allowed-methods';
 import { staticAssets } from './http/static-assets';
-import { OPENAPI_PATH, openapiDocument, referencePage } from './http/openapi';
+import { openapiRoutes } from './http/openapi';
 import { sessionRoutes } from './modules/sessions';
 import { verifyRoutes } from './modules/verify';
 
@@ -30,8 +30,8 @@ export interface AppDeps {
 }
 
 export function createApp(deps: AppDeps) {
-  // The reference page renders the document this very app generates.
-  let handle: (request: Request) => Promise<Response> = async () => new Response('{}');
+  // The OpenAPI document describes this very app's route table, complete only once it is built.
+  let self: AnyElysia | null = null;
   // The route table exists once every module is mounted; 405 answers read it then.
   let allowedMethods: (path: string) => string[] = () => [];
   const app = (
@@ -57,10 +57,9 @@ export function createApp(deps: AppDeps) {
       .use(sessionRoutes(deps))
       .use(verifyRoutes(deps))
       .use(staticAssets())
-      .use(openapiDocument())
-      .use(referencePage(async () => (await handle(new Request(`http://internal${OPENAPI_PATH}`))).json()))
+      .use(openapiRoutes(() => self!))
   );
-  handle = (request) => app.handle(request);
+  self = app;
   allowedMethods = allowedMethodsOf(app.routes);
   return app;
 }

@@ -34,6 +34,9 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
+/** MAX_BODY_BYTES default (also quoted by the OpenAPI document's 413 example). */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -87,7 +90,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     problems.push(`SMTP_URL must start with smtp:// or smtps://, got "${redact(smtpUrl)}"`);
   }
 
-  const maxBodyBytes = parseIntSetting('MAX_BODY_BYTES', str('MAX_BODY_BYTES'), 16 * 1024, 1024, 10 * 1024 * 1024, problems);
+  const maxBodyBytes = parseIntSetting('MAX_BODY_BYTES', str('MAX_BODY_BYTES'), DEFAULT_MAX_BODY_BYTES, 1024, 10 * 1024 * 1024, problems);
 
   const logLevel = (str('LOG_LEVEL') ?? 'info') as Config['logLevel'];
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {
