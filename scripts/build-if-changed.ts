@@ -26,7 +26,7 @@ interface Bundle {
   dist: string;
 }
 
-const SHARED_INPUTS = ['rollup.config.mjs', 'bun.lock', 'package.json', 'tsconfig.json', 'protocol/src', 'protocol/package.json'];
+const SHARED_INPUTS = ['rollup.config.mjs', 'bun.lock', 'tsconfig.json', 'protocol/src', 'protocol/package.json'];
 
 export const BUNDLES: Record<string, Bundle> = {
   sdk: {
