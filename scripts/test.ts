@@ -158,7 +158,7 @@ async function runOpenApi(totals: Counts): Promise<boolean> {
 
 async function runPlaywright(totals: Counts, extraArgs: string[]): Promise<boolean> {
   rmSync(playwrightJsonFile, { force: true });
-  // Playwright's runner is a Node program (research/stack.md §4).
+  // Playwright's runner is a Node program: under Bun its worker processes do not start reliably.
   const command = ['node', 'node_modules/@playwright/test/cli.js', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json', ...extraArgs];
   const ok = await run(command, { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJsonFile, CHROMIUM_PATH: chromiumPath });
   const counts = existsSync(playwrightJsonFile) ? playwrightCounts(readFileSync(playwrightJsonFile, 'utf8')) : null;

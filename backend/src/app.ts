@@ -38,7 +38,7 @@ export function createApp(deps: AppDeps) {
     // strictPath: one canonical path per operation (a trailing slash is another path, so a 404).
     new Elysia({ normalize: false, strictPath: true })
       .use(errorHandling({ ...deps, allowedMethods: (path) => allowedMethods(path) }))
-      // DESIGN.md §2 CORS: session creation answers browsers from any origin (publishable keys,
+      // CORS: session creation answers browsers from any origin (publishable keys,
       // no credentials), and so does the SDK's cancel report (authenticated by the sessionToken);
       // validation and every secret-key operation send no CORS headers.
       .use(

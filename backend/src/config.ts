@@ -14,7 +14,7 @@ export interface Config {
   host: string;
   /** PUBLIC_BASE_URL: the address users and merchants reach this service at, without /api/v1. Default http://localhost:PORT. */
   publicBaseUrl: string;
-  /** VERIFY_URL: address of the hosted verify UI. Default PUBLIC_BASE_URL + /verify (DESIGN.md §2, Verify UI address). */
+  /** VERIFY_URL: address of the hosted verify UI. Default PUBLIC_BASE_URL + /verify (served by this process). */
   verifyUrl: string;
   /** DATABASE_URL: PostgreSQL connection string. Unset means the embedded PGlite database in DATA_DIR. */
   databaseUrl: string | null;
@@ -22,11 +22,11 @@ export interface Config {
   dataDir: string;
   /** SERVER_SECRET: key for session-token HMACs. Required with DATABASE_URL; unset in embedded mode: generated once into DATA_DIR/server-secret (server-secret.ts). */
   serverSecret: string | null;
-  /** WEBHOOK_ALLOWED_CIDRS: comma-separated CIDRs exempt from the public-address rule. Empty by default (DESIGN.md §2). */
+  /** WEBHOOK_ALLOWED_CIDRS: comma-separated CIDRs exempt from the public-address rule. Empty by default (tests and private deployments set it). */
   webhookAllowedCidrs: [ipaddr.IPv4 | ipaddr.IPv6, number][];
   /** WEBHOOK_CA_FILE: extra PEM CA bundle trusted for webhook TLS. Empty by default. */
   webhookCaFile: string | null;
-  /** SMTP_URL: e.g. smtp://user:pass@host:587. Unset: mails are kept in the database outbox (DESIGN.md §2, Email). */
+  /** SMTP_URL: e.g. smtp://user:pass@host:587. Unset: mails are kept in the database outbox (read with `bun run cli webhooks notices`). */
   smtpUrl: string | null;
   /** MAX_BODY_BYTES: largest accepted request body. Default 16 KiB: the largest valid create body is ~6 KiB. */
   maxBodyBytes: number;

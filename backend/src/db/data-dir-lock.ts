@@ -1,6 +1,6 @@
 /**
  * PGlite does not lock its data folder, and two processes writing one folder lose data
- * (research/stack.md §2, gotcha 2). The embedded mode therefore holds a lock file with the owner's
+ * (PGlite is a single-process Postgres: each process assumes it owns the files). The embedded mode therefore holds a lock file with the owner's
  * pid; a second process is refused with a clear message. A lock left by a dead process is taken over.
  *
  * The lock file also tells the CLI how to reach the running server (cli/server-bridge.ts), so that
