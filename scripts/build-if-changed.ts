@@ -108,7 +108,9 @@ async function main(names: string[]): Promise<number> {
 if (import.meta.main) {
   const names = process.argv.slice(2);
   if (names[0] === '--stamp') {
-    for (const bundle of Object.values(BUNDLES)) writeStamp(repoRoot, bundle, inputsHash(repoRoot, bundle));
+    // `ROLLUP_ONLY=sdk bun run build` built one bundle: only that one may be recorded as built.
+    const built = process.env.ROLLUP_ONLY ? [BUNDLES[process.env.ROLLUP_ONLY]!] : Object.values(BUNDLES);
+    for (const bundle of built) writeStamp(repoRoot, bundle, inputsHash(repoRoot, bundle));
     process.exit(0);
   }
   process.exit(await main(names.length > 0 ? names : ['sdk', 'verify-ui']));
