@@ -17,7 +17,7 @@
  * code 1 when a check failed). `bun run test` runs it as the "packages" step right after its build
  * step, so there it packs the fresh dist/ as it is (`--no-build`).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Counts } from './test-reports';

@@ -14,9 +14,10 @@ export const ID_PREFIXES = {
   user: 'usr',
   publishableKey: 'pk',
   secretKey: 'sk',
-  webhookSecret: 'whsec',
   sessionToken: 'st',
   handoffToken: 'ht',
+  notice: 'ntc',
+  email: 'eml',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
@@ -34,7 +35,7 @@ export function randomBase62(length: number): string {
 }
 
 export function newId(kind: IdKind): string {
-  const length = kind === 'secretKey' || kind === 'webhookSecret' || kind === 'publishableKey' ? 43 : 22;
+  const length = kind === 'secretKey' || kind === 'publishableKey' ? 43 : 22;
   return `${ID_PREFIXES[kind]}_${randomBase62(length)}`;
 }
 

@@ -4,18 +4,22 @@
  * errors, and graceful shutdown. On PostgreSQL too when TEST_DATABASE_URL is set.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { TEST_DATABASE_URL, createThrowawayPostgres } from './testing/test-databases';
+import { readLock } from './db/data-dir-lock';
+import { findPostgresBinDir, startPrivateCluster } from './testing/private-postgres';
 import { startReceiver } from './modules/webhooks/testing/https-receiver';
 import { verifyWebhookSignature } from '../../server-sdk/src/webhook-signature';
 
 const root = join(import.meta.dir, '../..');
 const cleanup: (() => Promise<void> | void)[] = [];
+// Removing PGlite folders, dropping databases and stopping the private cluster add up to more
+// than the default 5 s on a busy machine.
 afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
-});
+}, 60_000);
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true }).map((entry) => join(entry.parentPath, entry.name));
@@ -35,9 +39,10 @@ function env(extra: Record<string, string>): Record<string, string> {
   return { ...base, LOG_LEVEL: 'warn', ...extra };
 }
 
-async function startServer(extra: Record<string, string>) {
+/** `wrapper`: a command the server runs under, e.g. unshare to make it PID 1 of a new pid namespace. */
+async function startServer(extra: Record<string, string>, wrapper: string[] = []) {
   const port = freePort();
-  const proc = Bun.spawn(['bun', 'backend/src/main.ts'], { cwd: root, env: env({ PORT: String(port), HOST: '127.0.0.1', ...extra }), stdout: 'pipe', stderr: 'pipe' });
+  const proc = Bun.spawn([...wrapper, 'bun', 'backend/src/main.ts'], { cwd: root, env: env({ PORT: String(port), HOST: '127.0.0.1', ...extra }), stdout: 'pipe', stderr: 'pipe' });
   cleanup.push(() => {
     proc.kill('SIGKILL');
   });
@@ -157,6 +162,38 @@ describe('embedded mode (PGlite in DATA_DIR)', () => {
 
 /** PostgreSQL mode needs SERVER_SECRET: the generated one is never kept in the database (issue 8). */
 const PG_SERVER_SECRET = 'pg-test-server-secret-0123456789abcdef0123456789';
+
+// unshare may be installed yet refused (no CAP_SYS_ADMIN, e.g. an unprivileged container): try it.
+const unshare = Bun.which('unshare');
+const pidNamespaces = !!unshare && Bun.spawnSync([unshare, '--pid', '--fork', '--mount-proc', 'true'], { stderr: 'ignore' }).exitCode === 0;
+if (!pidNamespaces) {
+  console.warn('main.test.ts: skipping "the server as PID 1": unshare --pid --fork --mount-proc is not available here (needs util-linux and root or CAP_SYS_ADMIN).');
+}
+
+describe.skipIf(!pidNamespaces)('the server as PID 1 of its pid namespace, as in a container', () => {
+  // --kill-child: if the test ends early, killing unshare kills the server too.
+  const asPid1 = [unshare!, '--pid', '--fork', '--mount-proc', '--kill-child'];
+  /** The server's pid as seen from here: unshare's only child. */
+  const serverPid = (unsharePid: number) => Number(readFileSync(`/proc/${unsharePid}/task/${unsharePid}/children`, 'utf8').trim());
+
+  test('killed with SIGKILL, it starts again as PID 1 on the same DATA_DIR (the lock it left names pid 1)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'av-pid1-'));
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const first = await startServer({ DATA_DIR: dataDir }, asPid1);
+    expect(readLock(dataDir)?.pid).toBe(1);
+    process.kill(serverPid(first.proc.pid), 'SIGKILL');
+    await first.proc.exited;
+    expect(readLock(dataDir)?.pid).toBe(1);
+
+    const second = await startServer({ DATA_DIR: dataDir }, asPid1);
+    expect((await fetch(`${second.base}/healthz`)).status).toBe(200);
+    expect(readLock(dataDir)?.pid).toBe(1);
+    // SIGTERM to the server itself: unshare does not pass signals on. It exits with the server's status.
+    process.kill(serverPid(second.proc.pid), 'SIGTERM');
+    expect(await second.proc.exited).toBe(0);
+    expect(existsSync(join(dataDir, 'ageverify.lock'))).toBe(false);
+  }, 120_000);
+});
 
 describe('configuration errors stop the boot with a fix-it message', () => {
   test.each([
@@ -295,6 +332,93 @@ describe.skipIf(!TEST_DATABASE_URL)('two backend instances on one PostgreSQL', (
     expect(await a.proc.exited).toBe(0);
     expect(await b.proc.exited).toBe(0);
   }, 120_000);
+});
+
+const postgresBinDir = findPostgresBinDir();
+if (!postgresBinDir) {
+  console.warn('main.test.ts: skipping "PostgreSQL goes away under load": no initdb and pg_ctl on this machine (PG_BIN_DIR names their folder).');
+}
+
+describe.skipIf(!postgresBinDir)('PostgreSQL goes away under load (a private cluster the test restarts)', () => {
+  // Regression: postgres.js 3.4.9 wrote to the closed socket from a timer and the uncaught
+  // TypeError killed the server (patches/postgres@3.4.9.patch, porsager/postgres#1208).
+  test('terminated backends and crash restarts fail requests, not the process, and it serves again after', async () => {
+    const cluster = await startPrivateCluster(postgresBinDir!);
+    cleanup.push(() => cluster.destroy());
+    const shared = { DATABASE_URL: cluster.url, SERVER_SECRET: PG_SERVER_SECRET };
+    const { proc, base } = await startServer(shared);
+    // Read the server's output as it comes: an unread pipe fills up during the outage's error
+    // logging, and the tail is the failure message if the server dies.
+    let output = '';
+    const collect = async (stream: ReadableStream<Uint8Array>) => {
+      const decoder = new TextDecoder();
+      for await (const chunk of stream) output = (output + decoder.decode(chunk, { stream: true })).slice(-20_000);
+    };
+    void collect(proc.stdout);
+    void collect(proc.stderr);
+    const keys = JSON.parse((await cli(shared, 'tenant', 'create', '--name', 'Outage', '--domain', 'shop.example.com', '--sandbox')).stdout);
+    // Enough creates for the whole test in one rate-limit window.
+    expect((await cli(shared, 'rate-limit', 'set', '--tenant', keys.tenantId, '--create', '1000000')).code).toBe(0);
+
+    // Each create runs a transaction: a terminated backend then fails a query mid-transaction and
+    // postgres.js sends its ROLLBACK on the dead connection, the write that used to crash.
+    const createSession = () =>
+      fetch(`${base}/api/v1/sessions/create`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.publishableKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ returnUrl: 'https://shop.example.com/return' }),
+        signal: AbortSignal.timeout(30_000),
+      });
+    let stopLoad = false;
+    let completed = 0;
+    const outcomes = new Map<string, number>();
+    const loadWorker = async () => {
+      while (!stopLoad && proc.exitCode === null) {
+        let outcome: string;
+        try {
+          const response = await createSession();
+          await response.arrayBuffer();
+          outcome = String(response.status);
+        } catch (error) {
+          outcome = (error as Error).name;
+        }
+        completed++;
+        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+      }
+    };
+    const load = Array.from({ length: 12 }, loadWorker);
+    // Each disruption waits for the load to make progress since the previous one, so it lands on
+    // requests in flight whatever the machine's speed (bounded: at most 10 s per wait).
+    const afterProgress = async () => {
+      const target = completed + 30;
+      for (let i = 0; i < 400 && completed < target && proc.exitCode === null; i++) await Bun.sleep(25);
+    };
+    const terminate = () => cluster.terminateClients();
+    const disruptions = [terminate, terminate, terminate, terminate, terminate, terminate, () => cluster.restart('immediate'), terminate, terminate, () => cluster.restart('immediate')];
+    for (const disrupt of disruptions) {
+      if (proc.exitCode !== null) break;
+      await afterProgress();
+      await disrupt();
+    }
+    await afterProgress();
+    stopLoad = true;
+    await Promise.all(load);
+    if (proc.exitCode !== null) {
+      throw new Error(`the server died (exit ${proc.exitCode}) while PostgreSQL was disrupted; outcomes ${JSON.stringify([...outcomes])}; its output ends:\n${output.slice(-3000)}`);
+    }
+    expect(output).not.toContain("evaluating 'socket.write'");
+
+    // Serves again: the pool reconnects by itself (bounded wait for the first success, then the whole slice).
+    let status = 0;
+    for (let i = 0; i < 60 && status !== 201; i++) {
+      status = (await createSession()).status;
+      if (status !== 201) await Bun.sleep(250);
+    }
+    expect(status).toBe(201);
+    await sliceWorks(base, keys);
+    proc.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+  }, 90_000);
 });
 
 describe('the running service delivers webhooks', () => {

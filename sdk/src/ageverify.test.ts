@@ -336,7 +336,12 @@ describe('verify() in new-tab mode', () => {
 
   test('onCancel returning false suppresses the redirect to cancelUrl', async () => {
     const cancels: CancelPayload[] = [];
-    const { sdk, browser } = newTab({ onCancel: (result) => (cancels.push(result), false) });
+    const { sdk, browser } = newTab({
+      onCancel: (result) => {
+        cancels.push(result);
+        return false;
+      },
+    });
     await sdk.verify();
     browser.win.closed = true;
     browser.advance(CLOSED_POLL_MS);

@@ -43,7 +43,7 @@ export class AgeVerify {
     const plan = planLaunch(this.config, checkVerifyOptions(options));
 
     if (this.busy) {
-      if (this.flowWindow) safely(() => this.flowWindow && this.flowWindow.focus());
+      if (this.flowWindow) safely(() => this.flowWindow?.focus());
       return this.fail(
         new AgeVerifyError(
           'VERIFICATION_IN_PROGRESS',

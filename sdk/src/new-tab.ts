@@ -68,7 +68,7 @@ export function readCompleteMessage(data: unknown, sessionId: string): CompleteS
   const status = message.status;
   if (typeof status !== 'string' || (CALLBACK_STATUSES as readonly string[]).indexOf(status) < 0) return undefined;
   const signal: CompleteSignal = { sessionId, status: status as CallbackStatus };
-  if (typeof message.timestamp === 'number' && isFinite(message.timestamp)) signal.timestamp = message.timestamp;
+  if (typeof message.timestamp === 'number' && Number.isFinite(message.timestamp)) signal.timestamp = message.timestamp;
   if (typeof message.externalUserId === 'string') signal.externalUserId = message.externalUserId;
   return signal;
 }

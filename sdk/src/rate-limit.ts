@@ -99,7 +99,7 @@ function parseTimes(stored: string | null): number[] {
   if (!stored) return [];
   try {
     const parsed: unknown = JSON.parse(stored);
-    return Array.isArray(parsed) ? parsed.filter((time): time is number => typeof time === 'number' && isFinite(time)) : [];
+    return Array.isArray(parsed) ? parsed.filter((time): time is number => typeof time === 'number' && Number.isFinite(time)) : [];
   } catch {
     return [];
   }

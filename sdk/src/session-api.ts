@@ -155,16 +155,16 @@ function apiError(response: ResponseLike, text: string): AgeVerifyError {
   if (status === 429) {
     // Spec "Limits": X-RateLimit-Retry-After (seconds) is present on 429.
     const seconds = Number(response.headers.get('X-RateLimit-Retry-After') || response.headers.get('Retry-After'));
-    const known = isFinite(seconds) && seconds > 0;
+    const known = Number.isFinite(seconds) && seconds > 0;
     return new AgeVerifyError(
       'RATE_LIMITED',
-      `Rate limit exceeded on the verification service (HTTP 429): ${said}.` + (known ? ` Try again in ${Math.ceil(seconds)} s.` : ''),
+      `Rate limit exceeded on the verification service (HTTP 429): ${said}.${known ? ` Try again in ${Math.ceil(seconds)} s.` : ''}`,
       known ? { ...details, retryAfterMs: Math.ceil(seconds) * 1000 } : details,
     );
   }
   return new AgeVerifyError(
     'API_ERROR',
-    `Could not create a verification session (HTTP ${status}${serverCode ? ` ${serverCode}` : ''}): ${said}.` + hint(status),
+    `Could not create a verification session (HTTP ${status}${serverCode ? ` ${serverCode}` : ''}): ${said}.${hint(status)}`,
     details,
   );
 }

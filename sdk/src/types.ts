@@ -42,6 +42,7 @@ export interface AgeVerifyOptions {
   /** new-tab mode only. When left out, the page goes to returnUrl with the callback parameters. */
   onComplete?: (result: CompletePayload) => void;
   /** new-tab mode only. Return false to stay on the page instead of going to cancelUrl. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a callback that returns nothing must stay assignable (`() => { … }` is void, not undefined).
   onCancel?: (result: CancelPayload) => boolean | void;
   /** Called with every error that verify() returns. */
   onError?: (error: AgeVerifyError) => void;

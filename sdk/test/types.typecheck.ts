@@ -5,7 +5,7 @@
  * the directive itself fails the build. sdk/dist/ageverify.d.ts is bundled from these sources by
  * rollup-plugin-dts, so the published types are the ones checked here.
  */
-import { AgeVerify, AgeVerifyError, VERSION, create, type AgeVerifyOptions, type CompletePayload, type VerifyResult } from '../src/index';
+import { AgeVerify, type AgeVerifyError, VERSION, create, type AgeVerifyOptions, type CompletePayload, type VerifyResult } from '../src/index';
 
 declare const element: { addEventListener(type: 'click', listener: () => void): void };
 

@@ -39,7 +39,7 @@ export function createClient(options: ClientOptions): AgeVerifyClient {
   }
   let base: URL;
   try {
-    base = new URL(options.baseUrl.replace(/\/+$/, '') + '/');
+    base = new URL(`${options.baseUrl.replace(/\/+$/, '')}/`);
   } catch {
     throw new TypeError(`Expected baseUrl to be an absolute URL such as https://verify.example.com/api/v1, got "${options.baseUrl}" instead.`);
   }

@@ -39,7 +39,7 @@ describe('verifyStandardWebhook', () => {
   test.each([
     ['a replay after the tolerance', payload, headers, { nowSeconds: timestamp + 301 }, 'timestamp-too-old'],
     ['a timestamp from the future', payload, headers, { nowSeconds: timestamp - 301 }, 'timestamp-too-new'],
-    ['a changed body', payload + ' ', headers, { nowSeconds: timestamp }, 'bad-signature'],
+    ['a changed body', `${payload} `, headers, { nowSeconds: timestamp }, 'bad-signature'],
     ['missing headers', payload, { 'webhook-id': id }, { nowSeconds: timestamp }, 'missing-headers'],
     ['a non-numeric timestamp', payload, { ...headers, 'webhook-timestamp': 'soon' }, { nowSeconds: timestamp }, 'bad-timestamp'],
   ] as const)('refuses %s', (_, body, h, options, reason) => {

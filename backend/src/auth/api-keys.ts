@@ -60,6 +60,6 @@ export async function authenticate(db: Db, headers: Headers): Promise<ApiPrincip
   }
 
   const [tenant] = await db.select().from(tenants).where(eq(tenants.id, principal.tenantId));
-  if (!tenant || tenant.status !== 'active') throw new HttpError(403, 'Insufficient permissions: this account is suspended');
+  if (tenant?.status !== 'active') throw new HttpError(403, 'Insufficient permissions: this account is suspended');
   return { ...principal, tenant };
 }

@@ -11,17 +11,20 @@ import { ProvisioningError } from '../modules/tenants/provisioning-error';
 import { addDomain, createKeyPair, createTenant, listDomains, listKeyPairs, removeDomain, requireTenant, revokeKeyPair, setPlan, setPolicy, setRateLimits, setTenantStatus } from '../modules/tenants/service';
 import {
   addEndpoint,
+  endpointHealth,
+  eventAttempts,
   listEndpoints,
+  recentAttempts,
   redeliverEndpoint,
   removeEndpoint,
   setEndpointEnabled,
   setLegacyWebhook,
   testEndpoint,
   updateEndpoint,
-} from '../modules/webhooks/endpoint-config';
-import type { GuardOptions } from '../modules/webhooks/destination-guard';
-import { endpointHealth, eventAttempts, recentAttempts } from '../modules/webhooks/health';
-import { listEmails, listNotices } from '../modules/webhooks/notifier';
+  type GuardOptions,
+} from '../modules/webhooks';
+import { listNotices } from '../modules/notifications/dashboard-notices';
+import { listEmails } from '../modules/notifications/email-outbox';
 
 export interface CommandContext {
   db: Db;

@@ -9,12 +9,12 @@
  */
 import { ConfigError, loadConfig } from '../config';
 import { systemClock } from '../clock';
-import { openDatabase } from '../db/database';
-import { DataDirLockedError, isAlive, readLock } from '../db/data-dir-lock';
+import { openDatabase, type Database } from '../db/database';
+import { describeDatabase, embeddedIdentity, postgresIdentity, type DatabaseIdentity } from '../db/database-identity';
+import { DataDirLockedError } from '../db/data-dir-lock';
 import { DataDirPermissionError } from '../db/data-dir-permissions';
 import { USAGE, runCommand, type CommandResult } from './commands';
 import { forwardToServer } from './server-bridge';
-import { describeDatabase, embeddedIdentity, postgresIdentity, type DatabaseIdentity } from '../db/database-identity';
 import { databaseMismatchWarning, healthUrl, probeServer } from './server-database-check';
 
 async function main(argv: string[]): Promise<number> {
@@ -30,27 +30,31 @@ async function main(argv: string[]): Promise<number> {
     const warning = databaseMismatchWarning(ours, description, config.port, await server);
     if (warning) process.stderr.write(`${warning}\n`);
   };
-  let result: CommandResult;
-  const holder = config.databaseUrl ? null : readLock(config.dataDir);
-  if (holder && holder.pid !== process.pid && isAlive(holder.pid)) {
-    if (!holder.adminUrl || !holder.adminToken) {
-      throw new DataDirLockedError(config.dataDir, holder);
-    }
-    await warnIfElsewhere(embeddedIdentity(config.dataDir));
-    result = await forwardToServer(holder, argv);
-  } else {
-    if (!config.databaseUrl) await warnIfElsewhere(embeddedIdentity(config.dataDir));
-    const database = await openDatabase(config);
-    try {
-      if (config.databaseUrl) await warnIfElsewhere(await postgresIdentity(database.db, config.databaseUrl));
-      result = await runCommand(
+  // Before opening: a mistaken CLI run would otherwise create a fresh embedded folder first.
+  if (!config.databaseUrl) await warnIfElsewhere(embeddedIdentity(config.dataDir));
+  let database: Database;
+  try {
+    database = await openDatabase(config);
+  } catch (error) {
+    // The folder's lock, not a guess from the recorded pid, says whether a server holds it (a
+    // pid can be reused). A holder without an admin address is not a server that listens (yet).
+    if (!(error instanceof DataDirLockedError) || !error.holder.adminUrl || !error.holder.adminToken) throw error;
+    return report(await forwardToServer(error.holder, argv));
+  }
+  try {
+    if (config.databaseUrl) await warnIfElsewhere(await postgresIdentity(database.db, config.databaseUrl));
+    return report(
+      await runCommand(
         { db: database.db, clock: systemClock, guard: { allowedCidrs: config.webhookAllowedCidrs, caFile: config.webhookCaFile } },
         argv,
-      );
-    } finally {
-      await database.close();
-    }
+      ),
+    );
+  } finally {
+    await database.close();
   }
+}
+
+function report(result: CommandResult): number {
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
   return result.exitCode;

@@ -168,8 +168,8 @@ export const webhookEndpoints = pgTable(
     pairId: text('pair_id').references(() => keyPairs.id),
     enabled: boolean('enabled').notNull().default(true),
     createdAt: ts('created_at').notNull(),
-    // Delivery state (spec "Webhook endpoint delivery"; modules/webhooks/endpoint-state.ts). The
-    // spec's Disabled state is `enabled = false`; otherwise the state is `delivery_state`.
+    // Delivery state (spec "Webhook endpoint delivery"; modules/webhooks/endpoints/endpoint-state.ts).
+    // The spec's Disabled state is `enabled = false`; otherwise the state is `delivery_state`.
     /** The tenant's legacy single-webhook configuration, materialised (spec Delivery rule 12). Not counted as an endpoint. */
     legacy: boolean('legacy').notNull().default(false),
     /** 'active' | 'retrying' | 'paused'. */
@@ -214,13 +214,13 @@ export const serverSettings = pgTable('server_settings', {
   value: text('value').notNull(),
 });
 
-// ─── Webhook delivery and notifications (issue 4; modules/webhooks) ─────────────────────────────
+// ─── Webhook delivery and notifications (issue 4; modules/webhooks, modules/notifications) ───────
 
 /**
  * One row per (event, endpoint) the event was routed to (spec Delivery rule 9). `url` is the
  * destination the event was created for and never changes (rule 8). A pending row is claimed with a
  * lease (FOR UPDATE SKIP LOCKED, then commit), sent outside any transaction, and settled by the
- * holder of the lease (modules/webhooks/dispatcher.ts).
+ * holder of the lease (modules/webhooks/delivery/claim.ts, record.ts).
  */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',

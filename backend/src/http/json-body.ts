@@ -56,7 +56,7 @@ function findProblem(root: unknown, utf8: boolean): string | null {
     if (value === null || typeof value !== 'object') continue;
     if (depth >= MAX_JSON_DEPTH) return `${path || 'request body'} is nested deeper than ${MAX_JSON_DEPTH} levels`;
     if (Array.isArray(value)) {
-      value.forEach((item, index) => stack.push({ value: item, path: `${path}[${index}]`, depth: depth + 1 }));
+      for (const [index, item] of value.entries()) stack.push({ value: item, path: `${path}[${index}]`, depth: depth + 1 });
       continue;
     }
     for (const [key, item] of Object.entries(value)) {

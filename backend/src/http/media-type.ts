@@ -39,7 +39,7 @@ export function parseMediaType(header: string | null | undefined): MediaType | n
  */
 export function jsonBodyMediaTypeProblem(header: string | null | undefined): string | null {
   const mediaType = parseMediaType(header);
-  if (!mediaType || mediaType.essence !== 'application/json') {
+  if (mediaType?.essence !== 'application/json') {
     return `Content-Type must be application/json, got "${header || 'none'}"`;
   }
   const charset = mediaType.parameters.charset;

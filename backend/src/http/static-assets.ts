@@ -48,7 +48,7 @@ export const SDK_CROSS_ORIGIN_HEADERS = {
 function fileResponse(root: string, name: string, cacheControl: string, extraHeaders: Record<string, string> = {}): Response {
   const path = normalize(join(root, name));
   // No escaping the folder with ../ (normalize resolves it; the prefix check refuses the result).
-  if (!path.startsWith(root + '/') || !existsSync(path)) throw new HttpError(404, `No asset ${name}`);
+  if (!path.startsWith(`${root}/`) || !existsSync(path)) throw new HttpError(404, `No asset ${name}`);
   const ext = path.slice(path.lastIndexOf('.'));
   return new Response(Bun.file(path), {
     headers: { 'content-type': TYPES[ext] ?? 'application/octet-stream', 'cache-control': cacheControl, 'x-content-type-options': 'nosniff', ...extraHeaders },

@@ -4,93 +4,14 @@
  * without its event, and in that same transaction the event is routed to its webhook deliveries
  * (modules/webhooks/routing.ts) and the dispatchers are woken at commit (NOTIFY).
  *
- * `data` is the spec's per-event payload; `externalUserId` only when one was given; `eventId` on
- * completion and timeout events (spec Versioning: additive field).
- *
- * The webhook body bytes are fixed once (docs/decisions/0011-webhook-body-bytes.md): the envelope
- * of a completion is fixed here with `timestamp` = the event's creation time, that of a timeout
- * with `timestamp` = the session deadline (spec "Envelope"); the other kinds' envelope
- * `timestamp` is the send time, so their bytes are fixed at their first send
- * (`fixBodyAtFirstSend`) and then re-sent unchanged on every retry, to every endpoint, and on
- * redelivery.
+ * The event's `data` and body bytes are the webhook's (modules/webhooks/envelope.ts). Imports run
+ * one way, sessions → events → webhooks (docs/decisions/0017-events-to-webhooks-one-way.md).
  */
-import { sql } from 'drizzle-orm';
-import type { EventEnvelope, EventKind } from '@ageverify/protocol';
+import type { EventKind } from '@ageverify/protocol';
 import type { DbOrTx } from '../../db/database';
 import { events } from '../../db/schema';
 import { newId } from '../../ids';
-import { routeEvent } from '../webhooks/routing';
-
-export interface SessionFacts {
-  id: string;
-  tenantId: string;
-  pairId: string;
-  sandbox: boolean;
-  verificationMode: string;
-  challengeAge: number;
-  externalUserId: string | null;
-  expiresAt: Date;
-}
-
-export function eventData(kind: EventKind, session: SessionFacts, occurredAt: Date, eventId: string, reason?: string): Record<string, unknown> {
-  const base: Record<string, unknown> = { sessionId: session.id };
-  const withUser = (data: Record<string, unknown>) => (session.externalUserId !== null ? { ...data, externalUserId: session.externalUserId } : data);
-  const at = occurredAt.toISOString();
-  switch (kind) {
-    case 'session.started':
-      return withUser({ ...base, verificationMode: session.verificationMode, challengeAge: session.challengeAge, timestamp: at });
-    case 'verification.completed':
-      return withUser({ ...base, verified: true, verificationMode: session.verificationMode, challengeAge: session.challengeAge, timestamp: at, eventId });
-    case 'verification.failed':
-      return withUser({ ...base, verified: false, verificationMode: session.verificationMode, reason: reason ?? 'verification_failed', challengeAge: session.challengeAge, timestamp: at });
-    case 'verification.cancelled':
-      return withUser({ ...base, verified: false, verificationMode: session.verificationMode, reason: 'cancelled', challengeAge: session.challengeAge, timestamp: at });
-    case 'session.timeout':
-      return withUser({
-        ...base,
-        verificationMode: session.verificationMode,
-        challengeAge: session.challengeAge,
-        expiresAt: session.expiresAt.toISOString(),
-        timestamp: at,
-        eventId,
-      });
-  }
-}
-
-/** Spec "data fields": the order the spec lists them in, per kind (jsonb does not keep key order). */
-const DATA_FIELD_ORDER: Record<EventKind, string[]> = {
-  'session.started': ['sessionId', 'verificationMode', 'challengeAge', 'timestamp', 'externalUserId'],
-  'verification.completed': ['sessionId', 'verified', 'verificationMode', 'challengeAge', 'timestamp', 'externalUserId', 'eventId'],
-  'verification.failed': ['sessionId', 'verified', 'verificationMode', 'reason', 'challengeAge', 'timestamp', 'externalUserId'],
-  'verification.cancelled': ['sessionId', 'verified', 'verificationMode', 'reason', 'challengeAge', 'timestamp', 'externalUserId'],
-  'session.timeout': ['sessionId', 'verificationMode', 'challengeAge', 'externalUserId', 'expiresAt', 'timestamp', 'eventId'],
-};
-
-function inSpecOrder(kind: EventKind, data: Record<string, unknown>): Record<string, unknown> {
-  const order = DATA_FIELD_ORDER[kind] ?? [];
-  const ordered: Record<string, unknown> = {};
-  for (const key of order) if (key in data) ordered[key] = data[key];
-  for (const key of Object.keys(data)) if (!(key in ordered)) ordered[key] = data[key];
-  return ordered;
-}
-
-/** The exact JSON body of a webhook (spec "Envelope": event, timestamp, tenantId, test, data, in that order). */
-export function envelopeBody(event: { kind: string; tenantId: string; test: boolean; data: Record<string, unknown> }, timestamp: Date): string {
-  const kind = event.kind as EventKind;
-  const envelope: EventEnvelope = { event: kind, timestamp: timestamp.toISOString(), tenantId: event.tenantId, test: event.test, data: inSpecOrder(kind, event.data) };
-  return JSON.stringify(envelope);
-}
-
-/**
- * Spec "Envelope" timestamp: completion → event creation time and timeout → the session deadline,
- * both stable on retries, so their bytes are fixed when recorded; null for the kinds whose
- * timestamp is the send time.
- */
-export function recordTimeTimestamp(kind: EventKind, createdAt: Date, expiresAt: Date): Date | null {
-  if (kind === 'verification.completed') return createdAt;
-  if (kind === 'session.timeout') return expiresAt;
-  return null;
-}
+import { envelopeBody, eventData, recordTimeTimestamp, routeEvent, type SessionFacts } from '../webhooks';
 
 export async function recordEvent(
   tx: DbOrTx,
@@ -114,23 +35,4 @@ export async function recordEvent(
   });
   await routeEvent(tx, { id: eventId, tenantId: input.session.tenantId, pairId: input.session.pairId, kind: input.kind, createdAt: input.createdAt });
   return eventId;
-}
-
-/**
- * The body of a send-time event, fixed by whichever send comes first. Concurrent first sends
- * (two endpoints, two instances) agree: the row lock serialises the UPDATEs and COALESCE keeps
- * the first body, which RETURNING hands to both.
- */
-export async function fixBodyAtFirstSend(
-  tx: DbOrTx,
-  event: { id: string; kind: string; tenantId: string; test: boolean; data: Record<string, unknown> },
-  sendTime: Date,
-): Promise<string> {
-  const candidate = envelopeBody(event, sendTime);
-  const [row] = await tx
-    .update(events)
-    .set({ body: sql`coalesce(${events.body}, ${candidate})` })
-    .where(sql`${events.id} = ${event.id}`)
-    .returning({ body: events.body });
-  return row?.body ?? candidate;
 }

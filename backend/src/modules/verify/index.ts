@@ -9,7 +9,7 @@ import { HttpError } from '../../http/http-error';
 import { VERIFY_UI_LIMIT, consume, rateLimitHeaders } from '../rate-limits/rate-limiter';
 import { errorBodySchema } from '../sessions/model';
 import { loadSessionBody, outcomeResult, sessionStatusResult, sessionTokenBody, sessionViewResult, simulateBody } from './model';
-import { authenticateCaller, cancelSession, loadSessionView, sessionStatus, simulateOutcome, type Credentials, type VerifyDeps } from './service';
+import { authenticateCaller, cancelSession, loadSessionView, sessionStatus, simulateOutcome, type Credentials, type VerifyCaller, type VerifyDeps } from './service';
 
 /** Who may call each route: status polling and cancel belong to the desktop's sessionToken. */
 const CALLERS_OF_ROUTE: Readonly<Record<string, 'session' | 'either'>> = {
@@ -43,7 +43,7 @@ export function verifyRoutes(deps: VerifyDeps) {
       .resolve(async ({ body, path, set }) => {
         const credentials = body as Credentials;
         const now = deps.clock.now();
-        let caller;
+        let caller: VerifyCaller;
         try {
           caller = await authenticateCaller(deps, credentials, CALLERS_OF_ROUTE[path] ?? 'session');
         } catch (error) {

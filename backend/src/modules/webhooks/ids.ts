@@ -10,8 +10,6 @@ const PREFIXES = {
   delivery: 'dlv',
   attempt: 'att',
   redelivery: 'rdl',
-  notice: 'ntc',
-  email: 'eml',
 } as const;
 
 export function webhookId(kind: keyof typeof PREFIXES): string {

@@ -1,171 +1,21 @@
 /**
- * The webhook worker: runs inside every backend process (DESIGN.md §1), against PGlite or a
- * PostgreSQL shared by many instances. It
- *
- * - wakes at once when an event commits (LISTEN on `ageverify_webhooks`; routing NOTIFYs in the
- *   event's transaction, so PostgreSQL delivers it at commit, to every instance; PGlite delivers it
- *   in-process the same way) and polls every second as a fallback, which also picks up retries
- *   falling due;
- * - keeps up to `maxInFlight` requests going, claiming more as each one finishes;
- * - runs the housekeeping (24 h expiry, redelivery batches) and sends pause emails.
- *
- * Correctness never depends on the wake-up: a missed NOTIFY costs at most one poll interval.
+ * The webhooks module's public entry: what the rest of the service uses. The worker that every
+ * backend process runs (delivery/); what the event outbox needs in the event's transaction (the
+ * body bytes, routing); the operator's endpoint actions and health views (endpoints/), which the
+ * CLI exposes.
  */
-import type { Clock } from '../../clock';
-import type { Database } from '../../db/database';
-import type { Logger } from '../../log';
-import type { GuardOptions } from './destination-guard';
-import { createDispatcher } from './dispatcher';
-import { sendPendingEmails, smtpMailer, type Mailer } from './notifier';
-import { closePinnedConnections } from './pinned-https-client';
-import { WAKE_CHANNEL } from './routing';
-import { webhookSettings, type WebhookSettings } from './settings';
-
-export interface WebhookWorkerDeps {
-  database: Pick<Database, 'db' | 'kind'>;
-  clock: Clock;
-  logger: Logger;
-  /** Resolver (tests), WEBHOOK_ALLOWED_CIDRS and WEBHOOK_CA_FILE. */
-  guard: GuardOptions;
-  /** SMTP_URL; unset keeps pause emails in email_outbox for the dashboard. */
-  smtpUrl?: string | null;
-  /** Sender address of pause emails. */
-  mailFrom?: string;
-  /** Replaces the SMTP mailer (tests). */
-  mailer?: Mailer | null;
-  settings?: Partial<WebhookSettings>;
-  workerId?: string;
-}
-
-export interface WebhookWorker {
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  /** Look for due work now (e.g. after a commit in this process). */
-  wake(): void;
-}
-
-type Unlisten = () => Promise<void>;
-
-/** LISTEN through whichever client the database has: postgres.js (dedicated connection) or PGlite (in-process). */
-async function listen(database: WebhookWorkerDeps['database'], onNotify: () => void): Promise<Unlisten> {
-  const client = (database.db as unknown as { $client: unknown }).$client as {
-    listen(channel: string, callback: () => void): Promise<unknown>;
-  };
-  const handle = await client.listen(WAKE_CHANNEL, onNotify);
-  if (typeof handle === 'function') return handle as Unlisten; // PGlite returns the unsubscribe function
-  const meta = handle as { unlisten?: () => Promise<void> };
-  return async () => {
-    await meta.unlisten?.();
-  };
-}
-
-export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker & { dispatcher: ReturnType<typeof createDispatcher> } {
-  const settings = webhookSettings(deps.settings);
-  const { logger, clock } = deps;
-  const dispatcher = createDispatcher({ db: deps.database.db, clock, logger, guard: deps.guard, settings, workerId: deps.workerId });
-  const mailer = deps.mailer !== undefined ? deps.mailer : deps.smtpUrl ? smtpMailer(deps.smtpUrl) : null;
-  const mailFrom = deps.mailFrom ?? 'AgeVerify <no-reply@localhost>';
-
-  let running = false;
-  let loopDone: Promise<void> | null = null;
-  let unlisten: Unlisten | null = null;
-  let woken = false;
-  let wakeUp: (() => void) | null = null;
-  const inFlight = new Set<Promise<unknown>>();
-  let lastHousekeeping = 0;
-
-  const wake = () => {
-    woken = true;
-    wakeUp?.();
-  };
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (woken || !running) return resolve();
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = null;
-        resolve();
-      }
-      wakeUp = done;
-    });
-
-  async function loop(): Promise<void> {
-    while (running) {
-      woken = false;
-      let full = false;
-      try {
-        if (performance.now() - lastHousekeeping >= settings.pollIntervalMs) {
-          lastHousekeeping = performance.now();
-          await dispatcher.housekeeping();
-          if (mailer) await sendPendingEmails({ db: deps.database.db, now: clock.now(), mailer, from: mailFrom, logger });
-        }
-        const room = Math.min(settings.maxInFlight - inFlight.size, settings.claimBatchSize);
-        const claimed = room > 0 ? await dispatcher.claim(room) : [];
-        for (const item of claimed) {
-          const sending: Promise<unknown> = dispatcher
-            .deliver(item)
-            .then((done) => {
-              // A Retrying endpoint that answered 2xx is Active again: its queue may go now.
-              if (item.probe && done.result.errorClass === null) wake();
-            })
-            .catch((error: unknown) => logger.error('webhook delivery could not be recorded', { deliveryId: item.deliveryId, error: String((error as Error)?.stack ?? error) }))
-            .finally(() => {
-              inFlight.delete(sending);
-              // Claim again once half the slots are free (or all): claiming in batches keeps the
-              // claim transactions few; one claim per finished request would double the queries.
-              if (inFlight.size <= settings.maxInFlight / 2) wake();
-            });
-          inFlight.add(sending);
-        }
-        full = room > 0 && claimed.length === room;
-      } catch (error) {
-        logger.error('webhook worker pass failed', { error: String((error as Error)?.stack ?? error) });
-      }
-      // A full claim means more may be due: go again at once. Otherwise wait for NOTIFY, a finished request or the poll.
-      if (!full) await sleep(settings.pollIntervalMs);
-    }
-    await Promise.allSettled([...inFlight]);
-  }
-
-  return {
-    dispatcher,
-    async start() {
-      if (running) return;
-      running = true;
-      try {
-        unlisten = await listen(deps.database, wake);
-      } catch (error) {
-        logger.warn('webhook worker could not LISTEN; polling only', { error: String((error as Error)?.message ?? error) });
-      }
-      loopDone = loop();
-      logger.info('webhook worker started', { workerId: dispatcher.workerId, database: deps.database.kind });
-    },
-    async stop() {
-      if (!running) return;
-      running = false;
-      wake();
-      await loopDone;
-      await unlisten?.().catch(() => {});
-      unlisten = null;
-      closePinnedConnections();
-    },
-    wake,
-  };
-}
-
-export { webhookSettings, DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './settings';
-export { endpointHealth, eventAttempts, recentAttempts } from './health';
-export { listEmails, listNotices } from './notifier';
+export { createWebhookWorker, type WebhookWorker, type WebhookWorkerDeps } from './delivery/worker';
+export type { GuardOptions } from './destinations/destination-guard';
+export { envelopeBody, eventData, recordTimeTimestamp, type SessionFacts } from './envelope';
+export { routeEvent } from './routing';
 export {
   addEndpoint,
   listEndpoints,
-  removeEndpoint,
-  updateEndpoint,
-  setEndpointEnabled,
-  testEndpoint,
   redeliverEndpoint,
+  removeEndpoint,
+  setEndpointEnabled,
   setLegacyWebhook,
-} from './endpoint-config';
-export { serviceSignature, standardSignature } from './signing';
+  updateEndpoint,
+} from './endpoints/endpoint-config';
+export { endpointHealth, eventAttempts, recentAttempts } from './endpoints/health';
+export { testEndpoint } from './endpoints/test-endpoint';

@@ -9,7 +9,7 @@
  * - a tenant without endpoints but with a legacy single-webhook configuration delivers to it; the
  *   legacy configuration is materialised as a hidden endpoint row (`legacy = true`), so it gets the
  *   same retries, pacing, pausing and health as any endpoint. Creating the first real endpoint
- *   turns that row into an ordinary endpoint (endpoint-config.ts), preserving URL, secret and
+ *   turns that row into an ordinary endpoint (endpoints/endpoint-config.ts), preserving URL, secret and
  *   events (12);
  * - a Paused or Disabled endpoint gets the delivery recorded as not delivered and not sent, so it
  *   can still be redelivered later (spec "Webhook endpoint delivery").
@@ -18,9 +18,9 @@ import { eq, sql } from 'drizzle-orm';
 import { isEventKind, type EventKind } from '@ageverify/protocol';
 import type { DbOrTx } from '../../db/database';
 import { tenants, webhookDeliveries, webhookEndpoints } from '../../db/schema';
-import { effectiveState, type EndpointRow } from './endpoint-state';
+import { policyFor } from './delivery/retry-policy';
+import { effectiveState, type EndpointRow } from './endpoints/endpoint-state';
 import { webhookId } from './ids';
-import { policyFor } from './retry-policy';
 import { DEFAULT_WEBHOOK_SETTINGS } from './settings';
 
 /** NOTIFY channel the dispatchers LISTEN on; PostgreSQL delivers it at commit, never for a rollback. */

@@ -10,7 +10,7 @@
  *    keyed with the endpoint secret exactly as shown to the merchant (its UTF-8 bytes), the same
  *    scheme as GitHub's X-Hub-Signature-256. It carries no time, so it cannot stop replays.
  *
- * 2. Standard Webhooks (https://www.standardwebhooks.com, spec/standard-webhooks.md):
+ * 2. Standard Webhooks (https://www.standardwebhooks.com):
  *    `webhook-id` (the eventId), `webhook-timestamp` (Unix seconds of this attempt) and
  *    `webhook-signature: v1,<base64 HMAC-SHA256("<id>.<timestamp>.<body>")>`. The key follows the
  *    Standard Webhooks convention: a `whsec_<base64>` secret signs with the base64-decoded bytes,
@@ -22,11 +22,10 @@
  */
 import { signWebhookBody, standardSignature, standardWebhooksKey, type Bytes } from '@ageverify/server';
 
-export const SERVICE_SIGNATURE_HEADER = 'x-service-signature';
-export const WEBHOOK_ID_HEADER = 'webhook-id';
-export const WEBHOOK_TIMESTAMP_HEADER = 'webhook-timestamp';
-export const WEBHOOK_SIGNATURE_HEADER = 'webhook-signature';
-export type { Bytes } from '@ageverify/server';
+const SERVICE_SIGNATURE_HEADER = 'x-service-signature';
+const WEBHOOK_ID_HEADER = 'webhook-id';
+const WEBHOOK_TIMESTAMP_HEADER = 'webhook-timestamp';
+const WEBHOOK_SIGNATURE_HEADER = 'webhook-signature';
 
 /** `sha256=<lowercase hex HMAC-SHA256(body)>`, keyed with the secret's UTF-8 bytes (spec Authentication 8). */
 export const serviceSignature = (secret: string, body: Bytes): string => signWebhookBody(body, secret);

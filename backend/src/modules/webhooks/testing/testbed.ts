@@ -9,6 +9,7 @@ import ipaddr from 'ipaddr.js';
 import { and, eq, sql } from 'drizzle-orm';
 import type { CallbackStatus, EventKind } from '@ageverify/protocol';
 import { ManualClock } from '../../../clock';
+import { rowsOf } from '../../../db/rows-of';
 import { events, sessions, users, webhookDeliveries, webhookEndpoints } from '../../../db/schema';
 import { newId } from '../../../ids';
 import { silentLogger } from '../../../log';
@@ -16,9 +17,9 @@ import { completeSession, expireSession } from '../../sessions/session-state';
 import { createKeyPair, createTenant } from '../../tenants/service';
 import { openTestDatabase, type TestDatabase } from '../../../testing/test-databases';
 import { seedStartedSession } from '../../../testing/seed-session';
-import type { GuardOptions, Resolver } from '../destination-guard';
-import { createDispatcher, rowsOf } from '../dispatcher';
-import { addEndpoint } from '../endpoint-config';
+import { createDispatcher } from '../delivery/dispatcher';
+import type { GuardOptions, Resolver } from '../destinations/destination-guard';
+import { addEndpoint } from '../endpoints/endpoint-config';
 import { webhookSettings, type WebhookSettings } from '../settings';
 import { startReceiver, type Receiver } from './https-receiver';
 
@@ -168,4 +169,15 @@ export async function createTestbed(target: 'pglite' | 'postgres', options: { se
     },
   };
   return bed;
+}
+
+/** Drives an endpoint into Paused with an hour of 404s. */
+export async function driveToPaused(bed: Testbed, endpointId: string, path: string): Promise<void> {
+  bed.receiver.script(path, [], { status: 404 });
+  await bed.complete((await bed.session()).sessionId);
+  for (let i = 0; i < 300; i++) {
+    await bed.step();
+    if ((await bed.endpointRow(endpointId)).deliveryState === 'paused') return;
+  }
+  throw new Error('endpoint did not pause');
 }

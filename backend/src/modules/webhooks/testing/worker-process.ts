@@ -1,5 +1,5 @@
 /**
- * A backend process for the multi-process webhook tests (multi-process.test.ts): it runs the
+ * A backend process for the multi-process webhook tests (delivery/multi-process.test.ts): it runs the
  * webhook worker against a shared PostgreSQL or an embedded PGlite folder and, in `burst` mode,
  * also completes sessions the way the sessions module does, so that a kill -9 can land in the
  * middle of a burst of completions. Configured by one JSON environment variable; reports on

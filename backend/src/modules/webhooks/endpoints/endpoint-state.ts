@@ -12,13 +12,14 @@
  * side effects (pausing settles queued deliveries and writes the notice and the one email).
  */
 import { and, eq, inArray } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/database';
-import { webhookDeliveries, webhookEndpoints, webhookRedeliveries } from '../../db/schema';
-import { enqueuePauseNotification, resolveEndpointNotices } from './notifier';
-import { classifyOutcome, exponentialDelay, retryAfterMs, type AttemptResult } from './retry-policy';
-import type { WebhookSettings } from './settings';
+import type { DbOrTx } from '../../../db/database';
+import { webhookDeliveries, webhookEndpoints, webhookRedeliveries } from '../../../db/schema';
+import { resolveEndpointNotices } from '../../notifications/dashboard-notices';
+import { classifyOutcome, exponentialDelay, retryAfterMs, type AttemptResult } from '../delivery/retry-policy';
+import type { WebhookSettings } from '../settings';
+import { enqueuePauseNotification } from './pause-notification';
 
-export const ENDPOINT_STATES = ['active', 'retrying', 'paused', 'disabled'] as const;
+const ENDPOINT_STATES = ['active', 'retrying', 'paused', 'disabled'] as const;
 export type EndpointState = (typeof ENDPOINT_STATES)[number];
 export type DeliveryState = Exclude<EndpointState, 'disabled'>;
 
@@ -45,7 +46,7 @@ export interface EndpointChange {
 export type EndpointDecision = { kind: 'none' } | { kind: 'update'; from: DeliveryState; change: EndpointChange };
 
 /** A short human description of a failed attempt, for health and the pause reason. */
-export function describeFailure(result: AttemptResult): string {
+function describeFailure(result: AttemptResult): string {
   if (result.errorClass === 'http' || result.errorClass === 'redirect') return `HTTP ${result.statusCode}`;
   const labels: Record<string, string> = { timeout: 'timeout', connection: 'connection error', tls: 'TLS error', dns: 'DNS error', destination: 'non-public destination' };
   return labels[result.errorClass ?? ''] ?? 'failure';
@@ -125,7 +126,7 @@ async function onPaused(tx: DbOrTx, endpoint: EndpointRow, change: EndpointChang
 }
 
 /** Pending deliveries of an endpoint become "not delivered" (pause, disable). */
-export async function settlePending(tx: DbOrTx, endpointId: string, reason: 'endpoint_paused' | 'endpoint_disabled', now: Date): Promise<number> {
+async function settlePending(tx: DbOrTx, endpointId: string, reason: 'endpoint_paused' | 'endpoint_disabled', now: Date): Promise<number> {
   const rows = await tx
     .update(webhookDeliveries)
     .set({ status: 'undelivered', undeliveredReason: reason, settledAt: now })
@@ -134,7 +135,7 @@ export async function settlePending(tx: DbOrTx, endpointId: string, reason: 'end
   return rows.length;
 }
 
-export async function interruptRedeliveries(tx: DbOrTx, endpointId: string, note: string, now: Date): Promise<void> {
+async function interruptRedeliveries(tx: DbOrTx, endpointId: string, note: string, now: Date): Promise<void> {
   await tx
     .update(webhookRedeliveries)
     .set({ status: 'interrupted', finishedAt: now, note })

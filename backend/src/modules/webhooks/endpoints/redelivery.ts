@@ -10,11 +10,11 @@
  * flooded; a pause or a disable interrupts the request (the dashboard can ask again).
  */
 import { and, asc, desc, eq, gte, lte, ne, or, isNull, sql, count, inArray } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/database';
-import { webhookDeliveries, webhookEndpoints, webhookRedeliveries } from '../../db/schema';
-import { webhookId } from './ids';
-import { WAKE_CHANNEL } from './routing';
-import type { WebhookSettings } from './settings';
+import type { Db, DbOrTx } from '../../../db/database';
+import { webhookDeliveries, webhookEndpoints, webhookRedeliveries } from '../../../db/schema';
+import { webhookId } from '../ids';
+import { WAKE_CHANNEL } from '../routing';
+import type { WebhookSettings } from '../settings';
 
 export class RedeliveryRefused extends Error {}
 

@@ -11,7 +11,7 @@ import ipaddr from 'ipaddr.js';
 
 export type Resolver = (hostname: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 export type DestinationVerdict =
   | { ok: true; url: URL; addresses: string[] }
@@ -24,7 +24,6 @@ export interface GuardOptions {
   caFile?: string | null;
 }
 
-const IETF_PROTOCOL_ASSIGNMENTS = ipaddr.parseCIDR('192.0.0.0/24');
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
 
@@ -46,9 +45,8 @@ export function nonPublicRange(address: string, allowedCidrs: GuardOptions['allo
   const range = ip.range();
   // Everything ipaddr.js classifies (private, loopback, linkLocal, uniqueLocal, carrierGradeNat,
   // rfc6052/NAT64, 6to4, teredo, multicast, reserved, unspecified, …) is refused; only unicast passes.
+  // `reserved` includes 192.0.0.0/24 (IETF protocol assignments, e.g. Oracle's metadata 192.0.0.192).
   if (range !== 'unicast') return range;
-  // 192.0.0.0/24 (IETF protocol assignments, incl. Oracle's metadata 192.0.0.192) is unicast to ipaddr.js.
-  if (ip.kind() === 'ipv4' && ip.match(IETF_PROTOCOL_ASSIGNMENTS)) return 'ietfProtocolAssignment';
   // Only 2000::/3 is global unicast (RFC 4291 §2.4, IANA). ipaddr.js calls the rest of the space
   // "unicast" too, e.g. the deprecated IPv4-compatible ::a.b.c.d (URL turns [::127.0.0.1] into
   // [::7f00:1]), so anything outside 2000::/3 is refused.

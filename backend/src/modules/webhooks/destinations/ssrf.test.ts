@@ -7,14 +7,14 @@
  * time: the configured URL is public and its response redirects.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { ManualClock } from '../../clock';
-import { openPglite, type Database } from '../../db/database';
-import { createTenant } from '../tenants/service';
-import { attemptDelivery } from './delivery-attempt';
+import { ManualClock } from '../../../clock';
+import { openPglite, type Database } from '../../../db/database';
+import { createTenant } from '../../tenants/service';
+import { attemptDelivery } from '../delivery/attempt';
+import { addEndpoint } from '../endpoints/endpoint-config';
+import { startReceiver, type Receiver } from '../testing/https-receiver';
+import { fakeResolver, LOOPBACK_ONLY } from '../testing/testbed';
 import type { GuardOptions } from './destination-guard';
-import { addEndpoint } from './endpoint-config';
-import { startReceiver, type Receiver } from './testing/https-receiver';
-import { fakeResolver, LOOPBACK_ONLY } from './testing/testbed';
 
 let receiver: Receiver;
 let database: Database;

@@ -3,10 +3,10 @@
  * connection time, on every attempt and retry), connect to the checked address only, POST the
  * fixed body bytes with this attempt's signatures, and classify what happened. No database here.
  */
-import { checkDestination, type GuardOptions } from './destination-guard';
-import { postPinned, trustedCas } from './pinned-https-client';
+import { checkDestination, type GuardOptions } from '../destinations/destination-guard';
+import { postPinned, trustedCas } from '../destinations/pinned-https-client';
+import { signatureHeaders } from '../signing';
 import type { AttemptResult } from './retry-policy';
-import { signatureHeaders } from './signing';
 
 export const USER_AGENT = 'AgeVerify-Webhooks/1.0';
 

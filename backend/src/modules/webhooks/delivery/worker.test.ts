@@ -1,14 +1,14 @@
 /**
- * The worker loop (index.ts): woken by NOTIFY at commit (PostgreSQL LISTEN, PGlite in-process
+ * The worker loop (worker.ts): woken by NOTIFY at commit (PostgreSQL LISTEN, PGlite in-process
  * listen), not by its poll; stops cleanly. Waiting here is for real network I/O to finish, never
  * for retry timing.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { webhookDeliveries, webhookEndpoints } from '../../db/schema';
-import { silentLogger } from '../../log';
-import { TARGETS } from '../../testing/test-databases';
-import { createWebhookWorker, type WebhookWorker } from './index';
-import { createTestbed, type Testbed } from './testing/testbed';
+import { webhookDeliveries, webhookEndpoints } from '../../../db/schema';
+import { silentLogger } from '../../../log';
+import { TARGETS } from '../../../testing/test-databases';
+import { createTestbed, type Testbed } from '../testing/testbed';
+import { createWebhookWorker, type WebhookWorker } from './worker';
 
 async function until(check: () => boolean, timeoutMs = 5_000): Promise<number> {
   const start = performance.now();

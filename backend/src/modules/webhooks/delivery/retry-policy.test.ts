@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
+import { DEFAULT_WEBHOOK_SETTINGS as S, webhookSettings } from '../settings';
 import { classifyOutcome, nextDeliveryStep, policyFor, retryAfterMs, type AttemptResult, type DeliveryPolicy } from './retry-policy';
-import { DEFAULT_WEBHOOK_SETTINGS as S, webhookSettings } from './settings';
 
 const T0 = new Date('2026-01-15T12:00:00.000Z');
 const res = (statusCode: number | null, errorClass: AttemptResult['errorClass'] = statusCode !== null && statusCode < 300 ? null : 'http', retryAfter: string | null = null): AttemptResult => ({

@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createServer } from 'node:net';
-import { attemptDelivery, USER_AGENT } from './delivery-attempt';
-import type { GuardOptions } from './destination-guard';
-import { newWebhookSecret } from './ids';
 import { verifyStandardWebhook, verifyWebhookSignature as verifyServiceSignature } from '@ageverify/server';
-import { startReceiver, type Receiver } from './testing/https-receiver';
-import { fakeResolver, LOOPBACK_ONLY } from './testing/testbed';
+import type { GuardOptions } from '../destinations/destination-guard';
+import { newWebhookSecret } from '../ids';
+import { startReceiver, type Receiver } from '../testing/https-receiver';
+import { fakeResolver, LOOPBACK_ONLY } from '../testing/testbed';
+import { attemptDelivery, USER_AGENT } from './attempt';
 
 let receiver: Receiver;
 let untrusted: Receiver;

@@ -4,11 +4,11 @@
  * DESIGN.md §3: delivery attempts visible in the dashboard). Read-only; tenant-scoped.
  */
 import { and, asc, count, desc, eq, gte, inArray, max } from 'drizzle-orm';
-import type { Db } from '../../db/database';
-import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema';
+import type { Db } from '../../../db/database';
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../../db/schema';
+import { DEFAULT_WEBHOOK_SETTINGS } from '../settings';
 import { effectiveState } from './endpoint-state';
 import { latestRedelivery } from './redelivery';
-import { DEFAULT_WEBHOOK_SETTINGS } from './settings';
 
 export type DeliveryHealth = 'healthy' | 'degraded' | 'failing' | 'paused' | 'disabled';
 
@@ -47,7 +47,7 @@ export async function endpointHealth(db: Db, now: Date, tenantId: string, endpoi
       enabled: endpoint.enabled,
       state,
       health,
-      lastSuccessfulDeliveryAt: lastDelivered ? new Date(lastDelivered as unknown as string).toISOString() : null,
+      lastSuccessfulDeliveryAt: lastDelivered?.toISOString() ?? null,
       undeliveredEvents: countOf('undelivered'),
       redeliverableEvents: recent.find((r) => r.endpointId === endpoint.id)?.n ?? 0,
       pendingDeliveries: countOf('pending'),

@@ -4,29 +4,26 @@
  * Limits (spec "Limits"): at most 20 endpoints per tenant, at most 20 events per endpoint.
  *
  * Also the operator/dashboard actions on an endpoint: edit, enable/disable (endpoint-state.ts),
- * test and resume, redeliver, and the legacy single-webhook configuration, which the first
- * endpoint created migrates (spec Delivery rule 12).
+ * redeliver (redelivery.ts), and the legacy single-webhook configuration, which the first
+ * endpoint created migrates (spec Delivery rule 12). Test and resume: test-endpoint.ts.
  */
 import { and, count, eq } from 'drizzle-orm';
 import { EVENT_KINDS, isEventKind, type EventKind } from '@ageverify/protocol';
-import type { Clock } from '../../clock';
-import type { Db, DbOrTx } from '../../db/database';
-import { keyPairs, tenants, webhookAttempts, webhookEndpoints } from '../../db/schema';
-import { newId, randomBase62 } from '../../ids';
-import { eventData, envelopeBody } from '../events/outbox';
-import { ProvisioningError } from '../tenants/provisioning-error';
-import { requireTenant } from '../tenants/service';
-import { attemptDelivery } from './delivery-attempt';
-import { checkDestination, type GuardOptions } from './destination-guard';
-import { disableEndpoint, effectiveState, enableEndpoint, resumeEndpoint } from './endpoint-state';
-import { newWebhookSecret, webhookId } from './ids';
+import type { Clock } from '../../../clock';
+import type { Db, DbOrTx } from '../../../db/database';
+import { keyPairs, tenants, webhookEndpoints } from '../../../db/schema';
+import { newId } from '../../../ids';
+import { ProvisioningError } from '../../tenants/provisioning-error';
+import { requireTenant } from '../../tenants/service';
+import { checkDestination, type GuardOptions } from '../destinations/destination-guard';
+import { newWebhookSecret } from '../ids';
+import { legacyEndpointId } from '../routing';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../settings';
+import { disableEndpoint, effectiveState, enableEndpoint } from './endpoint-state';
 import { RedeliveryRefused, requestRedelivery } from './redelivery';
-import { classifyOutcome } from './retry-policy';
-import { legacyEndpointId } from './routing';
-import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './settings';
 
-export const MAX_ENDPOINTS_PER_TENANT = 20;
-export const MAX_EVENTS_PER_ENDPOINT = 20;
+const MAX_ENDPOINTS_PER_TENANT = 20;
+const MAX_EVENTS_PER_ENDPOINT = 20;
 
 export interface AddEndpointInput {
   tenantId: string;
@@ -102,7 +99,7 @@ export async function addEndpoint(db: Db, clock: Clock, guard: GuardOptions, inp
   });
 }
 
-async function requireEndpoint(db: DbOrTx, tenantId: string, endpointId: string) {
+export async function requireEndpoint(db: DbOrTx, tenantId: string, endpointId: string) {
   const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.tenantId, tenantId)));
   if (!row) throw new ProvisioningError(`tenant ${tenantId} has no webhook endpoint "${endpointId}"`);
   return row;
@@ -176,68 +173,6 @@ export interface EndpointActionDeps {
   clock: Clock;
   guard: GuardOptions;
   settings?: WebhookSettings;
-}
-
-/**
- * "Test and resume" (spec "Webhook endpoint delivery", Paused → Active): sends a signed test event
- * now and, on a 2xx, resumes a Paused (or Retrying) endpoint. Past events are not resent (Delivery
- * rule 11). The test envelope has `test: true`, the kind of the endpoint's first subscription and
- * sample data of that kind; it is not stored as an event, only as an attempt.
- */
-export async function testEndpoint(deps: EndpointActionDeps, tenantId: string, endpointId: string) {
-  const { db, clock } = deps;
-  const settings = deps.settings ?? DEFAULT_WEBHOOK_SETTINGS;
-  await requireTenant(db, tenantId);
-  const endpoint = await requireEndpoint(db, tenantId, endpointId);
-  if (!endpoint.enabled) throw new ProvisioningError(`endpoint ${endpointId} is disabled; enable it first`);
-  const now = clock.now();
-  const kind = (endpoint.events.find(isEventKind) ?? 'session.started') as EventKind;
-  const eventId = `evt_test_${randomBase62(22)}`;
-  const sample = {
-    id: `ses_test_${randomBase62(22)}`,
-    tenantId,
-    pairId: endpoint.pairId ?? 'kp_test',
-    sandbox: true,
-    verificationMode: 'L1',
-    challengeAge: 25,
-    externalUserId: null,
-    expiresAt: new Date(now.getTime() + 10 * 60 * 1000),
-  };
-  const data = eventData(kind, sample, now, eventId, kind === 'verification.failed' ? 'age_not_met' : undefined);
-  const body = envelopeBody({ kind, tenantId, test: true, data }, now);
-  const result = await attemptDelivery({ url: endpoint.url, eventId, body, secret: endpoint.secret, sentAt: now }, deps.guard, { timeoutMs: settings.attemptTimeoutMs, snippetBytes: settings.responseSnippetBytes });
-  const outcome = classifyOutcome(result);
-  const recordedAt = clock.now();
-  const resumed = await db.transaction(async (tx) => {
-    await tx.insert(webhookAttempts).values({
-      id: webhookId('attempt'),
-      tenantId,
-      endpointId,
-      deliveryId: null,
-      eventId,
-      purpose: 'test',
-      attemptNumber: 1,
-      url: endpoint.url,
-      startedAt: now,
-      durationMs: result.durationMs,
-      statusCode: result.statusCode,
-      errorClass: result.errorClass,
-      errorMessage: result.errorMessage,
-      outcome,
-    });
-    return outcome === 'success' ? resumeEndpoint(tx, endpointId, recordedAt) : false;
-  });
-  const after = await requireEndpoint(db, tenantId, endpointId);
-  return {
-    endpointId,
-    eventId,
-    event: kind,
-    delivered: outcome === 'success',
-    statusCode: result.statusCode,
-    error: result.errorMessage,
-    resumed,
-    state: effectiveState(after),
-  };
 }
 
 /** Redeliver (spec Delivery rule 10): see redelivery.ts. */

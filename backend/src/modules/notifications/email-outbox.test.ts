@@ -1,6 +1,7 @@
 /**
- * Pause emails: sent once over SMTP (nodemailer, against a minimal local SMTP server), kept in
- * the outbox without SMTP, retried when the server refuses, never resent after an interrupted send.
+ * The email outbox, with the pause emails it carries today: sent once over SMTP (nodemailer,
+ * against a minimal local SMTP server), kept in the outbox without SMTP, retried when the server
+ * refuses, never resent after an interrupted send.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
@@ -10,7 +11,8 @@ import { emailOutbox } from '../../db/schema';
 import { openPglite, type Database } from '../../db/database';
 import { silentLogger } from '../../log';
 import { createTenant } from '../tenants/service';
-import { listEmails, sendPendingEmails, smtpMailer, type Mailer } from './notifier';
+import { listEmails, sendPendingEmails } from './email-outbox';
+import { smtpMailer, type Mailer } from './mailer';
 
 interface ReceivedMail {
   from: string;

@@ -11,9 +11,9 @@
  * - Retry-After on 429 or 503 is honoured up to one hour (rule 7).
  */
 import type { EventKind } from '@ageverify/protocol';
-import type { WebhookSettings } from './settings';
+import type { WebhookSettings } from '../settings';
 
-export const DELIVERY_POLICIES = ['completion', 'timeout', 'in-request'] as const;
+const DELIVERY_POLICIES = ['completion', 'timeout', 'in-request'] as const;
 export type DeliveryPolicy = (typeof DELIVERY_POLICIES)[number];
 
 export function policyFor(kind: EventKind): DeliveryPolicy {
@@ -42,7 +42,7 @@ export interface AttemptResult {
  * destination; everything else that is not a 2xx is an "other failure" (5xx, timeout,
  * connection, TLS, DNS, and also 3xx, 4xx other than those, which the spec does not name).
  */
-export const REJECTION_STATUSES: readonly number[] = [401, 403, 404, 410];
+const REJECTION_STATUSES: readonly number[] = [401, 403, 404, 410];
 export type Outcome = 'success' | 'rejection' | 'failure';
 
 export function classifyOutcome(result: Pick<AttemptResult, 'statusCode' | 'errorClass'>): Outcome {
@@ -78,7 +78,7 @@ export function exponentialDelay(n: number, firstMs: number, maxMs: number): num
 }
 
 /** Rounds a time up to the next multiple of `granularityMs` since the epoch (rule 4's 5-second granularity). */
-export function ceilTo(time: number, granularityMs: number): number {
+function ceilTo(time: number, granularityMs: number): number {
   return Math.ceil(time / granularityMs) * granularityMs;
 }
 
@@ -94,7 +94,7 @@ export type DeliveryStep =
   | { kind: 'retry'; at: Date }
   | { kind: 'undelivered'; reason: 'rejected' | 'attempts_exhausted' | 'expired' };
 
-/** What happens to one delivery after an attempt (the endpoint's own pacing is endpoint-state.ts). */
+/** What happens to one delivery after an attempt (the endpoint's own pacing is endpoints/endpoint-state.ts). */
 export function nextDeliveryStep(delivery: DeliveryFacts, result: AttemptResult, now: Date, settings: WebhookSettings): DeliveryStep {
   const outcome = classifyOutcome(result);
   if (outcome === 'success') return { kind: 'delivered' };

@@ -1,5 +1,5 @@
 /**
- * Several backend processes (testing/worker-process.ts), real clock, real network:
+ * Several backend processes (../testing/worker-process.ts), real clock, real network:
  *
  * - two processes on one PostgreSQL: every event delivered, no attempt sent twice without a
  *   crash, and a Retrying endpoint gets one request at a time across both processes;
@@ -15,18 +15,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
-import { ManualClock } from '../../clock';
-import { openPglite } from '../../db/database';
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema';
-import { TARGETS } from '../../testing/test-databases';
-import { createTenant } from '../tenants/service';
-import { addEndpoint } from './endpoint-config';
-import type { WebhookSettings } from './settings';
-import { startReceiver, type Receiver } from './testing/https-receiver';
-import { createTestbed, fakeResolver, LOOPBACK_ONLY, type Testbed } from './testing/testbed';
-import type { ChildConfig } from './testing/worker-process';
+import { ManualClock } from '../../../clock';
+import { openPglite } from '../../../db/database';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../../db/schema';
+import { TARGETS } from '../../../testing/test-databases';
+import { createTenant } from '../../tenants/service';
+import { addEndpoint } from '../endpoints/endpoint-config';
+import type { WebhookSettings } from '../settings';
+import { startReceiver, type Receiver } from '../testing/https-receiver';
+import { createTestbed, fakeResolver, LOOPBACK_ONLY, type Testbed } from '../testing/testbed';
+import type { ChildConfig } from '../testing/worker-process';
 
-const CHILD = join(import.meta.dir, 'testing', 'worker-process.ts');
+const CHILD = join(import.meta.dir, '..', 'testing', 'worker-process.ts');
 const FAST: Partial<WebhookSettings> = {
   attemptTimeoutMs: 1_500,
   leaseMs: 2_000,
