@@ -72,7 +72,7 @@ try {
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   console.log('restart to first 201 (bun run start, embedded database):');
   console.log(`  fresh data folder, spawn to /healthz 200: ${seconds(firstHealthy)}`);
-  restarts.forEach((ms, i) => console.log(`  restart ${i + 1}, spawn to first 201 on /sessions/create: ${seconds(ms)}`));
+  for (const [i, ms] of restarts.entries()) console.log(`  restart ${i + 1}, spawn to first 201 on /sessions/create: ${seconds(ms)}`);
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }

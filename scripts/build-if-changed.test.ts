@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { inputsHash, staleReason, writeStamp } from './build-if-changed';
 
 const roots: string[] = [];
-afterEach(() => roots.splice(0).forEach((root) => rmSync(root, { recursive: true, force: true })));
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
 
 function scratch() {
   const root = mkdtempSync(join(tmpdir(), 'build-stamp-'));

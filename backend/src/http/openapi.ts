@@ -109,7 +109,8 @@ export function buildDocument(app: AnyElysia): OpenApiDocument {
 function completeOperation(path: string, operation: Operation): void {
   const examples = ERROR_EXAMPLES[path];
   if (!examples) throw new Error(`openapi: no error examples for ${path} (backend/src/http/openapi-errors.ts)`);
-  const responses = (operation.responses ??= {});
+  operation.responses ??= {};
+  const responses = operation.responses;
   const errorSchema = Object.values(responses).find((response) => String(response.content?.['application/json']?.schema?.description ?? '').startsWith('Error body'))
     ?.content?.['application/json']?.schema;
   for (const status of BODY_ERROR_STATUSES) {
@@ -187,11 +188,14 @@ function copyDescriptions(source: unknown, target: unknown): void {
  * null, so a null the route really returns would fail the schema. Adds null to such enums.
  */
 export function allowNullInEnums(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(allowNullInEnums);
+  if (Array.isArray(node)) {
+    for (const item of node) allowNullInEnums(item);
+    return;
+  }
   if (!node || typeof node !== 'object') return;
   const schema = node as Record<string, unknown>;
   if (Array.isArray(schema.type) && schema.type.includes('null') && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum.push(null);
-  Object.values(schema).forEach(allowNullInEnums);
+  for (const value of Object.values(schema)) allowNullInEnums(value);
 }
 
 const swaggerUiDir = dirname(Bun.resolveSync('swagger-ui-dist/package.json', import.meta.dir));
@@ -236,6 +240,10 @@ const START_SCRIPT = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(OPENAP
 /** The document of the app these routes are mounted on, and the reference page that renders it. */
 export function openapiRoutes(getApp: () => AnyElysia) {
   let document: OpenApiDocument | null = null;
+  const theDocument = () => {
+    document ??= buildDocument(getApp());
+    return document;
+  };
   const hidden = { detail: { hide: true } };
   const pageHeaders = { 'content-security-policy': REFERENCE_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
   const asset = (file: string, type: string) => () =>
@@ -243,7 +251,7 @@ export function openapiRoutes(getApp: () => AnyElysia) {
   return (
     new Elysia({ name: 'openapi' })
       // Built on first request: the route table is complete only once every module is mounted.
-      .get(OPENAPI_PATH, () => Response.json((document ??= buildDocument(getApp()))), hidden)
+      .get(OPENAPI_PATH, () => Response.json(theDocument()), hidden)
       .get(REFERENCE_PATH, () => new Response(REFERENCE_HTML, { headers: { 'content-type': 'text/html; charset=utf-8', ...pageHeaders } }), hidden)
       .get(`${REFERENCE_PATH}/start.js`, () => new Response(START_SCRIPT, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'x-content-type-options': 'nosniff' } }), hidden)
       .get(`${REFERENCE_PATH}/swagger-ui.css`, asset('swagger-ui.css', 'text/css; charset=utf-8'), hidden)
