@@ -13,8 +13,8 @@
  *
  * Steps run in order and the first failure stops the run. The last line is always
  * `N passed, M failed[, K skipped]`, counted from the bun junit report, the package checks (one
- * test each), the OpenAPI linters (one test each) and the Playwright JSON report. The exit code is non-zero when a step failed, a test
- * failed, or no test ran.
+ * test each), the OpenAPI linters (one test each) and the Playwright JSON report. The exit code is
+ * non-zero when a step failed, a test failed, or no test ran.
  *
  * Flags: --no-e2e (alias --only-unit) skips 1 and 7; --only-e2e skips 2, 4, 5 and 6;
  * arguments after `--` go to Playwright (e.g. `bun run test --only-e2e -- --project pglite`).
