@@ -1,6 +1,6 @@
 /**
  * The SDK as the service serves it, and the validation contract a merchant server relies on
- * (spec "POST /sessions/validate", "Authentication", DESIGN.md §2 on re-validation).
+ * (spec "POST /sessions/validate", "Authentication", docs/sessions-api.md on re-validation).
  */
 import { expect, test } from './support/fixtures';
 

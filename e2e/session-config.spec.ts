@@ -1,7 +1,7 @@
 /**
  * The verify UI runs on the stored session only (spec "Session creation result", verifyUrl rules:
  * display parameters "never override the authenticated session configuration"), and a billing
- * block stops it before any check (spec billingBlock; DESIGN.md §2).
+ * block stops it before any check (spec billingBlock).
  */
 import { expect, test } from './support/fixtures';
 import { runCli } from './support/cli';

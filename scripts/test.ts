@@ -7,18 +7,21 @@
  *   4. bun test                   (unit + integration; PGlite, plus PostgreSQL with TEST_DATABASE_URL)
  *   5. packages                   (scripts/package-checks.ts: npm pack both packages, install the
  *                                  tarballs into a scratch project, run them on Node and Bun, tsc)
- *   6. Playwright e2e             (e2e/playwright.config.ts; a project per database target)
+ *   6. openapi                    (scripts/openapi-lint.ts: writes test-results/openapi.json from the
+ *                                  app, lints it with Redocly CLI and Spectral; one test per linter)
+ *   7. Playwright e2e             (e2e/playwright.config.ts; a project per database target)
  *
  * Steps run in order and the first failure stops the run. The last line is always
  * `N passed, M failed[, K skipped]`, counted from the bun junit report, the package checks (one
- * test each) and the Playwright JSON report. The exit code is non-zero when a step failed, a test
- * failed, or no test ran.
+ * test each), the OpenAPI linters (one test each) and the Playwright JSON report. The exit code is
+ * non-zero when a step failed, a test failed, or no test ran.
  *
- * Flags: --no-e2e (alias --only-unit) skips 1 and 6; --only-e2e skips 2, 4 and 5;
+ * Flags: --no-e2e (alias --only-unit) skips 1 and 7; --only-e2e skips 2, 4, 5 and 6;
  * arguments after `--` go to Playwright (e.g. `bun run test --only-e2e -- --project pglite`).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { runOpenApiLint } from './openapi-lint';
 import { runPackageChecks } from './package-checks';
 import { junitCounts, playwrightCounts, type Counts } from './test-reports';
 
@@ -63,6 +66,7 @@ async function main(): Promise<number> {
   steps.push(['build', () => run(['bun', 'run', 'build'])]);
   if (unit) steps.push(['bun test', () => runBunTest(totals)]);
   if (unit) steps.push(['packages', () => runPackages(totals)]);
+  if (unit) steps.push(['openapi', () => runOpenApi(totals)]);
   if (e2e) steps.push(['e2e (Playwright)', () => runPlaywright(totals, playwrightArgs)]);
 
   mkdirSync(resultsDir, { recursive: true });
@@ -149,9 +153,16 @@ async function runPackages(totals: Counts): Promise<boolean> {
   return counts.failed === 0 && counts.passed > 0;
 }
 
+async function runOpenApi(totals: Counts): Promise<boolean> {
+  const counts = await runOpenApiLint();
+  add(totals, counts);
+  console.log(`openapi: ${counts.passed} passed, ${counts.failed} failed`);
+  return counts.failed === 0 && counts.passed > 0;
+}
+
 async function runPlaywright(totals: Counts, extraArgs: string[]): Promise<boolean> {
   rmSync(playwrightJsonFile, { force: true });
-  // Playwright's runner is a Node program (research/stack.md §4).
+  // Playwright's runner is a Node program: under Bun its worker processes do not start reliably.
   const command = ['node', 'node_modules/@playwright/test/cli.js', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json', ...extraArgs];
   const ok = await run(command, { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJsonFile, CHROMIUM_PATH: chromiumPath });
   const counts = existsSync(playwrightJsonFile) ? playwrightCounts(readFileSync(playwrightJsonFile, 'utf8')) : null;

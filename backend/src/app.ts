@@ -2,15 +2,16 @@
  * The HTTP application: every module mounted on one Elysia instance. Built from plain
  * dependencies so tests run the whole pipeline in-process with app.handle(new Request(...)).
  */
-import { Elysia } from 'elysia';
+import { Elysia, type AnyElysia } from 'elysia';
 import { cors } from '@elysiajs/cors';
 import type { Clock } from './clock';
 import type { Db } from './db/database';
 import type { Logger } from './log';
+import type { DatabaseIdentity } from './db/database-identity';
 import { errorHandling } from './http/error-handling';
 import { allowedMethodsOf } from './http/allowed-methods';
 import { staticAssets } from './http/static-assets';
-import { OPENAPI_PATH, openapiDocument, referencePage } from './http/openapi';
+import { openapiRoutes } from './http/openapi';
 import { sessionRoutes } from './modules/sessions';
 import { verifyRoutes } from './modules/verify';
 import { CHECKS_PATH, checkRoutes } from './modules/engine';
@@ -31,18 +32,20 @@ export interface AppDeps {
   engine?: Pick<EnginePool, 'run'>;
   /** L1_AGE_MARGIN (config); default DEFAULT_L1_AGE_MARGIN. */
   l1AgeMargin?: number;
+  /** Reported on /healthz so the CLI can tell when it is not on the server's database. */
+  databaseIdentity?: DatabaseIdentity;
 }
 
 export function createApp(deps: AppDeps) {
-  // The reference page renders the document this very app generates.
-  let handle: (request: Request) => Promise<Response> = async () => new Response('{}');
+  // The OpenAPI document describes this very app's route table, complete only once it is built.
+  let self: AnyElysia | null = null;
   // The route table exists once every module is mounted; 405 answers read it then.
   let allowedMethods: (path: string) => string[] = () => [];
   const app = (
     // strictPath: one canonical path per operation (a trailing slash is another path, so a 404).
     new Elysia({ normalize: false, strictPath: true })
       .use(errorHandling({ ...deps, allowedMethods: (path) => allowedMethods(path), ownBodyPaths: new Set([CHECKS_PATH]) }))
-      // DESIGN.md §2 CORS: session creation answers browsers from any origin (publishable keys,
+      // CORS: session creation answers browsers from any origin (publishable keys,
       // no credentials), and so does the SDK's cancel report (authenticated by the sessionToken);
       // validation and every secret-key operation send no CORS headers.
       .use(
@@ -57,15 +60,14 @@ export function createApp(deps: AppDeps) {
           }),
         ),
       )
-      .get('/healthz', () => ({ status: 'ok' }))
+      .get('/healthz', () => (deps.databaseIdentity ? { status: 'ok', database: deps.databaseIdentity } : { status: 'ok' }))
       .use(sessionRoutes(deps))
       .use(verifyRoutes(deps))
       .use(checkRoutes({ ...deps, engine: deps.engine ?? new EnginePool({ workers: 1, queueLimit: 8 }), l1AgeMargin: deps.l1AgeMargin ?? DEFAULT_L1_AGE_MARGIN }))
       .use(staticAssets())
-      .use(openapiDocument())
-      .use(referencePage(async () => (await handle(new Request(`http://internal${OPENAPI_PATH}`))).json()))
+      .use(openapiRoutes(() => self!))
   );
-  handle = (request) => app.handle(request);
+  self = app;
   allowedMethods = allowedMethodsOf(app.routes);
   return app;
 }

@@ -14,7 +14,7 @@ export interface Config {
   host: string;
   /** PUBLIC_BASE_URL: the address users and merchants reach this service at, without /api/v1. Default http://localhost:PORT. */
   publicBaseUrl: string;
-  /** VERIFY_URL: address of the hosted verify UI. Default PUBLIC_BASE_URL + /verify (DESIGN.md §2, Verify UI address). */
+  /** VERIFY_URL: address of the hosted verify UI. Default PUBLIC_BASE_URL + /verify (served by this process). */
   verifyUrl: string;
   /** DATABASE_URL: PostgreSQL connection string. Unset means the embedded PGlite database in DATA_DIR. */
   databaseUrl: string | null;
@@ -22,11 +22,11 @@ export interface Config {
   dataDir: string;
   /** SERVER_SECRET: key for session-token HMACs. Required with DATABASE_URL; unset in embedded mode: generated once into DATA_DIR/server-secret (server-secret.ts). */
   serverSecret: string | null;
-  /** WEBHOOK_ALLOWED_CIDRS: comma-separated CIDRs exempt from the public-address rule. Empty by default (DESIGN.md §2). */
+  /** WEBHOOK_ALLOWED_CIDRS: comma-separated CIDRs exempt from the public-address rule. Empty by default (tests and private deployments set it). */
   webhookAllowedCidrs: [ipaddr.IPv4 | ipaddr.IPv6, number][];
   /** WEBHOOK_CA_FILE: extra PEM CA bundle trusted for webhook TLS. Empty by default. */
   webhookCaFile: string | null;
-  /** SMTP_URL: e.g. smtp://user:pass@host:587. Unset: mails are kept in the database outbox (DESIGN.md §2, Email). */
+  /** SMTP_URL: e.g. smtp://user:pass@host:587. Unset: mails are kept in the database outbox (read with `bun run cli webhooks notices`). */
   smtpUrl: string | null;
   /** MAX_BODY_BYTES: largest accepted request body. Default 16 KiB: the largest valid create body is ~6 KiB. */
   maxBodyBytes: number;
@@ -44,6 +44,8 @@ export interface Config {
 
 /** Decision 0031-l1-margin.md: the margin that kept UTKFace under-18s from passing L1 at challengeAge 25. */
 export const DEFAULT_L1_AGE_MARGIN = 5;
+/** MAX_BODY_BYTES default (also quoted by the OpenAPI document's 413 example). */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -98,7 +100,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     problems.push(`SMTP_URL must start with smtp:// or smtps://, got "${redact(smtpUrl)}"`);
   }
 
-  const maxBodyBytes = parseIntSetting('MAX_BODY_BYTES', str('MAX_BODY_BYTES'), 16 * 1024, 1024, 10 * 1024 * 1024, problems);
+  const maxBodyBytes = parseIntSetting('MAX_BODY_BYTES', str('MAX_BODY_BYTES'), DEFAULT_MAX_BODY_BYTES, 1024, 10 * 1024 * 1024, problems);
 
   const engineWorkers = parseIntSetting('ENGINE_WORKERS', str('ENGINE_WORKERS'), 1, 1, 16, problems);
   const engineQueueLimit = parseIntSetting('ENGINE_QUEUE_LIMIT', str('ENGINE_QUEUE_LIMIT'), 8, 0, 1000, problems);

@@ -1,4 +1,4 @@
-/** Hashing and comparisons for credentials (DESIGN.md §3 Security: constant-time, hashed at rest). */
+/** Hashing and comparisons for credentials (constant-time, hashed at rest: a database dump or a timing probe reveals no key). */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 export function sha256Hex(value: string): string {

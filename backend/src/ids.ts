@@ -1,5 +1,5 @@
 /**
- * Prefixed random identifiers and credentials (DESIGN.md §2, IDs): `ses_`, `ten_`, `kp_`, `evt_`,
+ * Prefixed random identifiers and credentials : `ses_`, `ten_`, `kp_`, `evt_`,
  * `whe_`, keys `pk_`/`sk_`. 128 bits of randomness for ids, 256 bits for secrets, base62 so they
  * survive URLs and double-click selection.
  */

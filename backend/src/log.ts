@@ -1,4 +1,4 @@
-/** Structured JSON logs, one object per line (DESIGN.md §3 Observability). */
+/** Structured JSON logs, one object per line, so log tools can filter by field. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 

@@ -206,6 +206,62 @@ describe('configuration errors stop the boot with a fix-it message', () => {
   });
 });
 
+describe('the CLI says which database it uses and warns when the server uses another', () => {
+  test('server on DATA_DIR=X, CLI on DATA_DIR=Y with the server\'s PORT: warned; on X: not warned', async () => {
+    const serverDir = mkdtempSync(join(tmpdir(), 'av-server-db-'));
+    const otherDir = join(mkdtempSync(join(tmpdir(), 'av-cli-db-')), 'data');
+    cleanup.push(() => rmSync(serverDir, { recursive: true, force: true }), () => rmSync(dirname(otherDir), { recursive: true, force: true }));
+    const { proc, base } = await startServer({ DATA_DIR: serverDir });
+    const port = new URL(base).port;
+    const health = (await (await fetch(`${base}/healthz`)).json()) as { status: string; database: { kind: string; id: string } };
+    expect(health.status).toBe('ok');
+    expect(health.database.kind).toBe('pglite');
+    expect(health.database.id).toMatch(/^[0-9a-f]{16}$/);
+    expect(JSON.stringify(health)).not.toContain(serverDir);
+
+    const elsewhere = await cli({ DATA_DIR: otherDir, PORT: port }, 'tenant', 'create', '--name', 'Lost', '--domain', 'shop.example.com', '--sandbox');
+    expect(elsewhere.code).toBe(0);
+    expect(elsewhere.stderr).toContain(`using embedded database in ${otherDir}`);
+    expect(elsewhere.stderr).toContain(`warning: the server on port ${port} uses another embedded database folder (id ${health.database.id})`);
+    // The keys it printed belong to the other folder: the server rejects them, as the warning said.
+    const rejected = await fetch(`${base}/api/v1/sessions/create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${JSON.parse(elsewhere.stdout).publishableKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ returnUrl: 'https://shop.example.com/return' }),
+    });
+    expect(rejected.status).toBe(401);
+
+    const same = await cli({ DATA_DIR: serverDir, PORT: port }, 'tenant', 'create', '--name', 'Found', '--domain', 'shop.example.com', '--sandbox');
+    expect(same.code).toBe(0);
+    expect(same.stderr).toContain(`using embedded database in ${serverDir}`);
+    expect(same.stderr).not.toContain('warning');
+    await sliceWorks(base, JSON.parse(same.stdout));
+    proc.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+  }, 120_000);
+
+  test.skipIf(!TEST_DATABASE_URL)('server on PostgreSQL, CLI on an embedded folder: warned; CLI on the same PostgreSQL: not warned, password never printed', async () => {
+    const database = await createThrowawayPostgres(TEST_DATABASE_URL!);
+    cleanup.push(() => database.drop());
+    const otherDir = join(mkdtempSync(join(tmpdir(), 'av-cli-db-')), 'data');
+    cleanup.push(() => rmSync(dirname(otherDir), { recursive: true, force: true }));
+    const { proc, base } = await startServer({ DATABASE_URL: database.url, SERVER_SECRET: PG_SERVER_SECRET });
+    const port = new URL(base).port;
+    const elsewhere = await cli({ DATA_DIR: otherDir, PORT: port }, 'keys', 'list', '--tenant', 'ten_missing');
+    expect(elsewhere.stderr).toContain(`warning: the server on port ${port} uses a PostgreSQL database`);
+
+    const url = new URL(database.url);
+    url.password = 'not-printed-secret';
+    const same = await cli({ DATABASE_URL: url.toString(), PORT: port }, 'tenant', 'create', '--name', 'PG', '--domain', 'shop.example.com', '--sandbox');
+    expect(same.code).toBe(0);
+    expect(same.stderr).toContain(`using PostgreSQL at ${url.hostname}:${url.port || '5432'}${url.pathname}`);
+    expect(same.stderr).not.toContain('not-printed-secret');
+    expect(same.stderr).not.toContain('warning');
+    proc.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+  }, 120_000);
+});
+
 describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL mode (DATABASE_URL)', () => {
   test('CLI and server share PostgreSQL; keys from the CLI work against the server', async () => {
     const database = await createThrowawayPostgres(TEST_DATABASE_URL!);

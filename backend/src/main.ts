@@ -10,6 +10,7 @@ import { DataDirLockedError } from './db/data-dir-lock';
 import { DataDirPermissionError } from './db/data-dir-permissions';
 import { createApp } from './app';
 import { EnginePool } from './modules/engine/engine-pool';
+import { embeddedIdentity, postgresIdentity } from './db/database-identity';
 import { resolveServerSecret } from './server-secret';
 import { startSweeper } from './modules/sessions/expiry-sweeper';
 import { tenants } from './db/schema';
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
 
   const adminToken = newAdminToken();
   let server: ReturnType<typeof Bun.serve> | null = null;
+  const databaseIdentity = config.databaseUrl ? await postgresIdentity(database.db, config.databaseUrl) : embeddedIdentity(config.dataDir);
   // Inference runs in worker threads (modules/engine/engine-pool.ts); models load at the first live
   // check unless ENGINE_PRELOAD=true.
   const engine = new EnginePool({ workers: config.engineWorkers, queueLimit: config.engineQueueLimit });
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
     await engine.warmUp();
     logger.info('verification engine ready', { workers: config.engineWorkers, ms: Math.round(performance.now() - started) });
   }
-  const app = createApp({ ...config, db: database.db, clock: systemClock, logger, serverSecret, engine }).use(
+  const app = createApp({ ...config, db: database.db, clock: systemClock, logger, serverSecret, engine, databaseIdentity }).use(
     cliBridgeRoutes(
       { db: database.db, clock: systemClock, guard },
       adminToken,

@@ -43,7 +43,7 @@ export class ServiceApi {
     return this.request.post(this.url('/sessions/validate'), { headers: { authorization: `Bearer ${apiKey}` }, data: { sessionId } });
   }
 
-  /** The documented sandbox API that picks a session's outcome (DESIGN.md §2, sandboxMode). */
+  /** The documented sandbox API that picks a session's outcome (docs/api.md, "The verify UI's own API"). */
   simulate(session: Pick<CreatedSession, 'sessionId' | 'sessionToken'>, outcome: SimulatedOutcome): Promise<APIResponse> {
     return this.request.post(this.url('/verify/simulate'), {
       data: { sessionId: session.sessionId, sessionToken: session.sessionToken, outcome },

@@ -1,6 +1,6 @@
 /**
- * Account-side values shared by the backend and the dashboard (DESIGN.md §2 "Dashboard access",
- * "403 insufficient permissions", "IDs").
+ * Account-side values shared by the backend and the dashboard: dashboard roles, the
+ * permission a 403 names, id prefixes.
  */
 
 /** A suspended tenant's keys answer 403. */

@@ -1,6 +1,6 @@
 /**
  * The verify UI's submission API for live checks: what the UI sends the verification engine and
- * what the engine answers (DESIGN.md §2 "L1 decision", "Failure reasons"). The engine decides
+ * what the engine answers. The engine decides
  * everything on the server; the browser only captures and uploads.
  *
  * One request carries everything one decision needs, so no image or biometric template ever has

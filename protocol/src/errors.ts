@@ -19,7 +19,7 @@ export const ERROR_MESSAGES = {
   sessionAlreadyUsed: 'Session has already been used',
   sessionNotFound: 'Session not found',
   sessionOtherTenant: 'Session does not belong to this tenant',
-  // DESIGN.md §2 "Sandbox vs live separation": a key pair sees only sessions of its own kind.
+  // Sandbox vs live separation (docs/decisions/0020): a key pair sees only sessions of its own kind.
   sandboxSessionLiveKey: 'Sandbox sessions cannot be validated with a live key',
   liveSessionSandboxKey: 'Live sessions cannot be validated with a sandbox key',
 } as const;

@@ -96,7 +96,7 @@ export class AgeVerify {
       return this.fail(created.error);
     }
     const { sessionId, billingBlock } = created.session;
-    // The session exists but no check can start (DESIGN.md "billingBlock"). The merchant hears it
+    // The session exists but no check can start (billingBlock in the creation result). The merchant hears it
     // through onError; the user still goes to the verify UI, which shows the block and portal link.
     if (billingBlock) {
       this.report(

@@ -43,7 +43,7 @@ export async function createSession(
         Authorization: `Bearer ${call.apiKey}`,
       },
       body: JSON.stringify(call.body),
-      // The endpoint needs no cookies (DESIGN.md "CORS": no credentials).
+      // The endpoint needs no cookies: it answers any origin, without credentials.
       credentials: 'omit',
       mode: 'cors',
     }));
@@ -92,7 +92,7 @@ export async function reportCancel(env: Pick<Environment, 'fetch' | 'setTimeout'
     ({ response, text } = await withTimeout(env, `${call.baseUrl}/verify/cancel`, CANCEL_TIMEOUT_MS, {
       method: 'POST',
       // No API key: the sessionToken in the body is the credential. The endpoint answers CORS from
-      // any origin without credentials (DESIGN.md "CORS").
+      // any origin without credentials.
       headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
       credentials: 'omit',

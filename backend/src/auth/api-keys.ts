@@ -1,5 +1,5 @@
 /**
- * API key authentication (spec "Authentication" 1–5; DESIGN.md §2 403 row).
+ * API key authentication (spec "Authentication" 1–5; 403 for a suspended account).
  * Keys come in `Authorization: Bearer <key>` or `x-api-key: <key>`. Publishable keys are public and
  * looked up as stored; secret keys are stored only as SHA-256 hashes and looked up by hash, then
  * compared in constant time. Revoked keys are 401; a suspended tenant is 403.

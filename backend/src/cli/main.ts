@@ -1,16 +1,22 @@
 /**
  * `bun run cli …`: provisioning from the shell. Opens PostgreSQL (DATABASE_URL) or the embedded
  * folder directly; if a running server holds the embedded folder, forwards to it instead of
- * opening the folder a second time (that would corrupt it: research/stack.md §2).
+ * opening the folder a second time (PGlite is single-process: two processes writing one folder
+ * corrupt it).
+ *
+ * It says on stderr which database it uses, and warns when the server on the configured port uses
+ * another one (keys created there would be rejected by that server).
  */
 import { ConfigError, loadConfig } from '../config';
 import { systemClock } from '../clock';
 import { openDatabase, type Database } from '../db/database';
+import { describeDatabase, embeddedIdentity, postgresIdentity, type DatabaseIdentity } from '../db/database-identity';
 import { DataDirLockedError } from '../db/data-dir-lock';
 import { DataDirPermissionError } from '../db/data-dir-permissions';
 import { USAGE, runCommand, type CommandResult } from './commands';
 import { forwardToServer } from './server-bridge';
 import { engineCommand } from './engine-commands';
+import { databaseMismatchWarning, healthUrl, probeServer } from './server-database-check';
 
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv.includes('--help')) {
@@ -25,6 +31,15 @@ async function main(argv: string[]): Promise<number> {
     return outcome.exitCode;
   }
   const config = loadConfig();
+  const description = describeDatabase(config);
+  process.stderr.write(`using ${description}\n`);
+  const server = probeServer(healthUrl(config.host, config.port));
+  const warnIfElsewhere = async (ours: DatabaseIdentity) => {
+    const warning = databaseMismatchWarning(ours, description, config.port, await server);
+    if (warning) process.stderr.write(`${warning}\n`);
+  };
+  // Before opening: a mistaken CLI run would otherwise create a fresh embedded folder first.
+  if (!config.databaseUrl) await warnIfElsewhere(embeddedIdentity(config.dataDir));
   let database: Database;
   try {
     database = await openDatabase(config);
@@ -35,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
     return report(await forwardToServer(error.holder, argv));
   }
   try {
+    if (config.databaseUrl) await warnIfElsewhere(await postgresIdentity(database.db, config.databaseUrl));
     return report(
       await runCommand(
         { db: database.db, clock: systemClock, guard: { allowedCidrs: config.webhookAllowedCidrs, caFile: config.webhookCaFile } },

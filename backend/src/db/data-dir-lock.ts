@@ -1,6 +1,6 @@
 /**
  * PGlite does not lock its data folder, and two processes writing one folder lose data
- * (research/stack.md §2, gotcha 2). The embedded mode therefore locks DATA_DIR/ageverify.lock; a
+ * (PGlite is a single-process Postgres: each process assumes it owns the files). The embedded mode therefore locks DATA_DIR/ageverify.lock; a
  * second process is refused with a clear message naming the holder.
  *
  * The lock is an flock(2) on that file (file-lock.ts), held as long as the process lives. The

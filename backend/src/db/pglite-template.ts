@@ -1,5 +1,5 @@
 /**
- * A fresh PGlite cluster costs 3–8 s of initdb (research/stack.md §2). We pay it once per machine:
+ * A fresh PGlite cluster costs 3–8 s of initdb (it creates and fills a whole cluster). We pay it once per machine:
  * the first embedded start dumps an empty, initialised cluster to a cached tarball, and every later
  * empty folder (a new DATA_DIR, every test database) is unpacked from it in ~0.4 s.
  */

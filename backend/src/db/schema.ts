@@ -3,7 +3,7 @@
  * backend/drizzle are generated from this file (`bun run db:generate`) and committed.
  *
  * Secrets are never stored in clear: secret keys, session tokens and handoff tokens are kept as
- * SHA-256 hashes (DESIGN.md §2, IDs and sessionToken rows). Publishable keys are public by design.
+ * SHA-256 hashes (a database dump reveals no usable credential). Publishable keys are public by design.
  */
 import { sql } from 'drizzle-orm';
 import type { BillingBlock, CallbackStatus, EventKind, KeyType, SessionState, TenantStatus, UserRole, VerificationMode } from '@ageverify/protocol';
@@ -24,17 +24,17 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 export const tenants = pgTable('tenants', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
-  /** A suspended tenant's keys answer 403 (DESIGN.md §2). */
+  /** A suspended tenant's keys answer 403. */
   status: text('status').$type<TenantStatus>().notNull().default('active'),
-  /** Tenant verification policy; publishable-key requests may only make it stricter (DESIGN.md §2). */
+  /** Tenant verification policy; publishable-key requests may only make it stricter. */
   policyVerificationMode: text('policy_verification_mode').$type<VerificationMode>().notNull().default('L1'),
   policyChallengeAge: integer('policy_challenge_age').notNull().default(25),
   policyFaceMatchEnabled: boolean('policy_face_match_enabled').notNull().default(true),
-  /** Legal minimum age checked against the document's date of birth in L2 (DESIGN.md §2). */
+  /** Legal minimum age checked against the document's date of birth in L2. */
   legalMinimumAge: integer('legal_minimum_age').notNull().default(18),
-  /** An inconclusive L1 face estimate continues with an ID document in the same session (DESIGN.md §2 L1 decision). */
+  /** An inconclusive L1 face estimate continues with an ID document in the same session. */
   policyStepUpAllowed: boolean('policy_step_up_allowed').notNull().default(true),
-  /** Billing plan (DESIGN.md §2 billingBlock): null allowance means unlimited. */
+  /** Billing plan (billingBlock): null allowance means unlimited. */
   planCode: text('plan_code').notNull().default('free'),
   planActive: boolean('plan_active').notNull().default(true),
   planMonthlyAllowance: integer('plan_monthly_allowance'),
@@ -57,7 +57,7 @@ export const users = pgTable(
     tenantId: text('tenant_id').notNull().references(() => tenants.id),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
-    /** DESIGN.md §2, Dashboard access. */
+    /** Dashboard access of the tenant's people. */
     role: text('role').$type<UserRole>().notNull(),
     createdAt: ts('created_at').notNull(),
   },
@@ -69,7 +69,7 @@ export const keyPairs = pgTable(
   {
     id: text('id').primaryKey(),
     tenantId: text('tenant_id').notNull().references(() => tenants.id),
-    /** A pair is either live or sandbox (DESIGN.md §2, sandboxMode). */
+    /** A pair is either live or sandbox (docs/decisions/0020). */
     sandbox: boolean('sandbox').notNull(),
     publishableKey: text('publishable_key').notNull(),
     secretKeyHash: text('secret_key_hash').notNull(),
@@ -105,7 +105,7 @@ export const sessions = pgTable(
     sandbox: boolean('sandbox').notNull(),
     /** Transitions live in modules/sessions/session-state.ts. */
     state: text('state').$type<SessionState>().notNull(),
-    /** For terminal results (cancelled is stored as FAILED, DESIGN.md §2). */
+    /** For terminal results (cancelled is stored as FAILED with this outcome). */
     outcome: text('outcome').$type<CallbackStatus>(),
     failureReason: text('failure_reason'),
     returnUrl: text('return_url').notNull(),
@@ -138,7 +138,7 @@ export const sessions = pgTable(
 
 /**
  * The event outbox: one row per lifecycle event, written in the same transaction as the state
- * change that causes it (DESIGN.md §3 Data). `data` is the spec's per-event payload.
+ * change that causes it (no state change without its event). `data` is the spec's per-event payload.
  */
 export const events = pgTable(
   'events',
@@ -200,7 +200,7 @@ export const webhookEndpoints = pgTable(
 );
 
 /**
- * Fixed 60 s rate-limit windows (spec "Limits"; DESIGN.md §2 Rate limits). In the database so that
+ * Fixed 60 s rate-limit windows (spec "Limits"). In the database so that
  * every backend instance counts in the same bucket. The subject is what a bucket counts for: the
  * tenant for the Sessions API, the session for the verify UI's API.
  */
@@ -335,7 +335,7 @@ export const dashboardNotices = pgTable(
 );
 
 /**
- * Outgoing mail (DESIGN.md §2 Email): sent over SMTP when SMTP_URL is set, otherwise kept here and
+ * Outgoing mail: sent over SMTP when SMTP_URL is set, otherwise kept here and
  * shown in the dashboard; never silently dropped. `dedupeKey` makes "one email per pause" a
  * database guarantee.
  */

@@ -68,6 +68,12 @@ function findProblem(root: unknown, utf8: boolean): string | null {
   return null;
 }
 
+/** The same rule for text that arrives outside JSON (multipart fields): null when acceptable. */
+export function textFieldProblem(name: string, text: string): string | null {
+  const problem = textProblem(text, true);
+  return problem ? `${name} ${problem}` : null;
+}
+
 function textProblem(text: string, utf8: boolean): string | null {
   if (text.includes('\0')) return 'must not contain NUL (\\u0000) characters';
   if (!text.isWellFormed()) return 'must be well-formed Unicode text (it contains a lone surrogate)';

@@ -3,10 +3,10 @@
  * request validation, response schemas and the OpenAPI document never retype a list of values.
  */
 import { t } from 'elysia';
-import type { TLiteral, TUnion } from '@sinclair/typebox';
+import type { SchemaOptions, TLiteral, TUnion } from '@sinclair/typebox';
 
 type Literals<Values extends readonly string[]> = { -readonly [K in keyof Values]: TLiteral<Values[K]> };
 
-export function literalUnion<const Values extends readonly string[]>(values: Values): TUnion<Literals<Values>> {
-  return t.Union(values.map((value) => t.Literal(value))) as unknown as TUnion<Literals<Values>>;
+export function literalUnion<const Values extends readonly string[]>(values: Values, options: SchemaOptions = {}): TUnion<Literals<Values>> {
+  return t.Union(values.map((value) => t.Literal(value)), options) as unknown as TUnion<Literals<Values>>;
 }

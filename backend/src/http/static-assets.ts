@@ -1,6 +1,6 @@
 /**
  * Serves the browser deliverables built by rollup: the verify UI at /verify and the SDK at /sdk.
- * The verify UI gets a strict CSP and may not be framed (DESIGN.md §3 Security).
+ * The verify UI gets a strict CSP and may not be framed (no clickjacking of the camera page).
  * The SDK is served at a stable path (short cache) and at a versioned path (immutable).
  */
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Billing gate (spec "Session creation result" billingBlock; DESIGN.md §2). Decide, then apply:
+ * Billing gate (spec "Session creation result" billingBlock). Decide, then apply:
  * this pure function says whether a new session is gated; the session is still created (201) and
  * carries the block, and the verify UI shows the message instead of starting a check.
  */

@@ -136,7 +136,7 @@ for (const target of TARGETS) {
 
     test('a billing-blocked session never starts a check', async () => {
       const session = await create();
-      await ctx.database.db.update(sessions).set({ billingBlock: { code: 'plan_inactive', message: 'x' } }).where(eq(sessions.id, session.sessionId));
+      await ctx.database.db.update(sessions).set({ billingBlock: { code: 'SUBSCRIPTION_REQUIRED', message: 'x' } }).where(eq(sessions.id, session.sessionId));
       const before = jobs.length;
       const response = await submit({ sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' });
       expect(response.status).toBe(403);

@@ -6,6 +6,7 @@
  */
 import { CHECK_IMAGE_PARTS, CHECK_KINDS, CHECK_LIMITS, DOCUMENT_TYPES, type CheckKind, type DocumentType } from '@ageverify/protocol';
 import { HttpError, badRequest } from '../../http/http-error';
+import { textFieldProblem } from '../../http/json-body';
 import { readLimited } from '../../http/error-handling';
 
 export interface CheckSubmission {
@@ -41,8 +42,11 @@ export async function readCheckSubmission(request: Request, path: string): Promi
   const documents: Uint8Array[] = [];
   for (const [name, value] of form.entries() as Iterable<[string, string | Blob]>) {
     if (typeof value === 'string') {
+      // NUL and lone surrogates never reach the database (the JSON routes refuse them the same way).
+      const textProblem = textFieldProblem(name, value);
       if (!TEXT_FIELDS.has(name)) problems.push(`property ${name} should not exist`);
       else if (name in text) problems.push(`property ${name} must be sent once`);
+      else if (textProblem) problems.push(textProblem);
       else text[name] = value;
       continue;
     }

@@ -10,6 +10,8 @@ import { HttpError } from '../../http/http-error';
 import { authenticateCaller } from '../verify/service';
 import { readCheckSubmission, type CheckSubmission } from './check-submission';
 import { runCheck, type CheckDeps } from './check-service';
+import { checkRequestBody, checkResult } from './http-model';
+import { errorBodySchema } from '../sessions/model';
 
 export const CHECKS_PATH = '/api/v1/verify/checks';
 
@@ -42,7 +44,27 @@ export function checkRoutes(deps: CheckDeps) {
       },
       {
         parse: ({ request, path }) => readCheckSubmission(request, path),
-        detail: { summary: 'Submit captured images for a live check (multipart)', tags: ['Verify UI'] },
+        response: {
+          200: checkResult,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          413: errorBodySchema,
+          415: errorBodySchema,
+          429: errorBodySchema,
+          503: errorBodySchema,
+        },
+        detail: {
+          summary: 'Submit captured images for a live check (multipart)',
+          description:
+            'The engine decides on the server: verified, failed (with reason), retry (with a hint) or step_up (continue with a document). ' +
+            'Images are processed in memory only. Attempts are capped per session; a full engine queue is 503 with Retry-After.',
+          tags: ['Verify UI'],
+          security: [],
+          requestBody: checkRequestBody as never,
+        },
       },
     );
 }

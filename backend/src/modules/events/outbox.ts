@@ -1,5 +1,5 @@
 /**
- * The event outbox (spec "Events"; DESIGN.md §3 Data). An event row is written in the same
+ * The event outbox (spec "Events"). An event row is written in the same
  * transaction as the session change that causes it, so a crash can never leave a state change
  * without its event, and in that same transaction the event is routed to its webhook deliveries
  * (modules/webhooks/routing.ts) and the dispatchers are woken at commit (NOTIFY).

@@ -1,5 +1,5 @@
 /**
- * Per-tenant rate limits (spec "Limits"; DESIGN.md §2 Rate limits): fixed 60 s windows aligned to
+ * Per-tenant rate limits (spec "Limits"): fixed 60 s windows aligned to
  * the clock, one bucket per tenant and endpoint shared by all the tenant's keys, counted in the
  * database with one atomic upsert so that every backend instance counts in the same bucket.
  */

@@ -16,14 +16,20 @@ export const LIMITS = {
 
 export const createSessionBody = t.Object(
   {
-    merchantId: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.id })),
-    returnUrl: t.String({ minLength: 1, maxLength: LIMITS.url }),
-    cancelUrl: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.url })),
-    merchantName: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.merchantName })),
-    externalUserId: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.externalUserId })),
-    verificationMode: t.Optional(literalUnion(VERIFICATION_MODES)),
-    challengeAge: t.Optional(t.Number({ multipleOf: 1, minimum: CHALLENGE_AGE_MIN, maximum: CHALLENGE_AGE_MAX })),
-    faceMatchEnabled: t.Optional(t.Boolean()),
+    merchantId: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.id, description: "Optional. If sent, must be the key's own account id (ten_…); otherwise 400." })),
+    returnUrl: t.String({
+      minLength: 1,
+      maxLength: LIMITS.url,
+      description: "Where the user returns with sessionId, status and timestamp. https (http only for localhost), on one of the account's allowed domains.",
+    }),
+    cancelUrl: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.url, description: 'Where a cancelled user returns instead of returnUrl. Same rules as returnUrl.' })),
+    merchantName: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.merchantName, description: 'Shown to the user in the verify UI.' })),
+    externalUserId: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.externalUserId, description: 'Your reference for the user; echoed in the results and events.' })),
+    verificationMode: t.Optional(literalUnion(VERIFICATION_MODES, { description: "L1 face age estimation or L2 ID document. Default: the account's policy." })),
+    challengeAge: t.Optional(
+      t.Number({ multipleOf: 1, minimum: CHALLENGE_AGE_MIN, maximum: CHALLENGE_AGE_MAX, description: "The age to prove (whole years). Default: the account's policy." }),
+    ),
+    faceMatchEnabled: t.Optional(t.Boolean({ description: 'L2: also compare a selfie with the document photo.' })),
   },
   {
     additionalProperties: false,
@@ -41,16 +47,20 @@ export const errorBodySchema = t.Object(
   {
     statusCode: t.Number({ description: 'HTTP status.' }),
     message: t.Union([t.String(), t.Array(t.String())], { description: 'An array for validation errors with several messages.' }),
-    timestamp: t.String({ format: 'date-time' }),
+    timestamp: t.String({ format: 'date-time', description: 'When the error happened (ISO 8601).' }),
     path: t.String({ description: 'The request path that returned the error.' }),
     error: t.Optional(t.String({ description: 'Status phrase.' })),
     code: t.Optional(t.String({ description: 'Machine-readable code where the spec names one, e.g. SESSION_LAUNCH_CONFIGURATION_UNAVAILABLE.' })),
   },
-  { examples: [{ statusCode: 400, message: ['property foo should not exist'], timestamp: '2026-01-15T12:00:00.000Z', path: '/api/v1/sessions/create', error: 'Bad Request' }] },
+  {
+    description: 'Error body: every error response has this shape.',
+    examples: [{ statusCode: 400, message: ['property foo should not exist'], timestamp: '2026-01-15T12:00:00.000Z', path: '/api/v1/sessions/create', error: 'Bad Request' }],
+  },
 );
 
-const billingBlock = t.Object({
-  code: literalUnion(BILLING_BLOCK_CODES),
+/** Why no check can start (billing); the session is still created and its UI says why. */
+export const billingBlock = t.Object({
+  code: literalUnion(BILLING_BLOCK_CODES, { description: 'Why billing blocks checks for this account.' }),
   message: t.String({ description: 'User-facing text.' }),
   portalUrl: t.Optional(t.String({ description: 'Billing-portal URL.' })),
 });
@@ -58,16 +68,16 @@ const billingBlock = t.Object({
 /** Spec "Session creation result". */
 export const createSessionResult = t.Object(
   {
-    sessionId: t.String(),
+    sessionId: t.String({ description: 'The session (ses_…). The user returns with it; validate it with a secret key.' }),
     sessionToken: t.String({ description: 'Opaque signed token for the verification UI only. Not a JWT; never send it to validate.' }),
     verifyUrl: t.String({ description: 'Complete verification URL. Use exactly as returned; only lang, skip_intro and auto_return may be appended.' }),
     expiresAt: t.String({ format: 'date-time', description: '10 minutes after creation.' }),
     testMode: t.Literal(false, { description: 'Deprecated. Always false.' }),
-    sandboxMode: t.Boolean(),
-    externalUserId: t.Union([t.String(), t.Null()]),
-    faceMatchEnabled: t.Boolean(),
+    sandboxMode: t.Boolean({ description: 'true when a sandbox key created the session: a tester chooses its outcome.' }),
+    externalUserId: t.Union([t.String(), t.Null()], { description: 'As sent, or null.' }),
+    faceMatchEnabled: t.Boolean({ description: 'Whether L2 also compares a selfie with the document photo.' }),
     handoffToken: t.String({ description: 'Token for the QR / mobile handoff flow.' }),
-    billingBlock: t.Optional(billingBlock),
+    billingBlock: t.Optional(t.Object(billingBlock.properties, { description: 'Present when billing blocks checks; the verify UI shows its message.' })),
   },
   {
     examples: [
@@ -89,19 +99,19 @@ export const createSessionResult = t.Object(
 /** Spec "Validation result". */
 export const validateSessionResult = t.Object(
   {
-    sessionId: t.String(),
+    sessionId: t.String({ description: 'The validated session.' }),
     merchantId: t.String({ description: 'Tenant identifier of the session.' }),
     verified: t.Boolean({ description: 'Use it for access decisions.' }),
     accessGranted: t.Boolean({ description: 'Equals verified under the current policy.' }),
-    status: literalUnion([...CALLBACK_STATUSES, 'pending']),
-    verificationMode: literalUnion(VERIFICATION_MODES),
-    challengeAge: t.Number(),
-    faceMatchEnabled: t.Boolean(),
-    externalUserId: t.Union([t.String(), t.Null()]),
+    status: literalUnion([...CALLBACK_STATUSES, 'pending'], { description: 'pending: not finished yet (not consumed; ask again).' }),
+    verificationMode: literalUnion(VERIFICATION_MODES, { description: 'The mode the session ran with.' }),
+    challengeAge: t.Number({ description: 'The age the user had to prove.' }),
+    faceMatchEnabled: t.Boolean({ description: 'Whether a selfie was compared with the document photo.' }),
+    externalUserId: t.Union([t.String(), t.Null()], { description: 'As sent at creation, or null.' }),
     testMode: t.Literal(false, { description: 'Deprecated. Always false.' }),
     sandboxMode: t.Boolean({ description: 'Additive. true for a sandbox session, whose outcome a tester chose; only sandbox keys can validate it.' }),
     timestamp: t.String({ format: 'date-time', description: 'Time of verification completion.' }),
-    expiresAt: t.String({ format: 'date-time' }),
+    expiresAt: t.String({ format: 'date-time', description: '10 minutes after creation.' }),
   },
   {
     examples: [

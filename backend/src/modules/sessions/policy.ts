@@ -1,6 +1,6 @@
 /**
- * Which verification policy a new session gets (spec "Session creation input fields"; DESIGN.md §2
- * "Publishable-key policy fields"). A secret key's values are trusted overrides. A publishable key
+ * Which verification policy a new session gets (spec "Session creation input fields", which
+ * leaves publishable-key values open). A secret key's values are trusted overrides. A publishable key
  * runs in the browser, where anyone can edit the request, so its values may only make the tenant's
  * policy stricter: L1→L2, a higher challengeAge, face match on. Looser values are replaced silently.
  */

@@ -1,5 +1,5 @@
 /**
- * Regression for the audit's critical finding (issue 8, finding 1; DESIGN.md §2 "Sandbox vs live
+ * Regression for the audit's critical finding (issue 8, finding 1; docs/decisions/0020 "Sandbox vs live
  * separation"; docs/decisions/0020): a key pair sees only sessions of its own kind. Before the fix,
  * a session created with the sandbox pk (public by design) and "verified" through the simulate API
  * validated with the live sk as verified + accessGranted.

@@ -1,6 +1,6 @@
 /**
  * Session creation and validation: the rules of spec "POST /sessions/create" and
- * "POST /sessions/validate", with the decisions of DESIGN.md §2.
+ * "POST /sessions/validate", with the choices where it leaves room (docs/sessions-api.md).
  */
 import { and, count, eq, gte, isNull } from 'drizzle-orm';
 import {
@@ -40,7 +40,7 @@ export async function createSession(deps: SessionDeps, principal: ApiPrincipal, 
   const { db, clock } = deps;
   if (input.merchantId !== undefined && input.merchantId !== principal.tenantId) throw badRequest(ERROR_MESSAGES.merchantIdMismatch);
 
-  // DESIGN.md §2: a secret key whose paired publishable key is revoked cannot assemble a launch configuration.
+  // The verifyUrl carries the pair's publishable key: with that key revoked, no launch configuration can be assembled.
   if (principal.keyType === 'secret' && !principal.pairedPublishableActive) {
     throw new HttpError(503, 'The secret key has no active paired publishable key; create a new key pair or restore it', {
       code: ERROR_CODES.launchConfigurationUnavailable,
@@ -153,7 +153,7 @@ export async function validateSession(deps: SessionDeps, principal: ApiPrincipal
   const [stored] = await db.select().from(sessions).where(eq(sessions.id, sessionId));
   if (!stored) throw notFound(ERROR_MESSAGES.sessionNotFound);
   if (stored.tenantId !== principal.tenantId) throw forbidden(ERROR_MESSAGES.sessionOtherTenant);
-  // DESIGN.md §2 "Sandbox vs live separation": otherwise a sandbox pk (public by design) plus the
+  // Sandbox vs live separation (docs/decisions/0020): otherwise a sandbox pk (public by design) plus the
   // simulate API would mint "verified" results that a live secret key accepts. Refused before
   // anything is consumed.
   if (stored.sandbox !== principal.sandbox) {
@@ -163,7 +163,7 @@ export async function validateSession(deps: SessionDeps, principal: ApiPrincipal
   // The sweeper may not have run yet: a PENDING session past its deadline is expired now.
   const session = await sessionAsOf(db, stored, now);
   if (session.state === 'EXPIRED') throw badRequest(ERROR_MESSAGES.sessionExpired);
-  // DESIGN.md §2: validating a PENDING session answers 200 pending and does not consume it.
+  // A PENDING session answers 200 pending and is not consumed: the user may still finish.
   if (session.state === 'PENDING') return validationResult(session, 'pending');
   if (session.validatedAt) throw conflict(ERROR_MESSAGES.sessionAlreadyUsed);
 

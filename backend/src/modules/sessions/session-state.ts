@@ -16,7 +16,8 @@ export const TERMINAL_STATES = ['VERIFIED', 'FAILED', 'EXPIRED'] as const;
 const OUTCOME_TRANSITIONS: Record<CallbackStatus, { state: 'VERIFIED' | 'FAILED'; event: EventKind }> = {
   verified: { state: 'VERIFIED', event: 'verification.completed' },
   failed: { state: 'FAILED', event: 'verification.failed' },
-  // DESIGN.md §2: cancelled is stored as FAILED with outcome `cancelled`.
+  // cancelled is stored as FAILED with outcome `cancelled`: the spec has no CANCELLED state, and
+  // the outcome keeps the callback status and event kind apart from a failed check.
   cancelled: { state: 'FAILED', event: 'verification.cancelled' },
 };
 

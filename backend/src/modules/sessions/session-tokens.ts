@@ -1,5 +1,5 @@
 /**
- * sessionToken and handoffToken (DESIGN.md §2): opaque, not JWTs. A token is random bytes plus an
+ * sessionToken and handoffToken: opaque, not JWTs (spec "Session creation result"). A token is random bytes plus an
  * HMAC under SERVER_SECRET that binds it to its purpose, the session id and the expiry, so a token
  * of one session (or a handoff token used as a session token) never opens another. Only the
  * token's SHA-256 is stored; checks compare in constant time.

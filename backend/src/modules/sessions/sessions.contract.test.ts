@@ -66,7 +66,7 @@ for (const target of TARGETS) {
         expect(body.message).toBe('Session has expired');
       });
 
-      test('Session has already been used: 409 Conflict (DESIGN.md §2 decides between the 400 and 409 of the spec)', async () => {
+      test('Session has already been used: 409 Conflict (the spec lists 400 and 409; docs/sessions-api.md says why 409)', async () => {
         const session = await created(t.secretKey);
         await simulate(session, 'verified');
         expect((await validate(t.secretKey, { sessionId: session.sessionId })).status).toBe(200);
@@ -285,7 +285,7 @@ for (const target of TARGETS) {
         expect(row!.faceMatchEnabled).toBe(false);
       });
 
-      test('policy fields: trusted overrides with sk_, only stricter with pk_ (DESIGN.md §2)', async () => {
+      test('policy fields: trusted overrides with sk_, only stricter with pk_ (docs/sessions-api.md)', async () => {
         const strict = await fresh();
         await setPolicy(ctx.database.db, strict.tenantId, { verificationMode: 'L2', challengeAge: 30, faceMatchEnabled: true });
         const viewOf = async (session: Json) =>

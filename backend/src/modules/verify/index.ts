@@ -7,7 +7,8 @@
 import { Elysia } from 'elysia';
 import { HttpError } from '../../http/http-error';
 import { VERIFY_UI_LIMIT, consume, rateLimitHeaders } from '../rate-limits/rate-limiter';
-import { loadSessionBody, sessionTokenBody, simulateBody } from './model';
+import { errorBodySchema } from '../sessions/model';
+import { loadSessionBody, outcomeResult, sessionStatusResult, sessionTokenBody, sessionViewResult, simulateBody } from './model';
 import { authenticateCaller, cancelSession, loadSessionView, sessionStatus, simulateOutcome, type Credentials, type VerifyCaller, type VerifyDeps } from './service';
 
 /** Who may call each route: status polling and cancel belong to the desktop's sessionToken. */
@@ -17,6 +18,13 @@ const CALLERS_OF_ROUTE: Readonly<Record<string, 'session' | 'either'>> = {
   '/api/v1/verify/status': 'session',
   '/api/v1/verify/cancel': 'session',
 };
+
+/**
+ * OpenAPI: these operations take no API key; the token in the body is the credential, so no
+ * security scheme applies (an empty requirement says so rather than leaving it unstated).
+ */
+const TOKEN_IN_BODY = { security: [], tags: ['Verify UI'] };
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 
 const limitExceeded = (retryAfterSeconds: number) => new HttpError(429, `Rate limit exceeded for this session; retry in ${retryAfterSeconds} s`);
 
@@ -51,22 +59,42 @@ export function verifyRoutes(deps: VerifyDeps) {
       .post('/session', ({ caller }) => loadSessionView(deps, caller), {
         parse: 'json',
         body: loadSessionBody,
-        detail: { summary: 'Load a session for the verify UI', tags: ['Verify UI'] },
+        response: { 200: sessionViewResult, ...errors },
+        detail: {
+          ...TOKEN_IN_BODY,
+          summary: 'Load a session for the verify UI',
+          description: 'What the verify UI shows: mode, challenge age, merchant name, billing block, and where to go when the session is already over. Authenticated by the sessionToken (desktop) or the handoffToken (phone).',
+        },
       })
       .post('/simulate', ({ caller, body }) => simulateOutcome(deps, caller, body.outcome), {
         parse: 'json',
         body: simulateBody,
-        detail: { summary: 'Choose the outcome of a sandbox session (automated tests)', tags: ['Verify UI'] },
+        response: { 200: outcomeResult, ...errors, 403: errorBodySchema, 409: errorBodySchema },
+        detail: {
+          ...TOKEN_IN_BODY,
+          summary: 'Choose the outcome of a sandbox session (automated tests)',
+          description: 'Sandbox sessions only. Ends the session with the chosen outcome, dispatches the same events as a real check, and answers the redirect the UI would follow.',
+        },
       })
       .post('/status', ({ caller }) => sessionStatus(caller), {
         parse: 'json',
         body: sessionTokenBody,
-        detail: { summary: 'Poll a session while the phone completes it (QR handoff)', tags: ['Verify UI'] },
+        response: { 200: sessionStatusResult, ...errors },
+        detail: {
+          ...TOKEN_IN_BODY,
+          summary: 'Poll a session while the phone completes it (QR handoff)',
+          description: 'The desktop page polls this while the phone runs the check. sessionToken only.',
+        },
       })
       .post('/cancel', ({ caller }) => cancelSession(deps, caller), {
         parse: 'json',
         body: sessionTokenBody,
-        detail: { summary: 'Report a new-tab flow closed before completion (verification.cancelled)', tags: ['Verify UI'] },
+        response: { 200: outcomeResult, ...errors, 409: errorBodySchema },
+        detail: {
+          ...TOKEN_IN_BODY,
+          summary: 'Report a new-tab flow closed before completion (verification.cancelled)',
+          description: 'Called by the browser SDK from the merchant page (CORS allowed) when the verification tab closes before completion. Ends the session as cancelled. sessionToken only.',
+        },
       })
   );
 }

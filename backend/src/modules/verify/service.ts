@@ -1,6 +1,6 @@
 /**
  * The verify UI's side of a session: load it with its sessionToken, and for sandbox sessions
- * choose the outcome (DESIGN.md §2 sandboxMode: "the outcome is chosen by the tester").
+ * choose the outcome (a sandbox session runs no real check: the tester chooses its outcome).
  * What the UI shows comes from the stored session, never from verifyUrl display parameters.
  */
 import { eq } from 'drizzle-orm';

@@ -1,0 +1,136 @@
+/**
+ * The errors each operation answers, one example each, for the OpenAPI document (openapi.ts).
+ * Messages the spec fixes come from protocol ERROR_MESSAGES; the others are the ones the code
+ * throws (the tests in openapi.test.ts and the contract tests compare them with real responses).
+ */
+import { ERROR_CODES, ERROR_MESSAGES } from '@ageverify/protocol';
+import { DEFAULT_LIMITS, RATE_LIMIT_WINDOW_SECONDS } from '../modules/rate-limits/rate-limiter';
+import { DEFAULT_MAX_BODY_BYTES } from '../config';
+
+export interface ErrorExample {
+  /** Key of the example in the document. */
+  name: string;
+  /** When it happens, one sentence. */
+  summary: string;
+  message: string | string[];
+  code?: string;
+}
+
+export const EXAMPLE_TIMESTAMP = '2026-01-15T12:00:00.000Z';
+
+export const STATUS_PHRASES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  503: 'Service Unavailable',
+};
+
+/** Every operation with a JSON body can answer these, before its own rules run. */
+export const BODY_ERROR_STATUSES = [413, 415] as const;
+export const bodyErrors = (path: string): Readonly<Record<number, ErrorExample[]>> => ({
+  413: [{ name: 'bodyTooLarge', summary: `The body is larger than MAX_BODY_BYTES (${DEFAULT_MAX_BODY_BYTES} by default).`, message: `Request body is larger than ${DEFAULT_MAX_BODY_BYTES} bytes` }],
+  415: [{ name: 'notJson', summary: 'The body is not sent as application/json (UTF-8).', message: `Content-Type must be application/json, got "text/plain" on ${path}` }],
+});
+
+const invalidJson: ErrorExample = { name: 'validation', summary: 'A property is unknown, missing, of the wrong type or too long.', message: ['property foo should not exist'] };
+const apiKeyRequired: ErrorExample = { name: 'apiKeyRequired', summary: 'No key in Authorization: Bearer or x-api-key.', message: ERROR_MESSAGES.apiKeyRequired };
+const invalidKey: ErrorExample = { name: 'invalidKey', summary: 'The key is unknown or revoked.', message: 'Invalid API key' };
+const suspended: ErrorExample = { name: 'suspended', summary: 'The account is suspended.', message: 'Insufficient permissions: this account is suspended' };
+const verifyLimit: ErrorExample = { name: 'rateLimited', summary: 'Too many calls for this session in the current window.', message: 'Rate limit exceeded for this session; retry in 42 s' };
+const sessionNotFound: ErrorExample = { name: 'notFound', summary: 'No session with this id.', message: ERROR_MESSAGES.sessionNotFound };
+const invalidSessionToken: ErrorExample = { name: 'invalidToken', summary: 'The token does not belong to this session.', message: 'Invalid session token' };
+const alreadyCompleted: ErrorExample = { name: 'completed', summary: 'The session has already ended.', message: 'Session is already completed (status verified)' };
+
+const rateLimited = (bucket: keyof typeof DEFAULT_LIMITS): ErrorExample => ({
+  name: 'rateLimited',
+  summary: `More than the account's limit (${DEFAULT_LIMITS[bucket]} by default) in the current ${RATE_LIMIT_WINDOW_SECONDS} s window.`,
+  message: `Rate limit exceeded: ${DEFAULT_LIMITS[bucket]} requests per ${RATE_LIMIT_WINDOW_SECONDS} seconds for this account; retry in 42 s`,
+});
+
+/** Per path, per status: the examples. */
+export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<number, ErrorExample[]>>>> = {
+  '/api/v1/sessions/create': {
+    400: [
+      invalidJson,
+      { name: 'domainNotAllowed', summary: "returnUrl or cancelUrl is not on one of the account's allowed domains.", message: ERROR_MESSAGES.returnUrlDomainNotAllowed },
+      { name: 'merchantIdMismatch', summary: 'merchantId names another account than the key.', message: ERROR_MESSAGES.merchantIdMismatch },
+    ],
+    401: [apiKeyRequired, invalidKey],
+    403: [suspended],
+    429: [rateLimited('create')],
+    503: [
+      {
+        name: 'launchConfigurationUnavailable',
+        summary: 'A secret key whose paired publishable key is revoked cannot start a session.',
+        message: 'The secret key has no active paired publishable key; create a new key pair or restore it',
+        code: ERROR_CODES.launchConfigurationUnavailable,
+      },
+    ],
+  },
+  '/api/v1/sessions/validate': {
+    400: [invalidJson, { name: 'expired', summary: 'The session expired before it was completed.', message: ERROR_MESSAGES.sessionExpired }],
+    401: [apiKeyRequired, invalidKey, { name: 'secretKeyRequired', summary: 'A publishable key cannot validate.', message: ERROR_MESSAGES.privateKeyRequired }],
+    403: [
+      { name: 'otherTenant', summary: 'The session belongs to another account.', message: ERROR_MESSAGES.sessionOtherTenant },
+      { name: 'sandboxSessionLiveKey', summary: 'A live key cannot validate a sandbox session.', message: ERROR_MESSAGES.sandboxSessionLiveKey },
+      { name: 'liveSessionSandboxKey', summary: 'A sandbox key cannot validate a live session.', message: ERROR_MESSAGES.liveSessionSandboxKey },
+      suspended,
+    ],
+    404: [sessionNotFound],
+    409: [{ name: 'alreadyUsed', summary: 'The terminal result was validated before; it can be validated once.', message: ERROR_MESSAGES.sessionAlreadyUsed }],
+    429: [rateLimited('validate')],
+  },
+  '/api/v1/verify/session': {
+    400: [{ name: 'credentials', summary: 'Neither or both of sessionToken and handoffToken.', message: ['send exactly one of sessionToken or handoffToken'] }, invalidJson],
+    401: [invalidSessionToken, { name: 'invalidHandoffToken', summary: 'The handoff token does not belong to this session.', message: 'Invalid handoff token' }],
+    404: [sessionNotFound],
+    429: [verifyLimit],
+  },
+  '/api/v1/verify/simulate': {
+    400: [{ name: 'outcome', summary: 'outcome is not verified, failed or cancelled.', message: ['outcome must be one of: verified, failed, cancelled'] }],
+    401: [invalidSessionToken],
+    403: [
+      { name: 'liveSession', summary: 'Only sandbox sessions can be simulated.', message: 'Outcomes can only be simulated for sandbox sessions' },
+      { name: 'billingBlock', summary: 'Billing blocks this session.', message: 'This session is blocked by billing; no check can start' },
+    ],
+    404: [sessionNotFound],
+    409: [alreadyCompleted],
+    429: [verifyLimit],
+  },
+  '/api/v1/verify/status': {
+    400: [{ name: 'sessionTokenRequired', summary: 'Only the sessionToken holder may poll.', message: ['sessionToken is required'] }],
+    401: [invalidSessionToken],
+    404: [sessionNotFound],
+    429: [verifyLimit],
+  },
+  '/api/v1/verify/checks': {
+    400: [
+      { name: 'submission', summary: 'A field or part is missing, unknown or malformed.', message: ['check must be one of age_estimation, document'] },
+      { name: 'faceMatchSelfie', summary: 'Face match is on and no selfie was sent with the document.', message: ['at least one selfie part is required: this session has face match on'] },
+    ],
+    401: [invalidSessionToken],
+    403: [{ name: 'billingBlock', summary: 'Billing blocks this session.', message: 'This session is blocked by billing; no check can start' }],
+    404: [sessionNotFound],
+    409: [
+      alreadyCompleted,
+      { name: 'wrongCheck', summary: 'The session expects the other kind of check (e.g. a document after a step-up).', message: 'This session expects a document check' },
+    ],
+    413: [{ name: 'imageTooLarge', summary: 'An image part or the whole body is over its limit.', message: 'Image part selfie is larger than 4194304 bytes' }],
+    415: [{ name: 'notMultipart', summary: 'The body is not multipart/form-data.', message: 'Content-Type must be multipart/form-data on /api/v1/verify/checks' }],
+    429: [verifyLimit],
+    503: [{ name: 'engineBusy', summary: 'The engine queue is full; retry after Retry-After seconds.', message: 'The verification engine is busy; retry shortly' }],
+  },
+  '/api/v1/verify/cancel': {
+    400: [{ name: 'sessionTokenRequired', summary: 'Only the sessionToken holder may cancel.', message: ['sessionToken is required'] }],
+    401: [invalidSessionToken],
+    404: [sessionNotFound],
+    409: [alreadyCompleted],
+    429: [verifyLimit],
+  },
+};

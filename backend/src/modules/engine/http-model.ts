@@ -1,0 +1,67 @@
+/**
+ * The HTTP schemas of `POST /api/v1/verify/checks` (protocol/src/checks.ts): what the OpenAPI
+ * document shows and what responses are checked against. The multipart body itself is read by
+ * check-submission.ts, so the request body is described here rather than validated by Elysia.
+ */
+import { t } from 'elysia';
+import { CHECK_IMAGE_PARTS, CHECK_KINDS, CHECK_LIMITS, DOCUMENT_TYPES, FAILURE_REASONS, RETRY_HINTS } from '@ageverify/protocol';
+import { literalUnion } from '../../http/literal-union';
+
+const redirectUrl = t.String({ description: 'The returnUrl with sessionId, status and timestamp appended: where the UI sends the user.' });
+
+/** CheckResult: the UI's next step follows from `decision`. */
+export const checkResult = t.Union(
+  [
+    t.Object({
+      decision: t.Literal('verified', { description: 'The check passed; the session is VERIFIED.' }),
+      status: t.Literal('verified', { description: 'The callback status the merchant receives.' }),
+      redirectUrl,
+    }),
+    t.Object({
+      decision: t.Literal('failed', { description: 'The check failed; the session is FAILED (verification.failed).' }),
+      status: t.Literal('failed', { description: 'The callback status the merchant receives.' }),
+      reason: literalUnion(FAILURE_REASONS, { description: 'Why the session failed.' }),
+      redirectUrl,
+    }),
+    t.Object({
+      decision: t.Literal('retry', { description: 'A quality problem the user can fix: capture again.' }),
+      hint: literalUnion(RETRY_HINTS, { description: 'What to tell the user, as a code the UI translates.' }),
+      attemptsLeft: t.Number({ description: 'Quality retries still allowed in this session.' }),
+    }),
+    t.Object({
+      decision: t.Literal('step_up', { description: 'The face estimate was inconclusive: continue with an ID document in the same session.' }),
+      next: t.Literal('document', { description: 'The check the session expects next.' }),
+    }),
+  ],
+  { description: 'What the engine decided.', examples: [{ decision: 'retry', hint: 'face_too_small', attemptsLeft: 4 }] },
+);
+
+const binary = (description: string) => ({ type: 'string', format: 'binary', description });
+
+/** The multipart request body as the OpenAPI document shows it. */
+export const checkRequestBody = {
+  required: true,
+  description: `Captured images and the session's credentials. At most ${CHECK_LIMITS.maxSubmissionBytes} bytes in all, ${CHECK_LIMITS.maxImageBytes} per image, ${CHECK_LIMITS.maxImagePixels} pixels per decoded image; JPEG, PNG or WebP.`,
+  content: {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['sessionId', 'check'],
+        properties: {
+          sessionId: { type: 'string', maxLength: 64, description: 'The session, as returned by /sessions/create.' },
+          sessionToken: { type: 'string', maxLength: 200, description: 'The desktop credential. Send it or handoffToken, not both.' },
+          handoffToken: { type: 'string', maxLength: 200, description: 'The phone credential from the QR code. Send it or sessionToken, not both.' },
+          check: { type: 'string', enum: [...CHECK_KINDS], description: 'age_estimation (L1 face) or document (L2 ID document, with face match when the session has it on).' },
+          documentType: { type: 'string', enum: [...DOCUMENT_TYPES], description: 'Required when check is document.' },
+          [CHECK_IMAGE_PARTS.selfie]: {
+            type: 'array',
+            maxItems: CHECK_LIMITS.maxSelfieFrames,
+            items: binary('One frame of a short selfie burst, oldest first.'),
+            description: 'Required for age_estimation, and for document when face match is on.',
+          },
+          [CHECK_IMAGE_PARTS.document]: binary('The MRZ page of a passport or ID card, or the PDF417 side of a driving licence.'),
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,30 @@
+/**
+ * /api/v1/reference renders the OpenAPI document with Swagger UI served by the service itself,
+ * under a CSP of 'self' only (backend/src/http/openapi.ts): no CSP violation, no request leaves the
+ * service's origin, and the per-status error examples and rate-limit headers are on the page.
+ */
+import { expect, test } from './support/fixtures';
+
+test('the API reference renders from this server under its CSP', async ({ page, environment }) => {
+  const { serviceUrl } = environment;
+  const violations: string[] = [];
+  const foreign: string[] = [];
+  await page.exposeFunction('reportViolation', (text: string) => violations.push(text));
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (event) =>
+      (window as unknown as { reportViolation(text: string): void }).reportViolation(`${event.violatedDirective} ${event.blockedURI}`),
+    ),
+  );
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(serviceUrl) && !url.startsWith('data:')) foreign.push(url);
+  });
+
+  await page.goto(`${serviceUrl}/api/v1/reference`);
+  await expect(page.locator('.opblock')).toHaveCount(6);
+  await page.locator('.opblock-summary', { hasText: '/api/v1/sessions/validate' }).click();
+  await expect(page.getByText('X-RateLimit-Remaining').first()).toBeVisible();
+  await expect(page.locator('.response[data-code="409"]')).toContainText('Session has already been used');
+  expect(violations).toEqual([]);
+  expect(foreign).toEqual([]);
+});
