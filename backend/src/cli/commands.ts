@@ -7,7 +7,10 @@
 import { EVENT_KINDS } from '@ageverify/protocol';
 import type { Clock } from '../clock';
 import type { Db } from '../db/database';
-import { ProvisioningError } from '../modules/tenants/provisioning-error';
+import { AppError } from '../errors/app-error';
+import { WEBHOOK_ERRORS } from '../modules/webhooks/errors';
+import { cliMessage } from './cli-wording';
+import { CLI_ERRORS } from './errors';
 import { addDomain, createKeyPair, createTenant, listDomains, listKeyPairs, removeDomain, requireTenant, revokeKeyPair, setPlan, setPolicy, setRateLimits, setTenantStatus } from '../modules/tenants/service';
 import {
   addEndpoint,
@@ -82,7 +85,7 @@ export function parseArgs(argv: string[]): { words: string[]; options: Map<strin
     else if (FLAGS.has(name)) value = 'true';
     else {
       const next = argv[i + 1];
-      if (next === undefined || next.startsWith('--')) throw new ProvisioningError(`--${name} needs a value`);
+      if (next === undefined || next.startsWith('--')) throw CLI_ERRORS.OPTION_NEEDS_VALUE({ option: name });
       value = next;
       i++;
     }
@@ -96,7 +99,8 @@ export async function runCommand(ctx: CommandContext, argv: string[]): Promise<C
     const output = await dispatch(ctx, argv);
     return { exitCode: 0, stdout: `${JSON.stringify(output, null, 2)}\n`, stderr: '' };
   } catch (error) {
-    if (error instanceof ProvisioningError) return { exitCode: 1, stdout: '', stderr: `error: ${error.message}\n` };
+    // A refusal (bad input, unknown tenant, forbidden destination) exits 1; anything else is a failure.
+    if (error instanceof AppError && error.status < 500) return { exitCode: 1, stdout: '', stderr: `error: ${cliMessage(error)}\n` };
     return { exitCode: 2, stdout: '', stderr: `error: ${(error as Error).message}\n` };
   }
 }
@@ -106,12 +110,12 @@ async function dispatch(ctx: CommandContext, argv: string[]): Promise<unknown> {
   const one = (name: string): string | undefined => options.get(name)?.at(-1);
   const required = (name: string): string => {
     const value = one(name);
-    if (!value) throw new ProvisioningError(`--${name} is required (see \`bun run cli help\`)`);
+    if (!value) throw CLI_ERRORS.OPTION_REQUIRED({ option: name });
     return value;
   };
   const flag = (name: string) => one(name) === 'true';
   const known = (...names: string[]) => {
-    for (const name of options.keys()) if (!names.includes(name)) throw new ProvisioningError(`unknown option --${name} for "${words.join(' ')}"`);
+    for (const name of options.keys()) if (!names.includes(name)) throw CLI_ERRORS.UNKNOWN_OPTION({ option: name, command: words.join(' ') });
   };
   const { db, clock } = ctx;
   const command = words.join(' ');
@@ -120,7 +124,7 @@ async function dispatch(ctx: CommandContext, argv: string[]): Promise<unknown> {
     case 'tenant create': {
       known('name', 'domain', 'sandbox', 'owner', 'password');
       const owner = one('owner');
-      if (owner && !one('password')) throw new ProvisioningError('--owner needs --password');
+      if (owner && !one('password')) throw CLI_ERRORS.OPTION_NEEDS_OPTION({ option: 'owner', needs: 'password' });
       const result = await createTenant(db, clock, {
         name: required('name'),
         domains: options.get('domain') ?? [],
@@ -195,7 +199,7 @@ async function dispatch(ctx: CommandContext, argv: string[]): Promise<unknown> {
       const tenantId = required('tenant');
       await requireTenant(db, tenantId);
       const health = await endpointHealth(db, clock.now(), tenantId, one('endpoint'));
-      if (one('endpoint') && health.length === 0) throw new ProvisioningError(`tenant ${tenantId} has no webhook endpoint "${one('endpoint')}"`);
+      if (one('endpoint') && health.length === 0) throw WEBHOOK_ERRORS.ENDPOINT_NOT_FOUND({ tenantId, endpointId: one('endpoint')! });
       return health;
     }
     case 'webhooks attempts': {
@@ -205,11 +209,11 @@ async function dispatch(ctx: CommandContext, argv: string[]): Promise<unknown> {
       const eventId = one('event');
       if (eventId) {
         const found = await eventAttempts(db, tenantId, eventId);
-        if (!found) throw new ProvisioningError(`tenant ${tenantId} has no event "${eventId}"`);
+        if (!found) throw WEBHOOK_ERRORS.EVENT_NOT_FOUND({ tenantId, eventId });
         return found;
       }
       const endpointId = one('endpoint');
-      if (!endpointId) throw new ProvisioningError('give --event ID (attempts of one event) or --endpoint ID (latest attempts to one endpoint)');
+      if (!endpointId) throw CLI_ERRORS.ONE_OF_OPTIONS_REQUIRED({ hint: '--event ID (attempts of one event) or --endpoint ID (latest attempts to one endpoint)' });
       return recentAttempts(db, tenantId, endpointId);
     }
     case 'webhooks notices': {
@@ -234,9 +238,9 @@ async function dispatch(ctx: CommandContext, argv: string[]): Promise<unknown> {
     case 'policy set': {
       known('tenant', 'mode', 'challenge-age', 'face-match', 'legal-minimum-age');
       const mode = one('mode');
-      if (mode !== undefined && mode !== 'L1' && mode !== 'L2') throw new ProvisioningError(`--mode must be L1 or L2, got "${mode}"`);
+      if (mode !== undefined && mode !== 'L1' && mode !== 'L2') throw CLI_ERRORS.INVALID_CHOICE({ option: 'mode', choices: ['L1', 'L2'], value: mode });
       const faceMatch = one('face-match');
-      if (faceMatch !== undefined && faceMatch !== 'true' && faceMatch !== 'false') throw new ProvisioningError(`--face-match must be true or false, got "${faceMatch}"`);
+      if (faceMatch !== undefined && faceMatch !== 'true' && faceMatch !== 'false') throw CLI_ERRORS.INVALID_CHOICE({ option: 'face-match', choices: ['true', 'false'], value: faceMatch });
       return setPolicy(db, required('tenant'), {
         verificationMode: mode as 'L1' | 'L2' | undefined,
         challengeAge: numberOption('challenge-age', one('challenge-age')),
@@ -255,7 +259,7 @@ async function dispatch(ctx: CommandContext, argv: string[]): Promise<unknown> {
     case 'plan set': {
       known('tenant', 'code', 'active', 'monthly', 'sandbox-allowance', 'portal-url');
       const active = one('active');
-      if (active !== undefined && active !== 'true' && active !== 'false') throw new ProvisioningError(`--active must be true or false, got "${active}"`);
+      if (active !== undefined && active !== 'true' && active !== 'false') throw CLI_ERRORS.INVALID_CHOICE({ option: 'active', choices: ['true', 'false'], value: active });
       return setPlan(db, required('tenant'), {
         code: one('code'),
         active: active === undefined ? undefined : active === 'true',
@@ -265,14 +269,14 @@ async function dispatch(ctx: CommandContext, argv: string[]): Promise<unknown> {
       });
     }
     default:
-      throw new ProvisioningError(command ? `unknown command "${command}"\n\n${USAGE}` : USAGE);
+      throw command ? CLI_ERRORS.UNKNOWN_COMMAND({ command, usage: USAGE }) : CLI_ERRORS.COMMAND_REQUIRED({ usage: USAGE });
   }
 }
 
 function numberOption(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (!Number.isInteger(value)) throw new ProvisioningError(`--${name} must be a whole number, got "${raw}"`);
+  if (!Number.isInteger(value)) throw CLI_ERRORS.NOT_A_WHOLE_NUMBER({ option: name, value: raw });
   return value;
 }
 
@@ -280,6 +284,6 @@ function allowance(name: string, raw: string | undefined): number | null | undef
   if (raw === undefined) return undefined;
   if (raw === 'unlimited') return null;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new ProvisioningError(`--${name} must be a whole number ≥ 0 or "unlimited", got "${raw}"`);
+  if (!Number.isInteger(value) || value < 0) throw CLI_ERRORS.NOT_A_WHOLE_NUMBER({ option: name, value: raw, or: 'unlimited' });
   return value;
 }

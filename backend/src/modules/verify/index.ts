@@ -5,8 +5,8 @@
  * by the SDK from the merchant's page when a new-tab window closes before completion.
  */
 import { Elysia } from 'elysia';
-import { HttpError } from '../../http/http-error';
 import { VERIFY_UI_LIMIT, consume, rateLimitHeaders } from '../rate-limits/rate-limiter';
+import { RATE_LIMIT_ERRORS } from '../rate-limits/errors';
 import { loadSessionBody, sessionTokenBody, simulateBody } from './model';
 import { authenticateCaller, cancelSession, loadSessionView, sessionStatus, simulateOutcome, type Credentials, type VerifyCaller, type VerifyDeps } from './service';
 
@@ -18,7 +18,7 @@ const CALLERS_OF_ROUTE: Readonly<Record<string, 'session' | 'either'>> = {
   '/api/v1/verify/cancel': 'session',
 };
 
-const limitExceeded = (retryAfterSeconds: number) => new HttpError(429, `Rate limit exceeded for this session; retry in ${retryAfterSeconds} s`);
+const limitExceeded = (retryAfterSeconds: number) => RATE_LIMIT_ERRORS.SESSION_RATE_LIMIT_EXCEEDED({ retryAfterSeconds });
 
 export function verifyRoutes(deps: VerifyDeps) {
   return (
