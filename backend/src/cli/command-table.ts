@@ -113,7 +113,10 @@ function readValue(name: string, spec: OptionSpec, raw: string | undefined, all:
     case 'list':
       return all;
     case 'csv':
-      return raw?.split(',').map((item) => item.trim()).filter(Boolean);
+      return raw
+        ?.split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
     case 'string':
       return raw;
   }
@@ -143,7 +146,11 @@ function synopsis(name: string, spec: OptionSpec): string {
   let text = `--${name}`;
   if (spec.type !== 'flag') {
     const placeholder =
-      spec.type === 'choice' ? spec.choices.join('|') : spec.type === 'boolean' ? 'true|false' : (spec.value ?? (spec.type === 'integer' || spec.type === 'count' ? 'N' : 'VALUE'));
+      spec.type === 'choice'
+        ? spec.choices.join('|')
+        : spec.type === 'boolean'
+          ? 'true|false'
+          : (spec.value ?? (spec.type === 'integer' || spec.type === 'count' ? 'N' : 'VALUE'));
     const keyword = (spec.type === 'integer' || spec.type === 'count') && spec.keyword ? `|${spec.keyword}` : '';
     text += ` ${placeholder}${keyword}${spec.type === 'list' ? '…' : ''}`;
   }

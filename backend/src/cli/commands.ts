@@ -27,9 +27,19 @@ export interface CommandResult {
 const COMMANDS = [...TENANT_COMMANDS.slice(0, 1), ...KEY_COMMANDS, ...WEBHOOK_COMMANDS, ...TENANT_COMMANDS.slice(1)];
 const INDEX = commandIndex(COMMANDS);
 /** Options that take no value: the flags of every command, and --help. */
-const FLAGS = new Set(['help', ...COMMANDS.flatMap((command) => Object.entries(command.options).filter(([, spec]) => spec.type === 'flag').map(([name]) => name))]);
+const FLAGS = new Set([
+  'help',
+  ...COMMANDS.flatMap((command) =>
+    Object.entries(command.options)
+      .filter(([, spec]) => spec.type === 'flag')
+      .map(([name]) => name),
+  ),
+]);
 
-export const USAGE = usageText(COMMANDS, `Event kinds: ${EVENT_KINDS.join(', ')}\nDatabase: DATABASE_URL (PostgreSQL) or the embedded DATA_DIR (default ./.data).`);
+export const USAGE = usageText(
+  COMMANDS,
+  `Event kinds: ${EVENT_KINDS.join(', ')}\nDatabase: DATABASE_URL (PostgreSQL) or the embedded DATA_DIR (default ./.data).`,
+);
 
 export function parseArgs(argv: string[]): { words: string[]; options: Map<string, string[]> } {
   return parseWith(argv, FLAGS);

@@ -31,7 +31,8 @@ export const KEY_COMMANDS = [
   defineCommand({
     command: 'domains add|remove',
     options: { tenant, domain: { type: 'string', required: true, value: 'HOST', help: 'HOST, or *.parent.example for its subdomains' } },
-    run: ({ db, clock }, values, verb) => (verb === 'add' ? addDomain(db, clock, values.tenant, values.domain) : removeDomain(db, values.tenant, values.domain)),
+    run: ({ db, clock }, values, verb) =>
+      verb === 'add' ? addDomain(db, clock, values.tenant, values.domain) : removeDomain(db, values.tenant, values.domain),
   }),
   defineCommand({
     command: 'domains list',

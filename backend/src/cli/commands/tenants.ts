@@ -17,7 +17,14 @@ export const TENANT_COMMANDS = [
     },
     async run({ db, clock }, { name, domain, sandbox, owner, password }) {
       const result = await createTenant(db, clock, { name, domains: domain ?? [], sandbox, owner: owner ? { email: owner, password: password! } : undefined });
-      return { tenantId: result.tenantId, pairId: result.pairId, publishableKey: result.publishableKey, secretKey: result.secretKey, sandbox: result.sandbox, domains: result.domains };
+      return {
+        tenantId: result.tenantId,
+        pairId: result.pairId,
+        publishableKey: result.publishableKey,
+        secretKey: result.secretKey,
+        sandbox: result.sandbox,
+        domains: result.domains,
+      };
     },
   }),
   defineCommand({

@@ -49,7 +49,13 @@ export const WEBHOOK_COMMANDS = [
   }),
   defineCommand({
     command: 'webhooks edit',
-    options: { tenant, endpoint, url: { type: 'string', value: 'URL' }, events, pair: { type: 'string', value: 'ID|none', help: '"none": events of every key pair' } },
+    options: {
+      tenant,
+      endpoint,
+      url: { type: 'string', value: 'URL' },
+      events,
+      pair: { type: 'string', value: 'ID|none', help: '"none": events of every key pair' },
+    },
     run: ({ db, guard }, values) =>
       updateEndpoint(db, guard, {
         tenantId: values.tenant,
@@ -101,7 +107,8 @@ export const WEBHOOK_COMMANDS = [
         if (!found) throw WEBHOOK_ERRORS.EVENT_NOT_FOUND({ tenantId: values.tenant, eventId: values.event });
         return found;
       }
-      if (!values.endpoint) throw CLI_ERRORS.ONE_OF_OPTIONS_REQUIRED({ hint: '--event ID (attempts of one event) or --endpoint ID (latest attempts to one endpoint)' });
+      if (!values.endpoint)
+        throw CLI_ERRORS.ONE_OF_OPTIONS_REQUIRED({ hint: '--event ID (attempts of one event) or --endpoint ID (latest attempts to one endpoint)' });
       return recentAttempts(db, values.tenant, values.endpoint);
     },
   }),
@@ -117,7 +124,12 @@ export const WEBHOOK_COMMANDS = [
   defineCommand({
     command: 'webhooks legacy-set',
     summary: 'The legacy single webhook, before any endpoint exists.',
-    options: { tenant, url: { type: 'string', required: true, value: 'URL' }, events: { ...events, required: true }, secret: { type: 'string', required: true, value: 'S' } },
+    options: {
+      tenant,
+      url: { type: 'string', required: true, value: 'URL' },
+      events: { ...events, required: true },
+      secret: { type: 'string', required: true, value: 'S' },
+    },
     run: ({ db, guard }, values) => setLegacyWebhook(db, guard, { tenantId: values.tenant, url: values.url, secret: values.secret, events: values.events }),
   }),
 ];
