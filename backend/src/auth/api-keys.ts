@@ -5,11 +5,10 @@
  * compared in constant time. Revoked keys are 401; a suspended tenant is 403.
  */
 import { eq } from 'drizzle-orm';
-import { ERROR_MESSAGES } from '@ageverify/protocol';
 import type { Db } from '../db/database';
 import { keyPairs, tenants } from '../db/schema';
 import { safeEqual, sha256Hex } from '../crypto';
-import { HttpError } from '../http/http-error';
+import { AUTH_ERRORS } from './errors';
 
 export interface ApiPrincipal {
   tenantId: string;
@@ -32,11 +31,11 @@ export function extractApiKey(headers: Headers): string | null {
   return apiKey ? apiKey : null;
 }
 
-const invalidKey = () => new HttpError(401, 'Invalid API key');
+const invalidKey = () => AUTH_ERRORS.INVALID_API_KEY();
 
 export async function authenticate(db: Db, headers: Headers): Promise<ApiPrincipal> {
   const key = extractApiKey(headers);
-  if (!key) throw new HttpError(401, ERROR_MESSAGES.apiKeyRequired);
+  if (!key) throw AUTH_ERRORS.API_KEY_REQUIRED();
   if (key.length > 200) throw invalidKey();
 
   let principal: Omit<ApiPrincipal, 'tenant'>;
@@ -60,6 +59,6 @@ export async function authenticate(db: Db, headers: Headers): Promise<ApiPrincip
   }
 
   const [tenant] = await db.select().from(tenants).where(eq(tenants.id, principal.tenantId));
-  if (tenant?.status !== 'active') throw new HttpError(403, 'Insufficient permissions: this account is suspended');
+  if (tenant?.status !== 'active') throw AUTH_ERRORS.ACCOUNT_SUSPENDED();
   return { ...principal, tenant };
 }

@@ -7,9 +7,10 @@
 import { Elysia, t } from 'elysia';
 import { randomBytes } from 'node:crypto';
 import { safeEqual } from '../crypto';
-import { HttpError } from '../http/http-error';
+import { HTTP_ERRORS } from '../http/errors';
 import type { DataDirLock, LockInfo } from '../db/data-dir-lock';
 import { runCommand, type CommandContext, type CommandResult } from './commands';
+import { CLI_ERRORS } from './errors';
 
 export function newAdminToken(): string {
   return randomBytes(32).toString('hex');
@@ -22,9 +23,9 @@ export function cliBridgeRoutes(ctx: CommandContext, adminToken: string, request
     '/internal/cli',
     async ({ request, body }) => {
       const ip = requestIp(request);
-      if (!ip || !LOOPBACK.has(ip)) throw new HttpError(404, `Cannot POST /internal/cli`);
+      if (!ip || !LOOPBACK.has(ip)) throw HTTP_ERRORS.ROUTE_NOT_FOUND({ method: 'POST', path: '/internal/cli' });
       const presented = /^Bearer (\S+)$/.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
-      if (!safeEqual(presented, adminToken)) throw new HttpError(401, 'Invalid admin token');
+      if (!safeEqual(presented, adminToken)) throw CLI_ERRORS.ADMIN_TOKEN_INVALID();
       return runCommand(ctx, body.argv);
     },
     { body: t.Object({ argv: t.Array(t.String({ maxLength: 4096 }), { maxItems: 64 }) }, { additionalProperties: false }), detail: { hide: true } },

@@ -1,6 +1,14 @@
 /** The spec's error body on every error response (spec "Error body"; issue: never Elysia's 422 shape). */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { Elysia } from 'elysia';
 import { createTestContext, type TestContext } from '../testing/test-app';
+import { ManualClock } from '../clock';
+import { createLogger } from '../log';
+import { AppError } from '../errors/app-error';
+import { SESSION_ERRORS } from '../modules/sessions/errors';
+import { TENANT_ERRORS } from '../modules/tenants/errors';
+import { WEBHOOK_ERRORS } from '../modules/webhooks/errors';
+import { errorHandling } from './error-handling';
 
 describe('error responses', () => {
   let ctx: TestContext;
@@ -143,5 +151,51 @@ describe('access log', () => {
     } finally {
       await database.close();
     }
+  });
+});
+
+describe('every AppError becomes the spec error body with its status', () => {
+  const clock = new ManualClock();
+  const logged: string[] = [];
+  const logger = createLogger('error', (line) => logged.push(line));
+  const failures: Record<string, () => never> = {
+    '/tenant': () => {
+      throw TENANT_ERRORS.TENANT_NOT_FOUND({ tenantId: 'ten_nope' });
+    },
+    '/edit': () => {
+      throw WEBHOOK_ERRORS.NOTHING_TO_CHANGE();
+    },
+    '/launch': () => {
+      throw SESSION_ERRORS.SESSION_LAUNCH_CONFIGURATION_UNAVAILABLE();
+    },
+    '/statusless': () => {
+      throw new AppError('SOMETHING_INTERNAL', 'pool exhausted at db-3');
+    },
+  };
+  const app = new Elysia().use(errorHandling({ clock, logger, maxBodyBytes: 1024 }));
+  for (const [path, fail] of Object.entries(failures)) app.get(path, fail);
+  const get = async (path: string) => {
+    const response = await app.handle(new Request(`http://localhost${path}`));
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  test('a provisioning refusal is a 4xx, not an unmapped 500; its words name no CLI flag', async () => {
+    expect(await get('/tenant')).toEqual({
+      status: 404,
+      body: { statusCode: 404, message: 'no tenant with id "ten_nope"', timestamp: clock.now().toISOString(), path: '/tenant', error: 'Not Found' },
+    });
+    const { status, body } = await get('/edit');
+    expect(status).toBe(400);
+    expect(body.message).not.toContain('--');
+  });
+
+  test('`code` is in the body only where the spec names one', async () => {
+    expect((await get('/launch')).body).toMatchObject({ statusCode: 503, code: 'SESSION_LAUNCH_CONFIGURATION_UNAVAILABLE' });
+    expect(Object.keys((await get('/tenant')).body)).not.toContain('code');
+  });
+
+  test('an AppError without a status is a logged bare 500', async () => {
+    expect((await get('/statusless')).body).toMatchObject({ statusCode: 500, message: 'Internal server error' });
+    expect(logged.join('\n')).toContain('pool exhausted at db-3');
   });
 });

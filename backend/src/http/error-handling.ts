@@ -6,7 +6,9 @@ import { Elysia } from 'elysia';
 import type { Clock } from '../clock';
 import { describeError, type Logger } from '../log';
 import { randomBase62 } from '../ids';
-import { HttpError, errorBody } from './http-error';
+import { AppError } from '../errors/app-error';
+import { errorBody } from './error-body';
+import { HTTP_ERRORS } from './errors';
 import { validationMessages } from './validation-messages';
 import { jsonBodyMediaTypeProblem } from './media-type';
 import { JsonBodyError, parseJsonBody } from './json-body';
@@ -29,11 +31,6 @@ export interface ErrorHandlingDeps {
 
 export function errorHandling(deps: ErrorHandlingDeps) {
   const { clock, logger, maxBodyBytes, allowedMethods = () => [], ownBodyPaths = new Set<string>() } = deps;
-  const jsonError = (status: number, message: string | string[], path: string, requestId: string, code?: string, headers: Record<string, string> = {}) =>
-    new Response(JSON.stringify(errorBody(status, message, path, clock.now(), code)), {
-      status,
-      headers: { ...headers, 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId },
-    });
 
   return new Elysia({ name: 'error-handling' })
     // onRequest is the first hook, so even a request that fails in parsing has its id and start time.
@@ -47,56 +44,37 @@ export function errorHandling(deps: ErrorHandlingDeps) {
       if (request.method === 'GET' || request.method === 'HEAD') return;
       if (ownBodyPaths.has(path)) return;
       const declared = Number(request.headers.get('content-length') ?? '0');
-      if (declared > maxBodyBytes) throw new HttpError(413, `Request body is larger than ${maxBodyBytes} bytes`);
+      if (declared > maxBodyBytes) throw HTTP_ERRORS.BODY_TOO_LARGE({ maxBytes: maxBodyBytes });
       const bytes = await readLimited(request, maxBodyBytes);
       if (bytes.byteLength === 0) return {};
       // The raw header: Elysia's `contentType` has its parameters (charset) cut off.
       const mediaTypeProblem = jsonBodyMediaTypeProblem(request.headers.get('content-type'));
-      if (mediaTypeProblem) throw new HttpError(415, `${mediaTypeProblem} on ${path}`);
+      if (mediaTypeProblem) throw HTTP_ERRORS.UNSUPPORTED_MEDIA_TYPE({ problem: mediaTypeProblem, path });
       try {
         return parseJsonBody(bytes);
       } catch (error) {
         // Refused fields read like validation messages (an array); unreadable JSON is one message.
-        if (error instanceof JsonBodyError) throw new HttpError(400, error.kind === 'field' ? [error.message] : error.message);
+        if (error instanceof JsonBodyError) throw error.kind === 'field' ? HTTP_ERRORS.REFUSED_FIELD({ reason: error.message }) : HTTP_ERRORS.MALFORMED_JSON({ reason: error.message });
         throw error;
       }
     })
     .onError({ as: 'global' }, ({ code, error, path, request, set, body }) => {
       const requestId = String(set.headers['x-request-id']);
+      let failure = asAppError(code, error, request.method, path, body, allowedMethods);
+      // A failure nobody foresaw (or an AppError raised without a status) is a bug: logged with
+      // context, and the client gets a bare 500 with nothing internal in it (STYLE.md, svix).
+      if (!failure || failure.status === 500) {
+        logger.error('unhandled error', { requestId, path, method: request.method, code: String(code), ...describeError(error) });
+        failure = HTTP_ERRORS.INTERNAL_ERROR();
+      }
+      set.status = failure.status; // for the access log
       // Headers set before the failure (rate-limit, CORS) stay on the error response.
       const carried: Record<string, string> = {};
       for (const [name, value] of Object.entries(set.headers)) if (typeof value === 'string') carried[name] = value;
-      const json = (status: number, message: string | string[], p: string, id: string, errorCode?: string, extra: Record<string, string> = {}) => {
-        set.status = status; // for the access log
-        return jsonError(status, message, p, id, errorCode, { ...carried, ...extra });
-      };
-      // Errors thrown by the body parser reach here wrapped in Elysia's ParseError.
-      const cause = code === 'PARSE' ? (error as { cause?: unknown }).cause : error;
-      if (cause instanceof HttpError) {
-        return json(cause.statusCode, cause.messages, path, requestId, cause.options.code, cause.options.headers);
-      }
-      switch (code) {
-        case 'VALIDATION': {
-          const all = (error as { all?: { path: string; message: string; value?: unknown; schema?: Record<string, unknown> }[] }).all ?? [];
-          return json(400, validationMessages(all, body), path, requestId);
-        }
-        case 'PARSE':
-          return json(400, 'Malformed request body', path, requestId);
-        case 'NOT_FOUND': {
-          const methods = allowedMethods(path);
-          if (methods.length > 0 && !methods.includes(request.method)) {
-            return json(405, `${request.method} is not allowed on ${path}; use ${methods.join(' or ')}`, path, requestId, undefined, { allow: methods.join(', ') });
-          }
-          return json(404, `Cannot ${request.method} ${path}`, path, requestId);
-        }
-        case 'INVALID_COOKIE_SIGNATURE':
-          return json(400, 'Invalid cookie', path, requestId);
-        default: {
-          // Internal errors are logged with context; clients get a bare 500 (STYLE.md, svix).
-          logger.error('unhandled error', { requestId, path, method: request.method, code: String(code), ...describeError(error) });
-          return json(500, 'Internal server error', path, requestId);
-        }
-      }
+      return new Response(JSON.stringify(errorBody(failure, path, clock.now())), {
+        status: failure.status,
+        headers: { ...carried, ...failure.headers, 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId },
+      });
     })
     .onAfterResponse({ as: 'global' }, ({ request, path, set }) => {
       const started = startedAt.get(request);
@@ -108,6 +86,35 @@ export function errorHandling(deps: ErrorHandlingDeps) {
         ms: started === undefined ? undefined : Math.round((performance.now() - started) * 10) / 10,
       });
     });
+}
+
+/**
+ * Every failure as an AppError: ours as thrown (body-parser errors arrive wrapped in Elysia's
+ * ParseError), Elysia's own (schema validation, unknown route, wrong method) under our codes;
+ * null for anything else.
+ */
+function asAppError(code: unknown, error: unknown, method: string, path: string, body: unknown, allowedMethods: (path: string) => string[]): AppError | null {
+  const cause = code === 'PARSE' ? (error as { cause?: unknown }).cause : error;
+  if (cause instanceof AppError) return cause;
+  switch (code) {
+    case 'VALIDATION': {
+      const all = (error as { all?: { path: string; message: string; value?: unknown; schema?: Record<string, unknown> }[] }).all ?? [];
+      return HTTP_ERRORS.VALIDATION_FAILED({ messages: validationMessages(all, body) });
+    }
+    case 'PARSE':
+      return HTTP_ERRORS.MALFORMED_BODY();
+    case 'NOT_FOUND': {
+      const allowed = allowedMethods(path);
+      if (allowed.length > 0 && !allowed.includes(method)) {
+        return HTTP_ERRORS.METHOD_NOT_ALLOWED({ method, path, allowed }, { headers: { allow: allowed.join(', ') } });
+      }
+      return HTTP_ERRORS.ROUTE_NOT_FOUND({ method, path });
+    }
+    case 'INVALID_COOKIE_SIGNATURE':
+      return HTTP_ERRORS.INVALID_COOKIE();
+    default:
+      return null;
+  }
 }
 
 /** Reads the body but stops at the limit, so a chunked upload without Content-Length cannot fill memory. */
@@ -122,7 +129,7 @@ export async function readLimited(request: Request, limit: number): Promise<Uint
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel();
-      throw new HttpError(413, `Request body is larger than ${limit} bytes`);
+      throw HTTP_ERRORS.BODY_TOO_LARGE({ maxBytes: limit });
     }
     chunks.push(value);
   }

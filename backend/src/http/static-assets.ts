@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Elysia } from 'elysia';
-import { HttpError } from './http-error';
+import { HTTP_ERRORS } from './errors';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const sdkVersion: string = JSON.parse(readFileSync(join(repoRoot, 'sdk/package.json'), 'utf8')).version;
@@ -48,7 +48,7 @@ export const SDK_CROSS_ORIGIN_HEADERS = {
 function fileResponse(root: string, name: string, cacheControl: string, extraHeaders: Record<string, string> = {}): Response {
   const path = normalize(join(root, name));
   // No escaping the folder with ../ (normalize resolves it; the prefix check refuses the result).
-  if (!path.startsWith(`${root}/`) || !existsSync(path)) throw new HttpError(404, `No asset ${name}`);
+  if (!path.startsWith(`${root}/`) || !existsSync(path)) throw HTTP_ERRORS.ASSET_NOT_FOUND({ name });
   const ext = path.slice(path.lastIndexOf('.'));
   return new Response(Bun.file(path), {
     headers: { 'content-type': TYPES[ext] ?? 'application/octet-stream', 'cache-control': cacheControl, 'x-content-type-options': 'nosniff', ...extraHeaders },
@@ -86,7 +86,7 @@ export function staticAssets(options: { root?: string } = {}) {
   const hidden = { detail: { hide: true } };
   return new Elysia({ name: 'static-assets' })
     .get('/verify', () => {
-      if (!existsSync(verifyHtml)) throw new HttpError(503, 'The verify UI is not built; run `bun run build`');
+      if (!existsSync(verifyHtml)) throw HTTP_ERRORS.VERIFY_UI_NOT_BUILT();
       // no-store: the page's URL carries the sessionToken; keep it out of caches.
       return new Response(Bun.file(verifyHtml), {
         headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...securityHeaders },
@@ -95,7 +95,7 @@ export function staticAssets(options: { root?: string } = {}) {
     .get('/verify/assets/*', ({ params }) => fileResponse(verifyDist, params['*'], 'public, max-age=300'), hidden)
     .get('/sdk/integrity.json', () => {
       const integrity = sdkIntegrity(sdkDist);
-      if (Object.keys(integrity.files).length === 0) throw new HttpError(503, 'The SDK is not built; run `bun run build`');
+      if (Object.keys(integrity.files).length === 0) throw HTTP_ERRORS.SDK_NOT_BUILT();
       return Response.json(integrity, { headers: SDK_CROSS_ORIGIN_HEADERS });
     }, hidden)
     .get(`/sdk/${sdkVersion}/*`, ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=31536000, immutable', SDK_CROSS_ORIGIN_HEADERS), hidden)

@@ -10,7 +10,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { CHECK_ATTEMPT_LIMITS, type CheckKind, type CheckResult, type FailureReason } from '@ageverify/protocol';
 import type { Logger } from '../../log';
 import { sessions, tenants } from '../../db/schema';
-import { HttpError, badRequest, conflict, forbidden } from '../../http/http-error';
+import { VERIFY_ERRORS } from '../verify/errors';
+import { ENGINE_ERRORS } from './errors';
 import { callbackStatusOf, callbackUrl } from '../sessions/callback-url';
 import { completeSession, type SessionRow } from '../sessions/session-state';
 import type { VerifyCaller, VerifyDeps } from '../verify/service';
@@ -37,13 +38,13 @@ export function capReached(session: Pick<SessionRow, 'checkRetries' | 'checkDeci
 }
 
 export async function runCheck(deps: CheckDeps, { session }: VerifyCaller, submission: CheckSubmission): Promise<CheckResult> {
-  if (session.billingBlock) throw forbidden('This session is blocked by billing; no check can start');
-  if (session.state === 'EXPIRED') throw conflict('Session has expired');
-  if (session.state !== 'PENDING') throw conflict(`Session is already completed (status ${callbackStatusOf(session)})`);
+  if (session.billingBlock) throw VERIFY_ERRORS.SESSION_BILLING_BLOCKED();
+  if (session.state === 'EXPIRED') throw ENGINE_ERRORS.CHECK_SESSION_EXPIRED();
+  if (session.state !== 'PENDING') throw VERIFY_ERRORS.SESSION_ALREADY_COMPLETED({ status: callbackStatusOf(session) });
   const expected = expectedCheck(session);
-  if (submission.check !== expected) throw conflict(`This session expects a ${expected} check`);
+  if (submission.check !== expected) throw ENGINE_ERRORS.WRONG_CHECK({ expected });
   if (expected === 'document' && session.faceMatchEnabled && submission.selfies.length === 0) {
-    throw badRequest(['at least one selfie part is required: this session has face match on']);
+    throw ENGINE_ERRORS.SELFIE_REQUIRED();
   }
   if (capReached(session)) return fail(deps, session, 'too_many_attempts');
 
@@ -65,7 +66,7 @@ export async function runCheck(deps: CheckDeps, { session }: VerifyCaller, submi
     );
   } catch (error) {
     if (error instanceof EngineBusy) {
-      throw new HttpError(503, 'The verification engine is busy; retry shortly', { headers: { 'retry-after': String(error.retryAfterSeconds) } });
+      throw ENGINE_ERRORS.ENGINE_BUSY({ headers: { 'retry-after': String(error.retryAfterSeconds) } });
     }
     throw error;
   }
@@ -123,6 +124,6 @@ async function fail(deps: CheckDeps, session: SessionRow, reason: FailureReason)
 /** Another completion or the expiry won while the engine ran: report what actually happened. */
 async function lostRace(deps: CheckDeps, session: SessionRow): Promise<never> {
   const [latest] = await deps.db.select().from(sessions).where(eq(sessions.id, session.id));
-  if (latest?.state === 'EXPIRED') throw conflict('Session has expired');
-  throw conflict(`Session is already completed (status ${latest ? callbackStatusOf(latest) : 'unknown'})`);
+  if (latest?.state === 'EXPIRED') throw ENGINE_ERRORS.CHECK_SESSION_EXPIRED();
+  throw VERIFY_ERRORS.SESSION_ALREADY_COMPLETED({ status: latest ? callbackStatusOf(latest) : null });
 }

@@ -5,7 +5,8 @@
  * body, never a 500. Images stay in memory as bytes.
  */
 import { CHECK_IMAGE_PARTS, CHECK_KINDS, CHECK_LIMITS, DOCUMENT_TYPES, type CheckKind, type DocumentType } from '@ageverify/protocol';
-import { HttpError, badRequest } from '../../http/http-error';
+import { HTTP_ERRORS } from '../../http/errors';
+import { ENGINE_ERRORS } from './errors';
 import { textFieldProblem } from '../../http/json-body';
 import { readLimited } from '../../http/error-handling';
 
@@ -24,16 +25,16 @@ const TEXT_FIELDS = new Set(['sessionId', 'sessionToken', 'handoffToken', 'check
 export async function readCheckSubmission(request: Request, path: string): Promise<CheckSubmission> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;\s*boundary=/i.test(contentType)) {
-    throw new HttpError(415, `Content-Type must be multipart/form-data on ${path}`);
+    throw ENGINE_ERRORS.NOT_MULTIPART({ path });
   }
   const limit = CHECK_LIMITS.maxSubmissionBytes;
-  if (Number(request.headers.get('content-length') ?? '0') > limit) throw new HttpError(413, `Request body is larger than ${limit} bytes`);
+  if (Number(request.headers.get('content-length') ?? '0') > limit) throw HTTP_ERRORS.BODY_TOO_LARGE({ maxBytes: limit });
   const bytes = await readLimited(request, limit);
   let form: Awaited<ReturnType<Response['formData']>>;
   try {
     form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
   } catch {
-    throw badRequest('Malformed multipart body');
+    throw ENGINE_ERRORS.MALFORMED_MULTIPART();
   }
 
   const problems: string[] = [];
@@ -54,7 +55,7 @@ export async function readCheckSubmission(request: Request, path: string): Promi
       problems.push(`part ${name} should not exist; image parts are ${CHECK_IMAGE_PARTS.selfie} and ${CHECK_IMAGE_PARTS.document}`);
       continue;
     }
-    if (value.size > CHECK_LIMITS.maxImageBytes) throw new HttpError(413, `Image part ${name} is larger than ${CHECK_LIMITS.maxImageBytes} bytes`);
+    if (value.size > CHECK_LIMITS.maxImageBytes) throw ENGINE_ERRORS.IMAGE_TOO_LARGE({ part: name, maxBytes: CHECK_LIMITS.maxImageBytes });
     (name === CHECK_IMAGE_PARTS.selfie ? selfies : documents).push(new Uint8Array(await value.arrayBuffer()));
   }
   if (selfies.length > CHECK_LIMITS.maxSelfieFrames) problems.push(`at most ${CHECK_LIMITS.maxSelfieFrames} ${CHECK_IMAGE_PARTS.selfie} parts`);
@@ -69,7 +70,7 @@ export async function readCheckSubmission(request: Request, path: string): Promi
   if (check === 'document' && documents.length === 0) problems.push(`a ${CHECK_IMAGE_PARTS.document} part is required when check is document`);
   if (check === 'age_estimation' && selfies.length === 0) problems.push(`at least one ${CHECK_IMAGE_PARTS.selfie} part is required when check is age_estimation`);
   if (check === 'age_estimation' && documents.length > 0) problems.push(`no ${CHECK_IMAGE_PARTS.document} part when check is age_estimation`);
-  if (problems.length > 0) throw badRequest(problems);
+  if (problems.length > 0) throw ENGINE_ERRORS.INVALID_SUBMISSION({ problems });
 
   return { sessionId: text.sessionId!, sessionToken: text.sessionToken, handoffToken: text.handoffToken, check, documentType, selfies, document: documents[0] ?? null };
 }

@@ -6,7 +6,7 @@
  */
 import { Elysia } from 'elysia';
 import { VERIFY_UI_LIMIT, consume, rateLimitHeaders } from '../rate-limits/rate-limiter';
-import { HttpError } from '../../http/http-error';
+import { RATE_LIMIT_ERRORS } from '../rate-limits/errors';
 import { authenticateCaller } from '../verify/service';
 import { readCheckSubmission, type CheckSubmission } from './check-submission';
 import { runCheck, type CheckDeps } from './check-service';
@@ -15,7 +15,7 @@ import { errorBodySchema } from '../sessions/model';
 
 export const CHECKS_PATH = '/api/v1/verify/checks';
 
-const limitExceeded = (retryAfterSeconds: number) => new HttpError(429, `Rate limit exceeded for this session; retry in ${retryAfterSeconds} s`);
+const limitExceeded = (retryAfterSeconds: number) => RATE_LIMIT_ERRORS.SESSION_RATE_LIMIT_EXCEEDED({ retryAfterSeconds });
 
 export function checkRoutes(deps: CheckDeps) {
   return new Elysia({ name: 'verify-checks' })

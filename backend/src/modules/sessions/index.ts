@@ -1,8 +1,8 @@
 /** Routes of the Sessions API (spec "Endpoints": POST /sessions/create, POST /sessions/validate). */
 import { Elysia } from 'elysia';
 import { authenticate, type ApiPrincipal } from '../../auth/api-keys';
-import { HttpError } from '../../http/http-error';
 import { DEFAULT_LIMITS, RATE_LIMIT_WINDOW_SECONDS, consume, rateLimitHeaders, type RateLimitBucket } from '../rate-limits/rate-limiter';
+import { RATE_LIMIT_ERRORS } from '../rate-limits/errors';
 import { createSessionBody, createSessionResult, errorBodySchema, validateSessionBody, validateSessionResult } from './model';
 import { createSession, validateSession, type SessionDeps } from './service';
 
@@ -36,7 +36,7 @@ export function sessionRoutes(deps: SessionDeps) {
         const decision = await consume(deps.db, principal.tenantId, bucket, limit, deps.clock.now());
         Object.assign(set.headers, rateLimitHeaders(decision));
         if (!decision.allowed) {
-          throw new HttpError(429, `Rate limit exceeded: ${limit} requests per ${RATE_LIMIT_WINDOW_SECONDS} seconds for this account; retry in ${decision.retryAfterSeconds} s`);
+          throw RATE_LIMIT_ERRORS.RATE_LIMIT_EXCEEDED({ limit, windowSeconds: RATE_LIMIT_WINDOW_SECONDS, retryAfterSeconds: decision.retryAfterSeconds });
         }
         principals.set(request, principal);
       })

@@ -5,7 +5,6 @@
 import { and, count, eq, gte, isNull } from 'drizzle-orm';
 import {
   ERROR_CODES,
-  ERROR_MESSAGES,
   SESSION_LIFETIME_MS,
   appendParams,
   checkRedirectUrl,
@@ -17,7 +16,6 @@ import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import { sessions } from '../../db/schema';
 import { newId } from '../../ids';
-import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/http-error';
 import type { ApiPrincipal } from '../../auth/api-keys';
 import { recordEvent } from '../events/outbox';
 import { decideBillingBlock, monthStart } from '../billing/billing-gate';
@@ -27,6 +25,7 @@ import { resolvePolicy } from './policy';
 import { issueToken } from './session-tokens';
 import { consumeSession, sessionAsOf, type SessionRow } from './session-state';
 import { callbackStatusOf } from './callback-url';
+import { SESSION_ERRORS } from './errors';
 
 export interface SessionDeps {
   db: Db;
@@ -38,13 +37,11 @@ export interface SessionDeps {
 
 export async function createSession(deps: SessionDeps, principal: ApiPrincipal, input: CreateSessionRequest): Promise<CreateSessionResult> {
   const { db, clock } = deps;
-  if (input.merchantId !== undefined && input.merchantId !== principal.tenantId) throw badRequest(ERROR_MESSAGES.merchantIdMismatch);
+  if (input.merchantId !== undefined && input.merchantId !== principal.tenantId) throw SESSION_ERRORS.MERCHANT_ID_MISMATCH();
 
   // The verifyUrl carries the pair's publishable key: with that key revoked, no launch configuration can be assembled.
   if (principal.keyType === 'secret' && !principal.pairedPublishableActive) {
-    throw new HttpError(503, 'The secret key has no active paired publishable key; create a new key pair or restore it', {
-      code: ERROR_CODES.launchConfigurationUnavailable,
-    });
+    throw SESSION_ERRORS[ERROR_CODES.launchConfigurationUnavailable]();
   }
 
   const { tenant } = principal;
@@ -53,7 +50,7 @@ export async function createSession(deps: SessionDeps, principal: ApiPrincipal, 
   const cancelUrl = input.cancelUrl !== undefined ? checkRedirectTarget(input.cancelUrl, 'cancelUrl') : null;
   const domains = await listDomains(db, principal.tenantId);
   for (const url of [returnUrl, cancelUrl]) {
-    if (url && !isHostAllowed(url.hostname, domains)) throw badRequest(ERROR_MESSAGES.returnUrlDomainNotAllowed);
+    if (url && !isHostAllowed(url.hostname, domains)) throw SESSION_ERRORS.RETURN_URL_DOMAIN_NOT_ALLOWED();
   }
 
   const policy = resolvePolicy(
@@ -141,34 +138,34 @@ export async function createSession(deps: SessionDeps, principal: ApiPrincipal, 
 
 function checkRedirectTarget(raw: string, field: 'returnUrl' | 'cancelUrl'): URL {
   const verdict = checkRedirectUrl(raw, field);
-  if (!verdict.ok) throw badRequest([verdict.message]);
+  if (!verdict.ok) throw SESSION_ERRORS.REDIRECT_URL_INVALID({ reason: verdict.message });
   return verdict.url;
 }
 
 export async function validateSession(deps: SessionDeps, principal: ApiPrincipal, sessionId: string): Promise<ValidateSessionResult> {
   const { db, clock } = deps;
-  if (principal.keyType !== 'secret') throw new HttpError(401, ERROR_MESSAGES.privateKeyRequired);
+  if (principal.keyType !== 'secret') throw SESSION_ERRORS.PRIVATE_KEY_REQUIRED();
   const now = clock.now();
 
   const [stored] = await db.select().from(sessions).where(eq(sessions.id, sessionId));
-  if (!stored) throw notFound(ERROR_MESSAGES.sessionNotFound);
-  if (stored.tenantId !== principal.tenantId) throw forbidden(ERROR_MESSAGES.sessionOtherTenant);
+  if (!stored) throw SESSION_ERRORS.SESSION_NOT_FOUND();
+  if (stored.tenantId !== principal.tenantId) throw SESSION_ERRORS.SESSION_OTHER_TENANT();
   // Sandbox vs live separation (docs/decisions/0020): otherwise a sandbox pk (public by design) plus the
   // simulate API would mint "verified" results that a live secret key accepts. Refused before
   // anything is consumed.
   if (stored.sandbox !== principal.sandbox) {
-    throw forbidden(stored.sandbox ? ERROR_MESSAGES.sandboxSessionLiveKey : ERROR_MESSAGES.liveSessionSandboxKey);
+    throw stored.sandbox ? SESSION_ERRORS.SANDBOX_SESSION_LIVE_KEY() : SESSION_ERRORS.LIVE_SESSION_SANDBOX_KEY();
   }
 
   // The sweeper may not have run yet: a PENDING session past its deadline is expired now.
   const session = await sessionAsOf(db, stored, now);
-  if (session.state === 'EXPIRED') throw badRequest(ERROR_MESSAGES.sessionExpired);
+  if (session.state === 'EXPIRED') throw SESSION_ERRORS.SESSION_EXPIRED();
   // A PENDING session answers 200 pending and is not consumed: the user may still finish.
   if (session.state === 'PENDING') return validationResult(session, 'pending');
-  if (session.validatedAt) throw conflict(ERROR_MESSAGES.sessionAlreadyUsed);
+  if (session.validatedAt) throw SESSION_ERRORS.SESSION_ALREADY_USED();
 
   const consumed = await consumeSession(db, session.id, now);
-  if (!consumed) throw conflict(ERROR_MESSAGES.sessionAlreadyUsed);
+  if (!consumed) throw SESSION_ERRORS.SESSION_ALREADY_USED();
   return validationResult(consumed, callbackStatusOf(consumed)!);
 }
 

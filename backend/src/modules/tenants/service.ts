@@ -8,7 +8,7 @@ import type { Db, DbOrTx } from '../../db/database';
 import { allowedDomains, keyPairs, tenants, users } from '../../db/schema';
 import { hashPassword, sha256Hex } from '../../crypto';
 import { newApiKey, newId } from '../../ids';
-import { ProvisioningError } from './provisioning-error';
+import { TENANT_ERRORS } from './errors';
 import { normaliseDomainEntry } from './domain-rules';
 
 export interface CreatedKeyPair {
@@ -30,15 +30,15 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export async function createTenant(db: Db, clock: Clock, input: CreateTenantInput) {
   const name = input.name.trim();
-  if (!name || name.length > 200) throw new ProvisioningError('tenant name must be 1 to 200 characters');
+  if (!name || name.length > 200) throw TENANT_ERRORS.TENANT_NAME_INVALID();
   const domains = input.domains.map((raw) => {
     const verdict = normaliseDomainEntry(raw);
-    if (!verdict.ok) throw new ProvisioningError(verdict.message);
+    if (!verdict.ok) throw TENANT_ERRORS.DOMAIN_INVALID({ reason: verdict.message });
     return verdict.domain;
   });
   if (input.owner) {
-    if (!EMAIL.test(input.owner.email)) throw new ProvisioningError(`owner email "${input.owner.email}" is not an email address`);
-    if (input.owner.password.length < 10) throw new ProvisioningError('owner password must be at least 10 characters');
+    if (!EMAIL.test(input.owner.email)) throw TENANT_ERRORS.OWNER_EMAIL_INVALID({ email: input.owner.email });
+    if (input.owner.password.length < 10) throw TENANT_ERRORS.OWNER_PASSWORD_TOO_SHORT();
   }
   const passwordHash = input.owner ? await hashPassword(input.owner.password) : null;
   const now = clock.now();
@@ -48,7 +48,7 @@ export async function createTenant(db: Db, clock: Clock, input: CreateTenantInpu
     for (const domain of new Set(domains)) await tx.insert(allowedDomains).values({ tenantId, domain, createdAt: now });
     if (input.owner && passwordHash) {
       const taken = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.owner.email.toLowerCase()));
-      if (taken.length > 0) throw new ProvisioningError(`a user with email ${input.owner.email} already exists`);
+      if (taken.length > 0) throw TENANT_ERRORS.OWNER_EMAIL_TAKEN({ email: input.owner.email });
       await tx.insert(users).values({ id: newId('user'), tenantId, email: input.owner.email.toLowerCase(), passwordHash, role: 'owner', createdAt: now });
     }
     const pair = await insertKeyPair(tx, tenantId, input.sandbox, now);
@@ -74,7 +74,7 @@ async function insertKeyPair(tx: DbOrTx, tenantId: string, sandbox: boolean, now
 
 export async function requireTenant(db: DbOrTx, tenantId: string) {
   const [tenant] = await db.select().from(tenants).where(eq(tenants.id, tenantId));
-  if (!tenant) throw new ProvisioningError(`no tenant with id "${tenantId}"`);
+  if (!tenant) throw TENANT_ERRORS.TENANT_NOT_FOUND({ tenantId });
   return tenant;
 }
 
@@ -110,7 +110,7 @@ export async function revokeKeyPair(db: Db, clock: Clock, tenantId: string, pair
     .returning({ id: keyPairs.id });
   if (updated.length === 0) {
     const [exists] = await db.select({ id: keyPairs.id }).from(keyPairs).where(and(eq(keyPairs.id, pairId), eq(keyPairs.tenantId, tenantId)));
-    if (!exists) throw new ProvisioningError(`tenant ${tenantId} has no key pair "${pairId}"`);
+    if (!exists) throw TENANT_ERRORS.KEY_PAIR_NOT_FOUND({ tenantId, pairId });
   }
   return { pairId, revoked: only };
 }
@@ -123,7 +123,7 @@ export async function listDomains(db: DbOrTx, tenantId: string): Promise<string[
 export async function addDomain(db: Db, clock: Clock, tenantId: string, raw: string) {
   await requireTenant(db, tenantId);
   const verdict = normaliseDomainEntry(raw);
-  if (!verdict.ok) throw new ProvisioningError(verdict.message);
+  if (!verdict.ok) throw TENANT_ERRORS.DOMAIN_INVALID({ reason: verdict.message });
   await db.insert(allowedDomains).values({ tenantId, domain: verdict.domain, createdAt: clock.now() }).onConflictDoNothing();
   return { tenantId, domains: await listDomains(db, tenantId) };
 }
@@ -131,12 +131,12 @@ export async function addDomain(db: Db, clock: Clock, tenantId: string, raw: str
 export async function removeDomain(db: Db, tenantId: string, raw: string) {
   await requireTenant(db, tenantId);
   const verdict = normaliseDomainEntry(raw);
-  if (!verdict.ok) throw new ProvisioningError(verdict.message);
+  if (!verdict.ok) throw TENANT_ERRORS.DOMAIN_INVALID({ reason: verdict.message });
   const removed = await db
     .delete(allowedDomains)
     .where(and(eq(allowedDomains.tenantId, tenantId), eq(allowedDomains.domain, verdict.domain)))
     .returning({ domain: allowedDomains.domain });
-  if (removed.length === 0) throw new ProvisioningError(`tenant ${tenantId} has no allowed domain "${verdict.domain}"`);
+  if (removed.length === 0) throw TENANT_ERRORS.DOMAIN_NOT_FOUND({ tenantId, domain: verdict.domain });
   return { tenantId, domains: await listDomains(db, tenantId) };
 }
 
@@ -150,9 +150,9 @@ export interface PlanInput {
 
 export async function setPlan(db: Db, tenantId: string, plan: PlanInput) {
   await requireTenant(db, tenantId);
-  for (const [name, value] of [['monthly allowance', plan.monthlyAllowance], ['sandbox allowance', plan.sandboxAllowance]] as const) {
+  for (const [name, value] of [['monthly', plan.monthlyAllowance], ['sandbox', plan.sandboxAllowance]] as const) {
     if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 0)) {
-      throw new ProvisioningError(`${name} must be a whole number ≥ 0 (or "unlimited"), got ${value}`);
+      throw TENANT_ERRORS.ALLOWANCE_INVALID({ name, value });
     }
   }
   if (plan.portalUrl) {
@@ -160,7 +160,7 @@ export async function setPlan(db: Db, tenantId: string, plan: PlanInput) {
     try {
       url = new URL(plan.portalUrl);
     } catch {}
-    if (!url || url.protocol !== 'https:') throw new ProvisioningError(`portal url must be an https:// URL, got "${plan.portalUrl}"`);
+    if (!url || url.protocol !== 'https:') throw TENANT_ERRORS.PORTAL_URL_INVALID({ url: plan.portalUrl });
   }
   const [row] = await db
     .update(tenants)
@@ -197,7 +197,7 @@ export async function setRateLimits(db: Db, tenantId: string, limits: { create?:
   await requireTenant(db, tenantId);
   for (const [name, value] of Object.entries(limits)) {
     if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 1 || value > 1_000_000)) {
-      throw new ProvisioningError(`${name} limit must be a whole number from 1 to 1000000 (or "default"), got ${value}`);
+      throw TENANT_ERRORS.RATE_LIMIT_INVALID({ name, value });
     }
   }
   const [row] = await db
@@ -224,10 +224,10 @@ export interface PolicyInput {
 export async function setPolicy(db: Db, tenantId: string, policy: PolicyInput) {
   await requireTenant(db, tenantId);
   if (policy.challengeAge !== undefined && (!Number.isInteger(policy.challengeAge) || policy.challengeAge < 25 || policy.challengeAge > 99)) {
-    throw new ProvisioningError(`challenge age must be a whole number from 25 to 99, got ${policy.challengeAge}`);
+    throw TENANT_ERRORS.CHALLENGE_AGE_INVALID({ value: policy.challengeAge });
   }
   if (policy.legalMinimumAge !== undefined && (!Number.isInteger(policy.legalMinimumAge) || policy.legalMinimumAge < 13 || policy.legalMinimumAge > 99)) {
-    throw new ProvisioningError(`legal minimum age must be a whole number from 13 to 99, got ${policy.legalMinimumAge}`);
+    throw TENANT_ERRORS.LEGAL_MINIMUM_AGE_INVALID({ value: policy.legalMinimumAge });
   }
   const [row] = await db
     .update(tenants)

@@ -5,9 +5,9 @@
  * by the SDK from the merchant's page when a new-tab window closes before completion.
  */
 import { Elysia } from 'elysia';
-import { HttpError } from '../../http/http-error';
 import { VERIFY_UI_LIMIT, consume, rateLimitHeaders } from '../rate-limits/rate-limiter';
 import { errorBodySchema } from '../sessions/model';
+import { RATE_LIMIT_ERRORS } from '../rate-limits/errors';
 import { loadSessionBody, outcomeResult, sessionStatusResult, sessionTokenBody, sessionViewResult, simulateBody } from './model';
 import { authenticateCaller, cancelSession, loadSessionView, sessionStatus, simulateOutcome, type Credentials, type VerifyCaller, type VerifyDeps } from './service';
 
@@ -26,7 +26,7 @@ const CALLERS_OF_ROUTE: Readonly<Record<string, 'session' | 'either'>> = {
 const TOKEN_IN_BODY = { security: [], tags: ['Verify UI'] };
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 
-const limitExceeded = (retryAfterSeconds: number) => new HttpError(429, `Rate limit exceeded for this session; retry in ${retryAfterSeconds} s`);
+const limitExceeded = (retryAfterSeconds: number) => RATE_LIMIT_ERRORS.SESSION_RATE_LIMIT_EXCEEDED({ retryAfterSeconds });
 
 export function verifyRoutes(deps: VerifyDeps) {
   return (

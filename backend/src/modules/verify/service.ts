@@ -14,10 +14,11 @@ import {
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import { sessions } from '../../db/schema';
-import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/http-error';
 import { issueToken, verifyToken } from '../sessions/session-tokens';
 import { completeSession, sessionAsOf, type SessionRow } from '../sessions/session-state';
 import { callbackStatusOf, callbackUrl } from '../sessions/callback-url';
+import { SESSION_ERRORS } from '../sessions/errors';
+import { VERIFY_ERRORS } from './errors';
 
 export interface VerifyDeps {
   db: Db;
@@ -44,17 +45,17 @@ export interface VerifyCaller {
 export async function authenticateCaller(deps: VerifyDeps, credentials: Credentials, allow: 'session' | 'either' = 'either'): Promise<VerifyCaller> {
   const { sessionToken, handoffToken } = credentials;
   if ((sessionToken === undefined) === (handoffToken === undefined)) {
-    throw badRequest(allow === 'session' ? ['sessionToken is required'] : ['send exactly one of sessionToken or handoffToken']);
+    throw allow === 'session' ? VERIFY_ERRORS.SESSION_TOKEN_REQUIRED() : VERIFY_ERRORS.ONE_TOKEN_REQUIRED();
   }
-  if (handoffToken !== undefined && allow === 'session') throw badRequest(['property handoffToken should not exist']);
+  if (handoffToken !== undefined && allow === 'session') throw VERIFY_ERRORS.HANDOFF_TOKEN_NOT_ALLOWED();
   const [session] = await deps.db.select().from(sessions).where(eq(sessions.id, credentials.sessionId));
   // Unknown session and wrong token are told apart: the id alone is not a secret worth hiding here,
   // and the user needs to know whether the link is broken or stale.
-  if (!session) throw notFound('Session not found');
+  if (!session) throw SESSION_ERRORS.SESSION_NOT_FOUND();
   const via = sessionToken !== undefined ? 'session' : 'handoff';
   const stored = via === 'session' ? session.sessionTokenHash : session.handoffTokenHash;
   if (!verifyToken(deps.serverSecret, via, (sessionToken ?? handoffToken)!, { id: session.id, expiresAt: session.expiresAt, storedHash: stored })) {
-    throw unauthorized(via === 'session' ? 'Invalid session token' : 'Invalid handoff token');
+    throw via === 'session' ? VERIFY_ERRORS.INVALID_SESSION_TOKEN() : VERIFY_ERRORS.INVALID_HANDOFF_TOKEN();
   }
   return { session: await sessionAsOf(deps.db, session, deps.clock.now()), via };
 }
@@ -66,7 +67,7 @@ function handoffUrl(deps: VerifyDeps, session: SessionRow): string {
 
 async function reload(db: Db, sessionId: string): Promise<SessionRow> {
   const [row] = await db.select().from(sessions).where(eq(sessions.id, sessionId));
-  if (!row) throw notFound('Session not found');
+  if (!row) throw SESSION_ERRORS.SESSION_NOT_FOUND();
   return row;
 }
 
@@ -105,7 +106,7 @@ export function sessionStatus({ session }: VerifyCaller): SessionStatusResult {
  * verification.cancelled, callback status=cancelled to cancelUrl when given).
  */
 export async function cancelSession(deps: VerifyDeps, { session }: VerifyCaller): Promise<SimulateResult> {
-  if (session.state !== 'PENDING') throw conflict(`Session is already completed (status ${callbackStatusOf(session)})`);
+  if (session.state !== 'PENDING') throw VERIFY_ERRORS.SESSION_ALREADY_COMPLETED({ status: callbackStatusOf(session) });
   return finish(deps, session, 'cancelled');
 }
 
@@ -116,15 +117,15 @@ async function finish(deps: VerifyDeps, session: SessionRow, outcome: SimulatedO
     // Lost a race with another completion or with expiry: report what actually happened.
     const latest = await reload(deps.db, session.id);
     if (latest.state === 'EXPIRED') return { redirectUrl: terminalRedirect(latest)!, status: 'failed' };
-    throw new HttpError(409, `Session is already completed (status ${callbackStatusOf(latest)})`);
+    throw VERIFY_ERRORS.SESSION_ALREADY_COMPLETED({ status: callbackStatusOf(latest) });
   }
   return { redirectUrl: callbackUrl(completed, outcome, now), status: outcome };
 }
 
 export async function simulateOutcome(deps: VerifyDeps, { session }: VerifyCaller, outcome: SimulatedOutcome): Promise<SimulateResult> {
-  if (!session.sandbox) throw forbidden('Outcomes can only be simulated for sandbox sessions');
-  if (session.billingBlock) throw forbidden('This session is blocked by billing; no check can start');
+  if (!session.sandbox) throw VERIFY_ERRORS.SIMULATE_LIVE_SESSION();
+  if (session.billingBlock) throw VERIFY_ERRORS.SESSION_BILLING_BLOCKED();
   if (session.state === 'EXPIRED') return { redirectUrl: terminalRedirect(session)!, status: 'failed' };
-  if (session.state !== 'PENDING') throw conflict(`Session is already completed (status ${callbackStatusOf(session)})`);
+  if (session.state !== 'PENDING') throw VERIFY_ERRORS.SESSION_ALREADY_COMPLETED({ status: callbackStatusOf(session) });
   return finish(deps, session, outcome);
 }

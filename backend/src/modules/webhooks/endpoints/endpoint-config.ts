@@ -13,14 +13,15 @@ import type { Clock } from '../../../clock';
 import type { Db, DbOrTx } from '../../../db/database';
 import { keyPairs, tenants, webhookEndpoints } from '../../../db/schema';
 import { newId } from '../../../ids';
-import { ProvisioningError } from '../../tenants/provisioning-error';
+import { TENANT_ERRORS } from '../../tenants/errors';
 import { requireTenant } from '../../tenants/service';
 import { checkDestination, type GuardOptions } from '../destinations/destination-guard';
 import { newWebhookSecret } from '../ids';
 import { legacyEndpointId } from '../routing';
+import { WEBHOOK_ERRORS } from '../errors';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../settings';
 import { disableEndpoint, effectiveState, enableEndpoint } from './endpoint-state';
-import { RedeliveryRefused, requestRedelivery } from './redelivery';
+import { requestRedelivery } from './redelivery';
 
 const MAX_ENDPOINTS_PER_TENANT = 20;
 const MAX_EVENTS_PER_ENDPOINT = 20;
@@ -34,18 +35,18 @@ export interface AddEndpointInput {
 }
 
 function validateEvents(events: string[]): EventKind[] {
-  if (events.length === 0) throw new ProvisioningError(`events must name at least one of: ${EVENT_KINDS.join(', ')}`);
+  if (events.length === 0) throw WEBHOOK_ERRORS.EVENTS_REQUIRED({ kinds: EVENT_KINDS });
   if (events.length > MAX_EVENTS_PER_ENDPOINT) {
-    throw new ProvisioningError(`an endpoint subscribes to at most ${MAX_EVENTS_PER_ENDPOINT} events, got ${events.length}`);
+    throw WEBHOOK_ERRORS.TOO_MANY_EVENTS({ max: MAX_EVENTS_PER_ENDPOINT, count: events.length });
   }
   const unknown = events.filter((kind) => !isEventKind(kind));
-  if (unknown.length > 0) throw new ProvisioningError(`unknown event kind(s) ${unknown.join(', ')}; use: ${EVENT_KINDS.join(', ')}`);
+  if (unknown.length > 0) throw WEBHOOK_ERRORS.UNKNOWN_EVENT_KINDS({ unknown, kinds: EVENT_KINDS });
   return [...new Set(events as EventKind[])];
 }
 
 async function validatePair(db: Db, tenantId: string, pairId: string): Promise<void> {
   const [pair] = await db.select({ id: keyPairs.id }).from(keyPairs).where(and(eq(keyPairs.id, pairId), eq(keyPairs.tenantId, tenantId)));
-  if (!pair) throw new ProvisioningError(`tenant ${tenantId} has no key pair "${pairId}"`);
+  if (!pair) throw TENANT_ERRORS.KEY_PAIR_NOT_FOUND({ tenantId, pairId });
 }
 
 /**
@@ -71,7 +72,7 @@ export async function addEndpoint(db: Db, clock: Clock, guard: GuardOptions, inp
   await requireTenant(db, input.tenantId);
   const events = validateEvents(input.events);
   const verdict = await checkDestination(input.url, guard);
-  if (!verdict.ok) throw new ProvisioningError(verdict.message);
+  if (!verdict.ok) throw WEBHOOK_ERRORS.DESTINATION_REFUSED({ reason: verdict.message });
   if (input.pairId) await validatePair(db, input.tenantId, input.pairId);
   return db.transaction(async (tx) => {
     const now = clock.now();
@@ -81,7 +82,7 @@ export async function addEndpoint(db: Db, clock: Clock, guard: GuardOptions, inp
       .from(webhookEndpoints)
       .where(and(eq(webhookEndpoints.tenantId, input.tenantId), eq(webhookEndpoints.legacy, false)));
     if ((existing?.n ?? 0) >= MAX_ENDPOINTS_PER_TENANT) {
-      throw new ProvisioningError(`tenant ${input.tenantId} already has ${MAX_ENDPOINTS_PER_TENANT} webhook endpoints, the maximum`);
+      throw WEBHOOK_ERRORS.TOO_MANY_ENDPOINTS({ tenantId: input.tenantId, max: MAX_ENDPOINTS_PER_TENANT });
     }
     const endpointId = newId('endpoint');
     const secret = newWebhookSecret();
@@ -101,7 +102,7 @@ export async function addEndpoint(db: Db, clock: Clock, guard: GuardOptions, inp
 
 export async function requireEndpoint(db: DbOrTx, tenantId: string, endpointId: string) {
   const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.tenantId, tenantId)));
-  if (!row) throw new ProvisioningError(`tenant ${tenantId} has no webhook endpoint "${endpointId}"`);
+  if (!row) throw WEBHOOK_ERRORS.ENDPOINT_NOT_FOUND({ tenantId, endpointId });
   return row;
 }
 
@@ -131,7 +132,7 @@ export async function removeEndpoint(db: Db, tenantId: string, endpointId: strin
     .delete(webhookEndpoints)
     .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.tenantId, tenantId)))
     .returning({ id: webhookEndpoints.id });
-  if (removed.length === 0) throw new ProvisioningError(`tenant ${tenantId} has no webhook endpoint "${endpointId}"`);
+  if (removed.length === 0) throw WEBHOOK_ERRORS.ENDPOINT_NOT_FOUND({ tenantId, endpointId });
   return { endpointId, removed: true };
 }
 
@@ -143,11 +144,11 @@ export async function removeEndpoint(db: Db, tenantId: string, endpointId: strin
 export async function updateEndpoint(db: Db, guard: GuardOptions, input: { tenantId: string; endpointId: string; url?: string; events?: string[]; pairId?: string | null }) {
   await requireTenant(db, input.tenantId);
   const row = await requireEndpoint(db, input.tenantId, input.endpointId);
-  if (row.legacy) throw new ProvisioningError('the legacy webhook is migrated by creating the first endpoint; edit it after that');
+  if (row.legacy) throw WEBHOOK_ERRORS.LEGACY_ENDPOINT_NOT_EDITABLE();
   const set: Partial<typeof webhookEndpoints.$inferInsert> = {};
   if (input.url !== undefined) {
     const verdict = await checkDestination(input.url, guard);
-    if (!verdict.ok) throw new ProvisioningError(verdict.message);
+    if (!verdict.ok) throw WEBHOOK_ERRORS.DESTINATION_REFUSED({ reason: verdict.message });
     set.url = verdict.url.toString();
   }
   if (input.events !== undefined) set.events = validateEvents(input.events);
@@ -155,7 +156,7 @@ export async function updateEndpoint(db: Db, guard: GuardOptions, input: { tenan
     if (input.pairId !== null) await validatePair(db, input.tenantId, input.pairId);
     set.pairId = input.pairId;
   }
-  if (Object.keys(set).length === 0) throw new ProvisioningError('nothing to change: give --url, --events or --pair');
+  if (Object.keys(set).length === 0) throw WEBHOOK_ERRORS.NOTHING_TO_CHANGE();
   const [updated] = await db.update(webhookEndpoints).set(set).where(eq(webhookEndpoints.id, row.id)).returning();
   return describe(updated!);
 }
@@ -179,12 +180,7 @@ export interface EndpointActionDeps {
 export async function redeliverEndpoint(deps: EndpointActionDeps, tenantId: string, endpointId: string) {
   await requireTenant(deps.db, tenantId);
   await requireEndpoint(deps.db, tenantId, endpointId);
-  try {
-    return await requestRedelivery(deps.db, deps.clock.now(), deps.settings ?? DEFAULT_WEBHOOK_SETTINGS, endpointId);
-  } catch (error) {
-    if (error instanceof RedeliveryRefused) throw new ProvisioningError(error.message);
-    throw error;
-  }
+  return requestRedelivery(deps.db, deps.clock.now(), deps.settings ?? DEFAULT_WEBHOOK_SETTINGS, endpointId);
 }
 
 /**
@@ -197,11 +193,11 @@ export async function setLegacyWebhook(db: Db, guard: GuardOptions, input: { ten
     .select({ n: count() })
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.tenantId, input.tenantId), eq(webhookEndpoints.legacy, false)));
-  if ((endpoints?.n ?? 0) > 0) throw new ProvisioningError(`tenant ${input.tenantId} has webhook endpoints; the legacy webhook no longer applies`);
+  if ((endpoints?.n ?? 0) > 0) throw WEBHOOK_ERRORS.LEGACY_WEBHOOK_SUPERSEDED({ tenantId: input.tenantId });
   const events = validateEvents(input.events);
   const verdict = await checkDestination(input.url, guard);
-  if (!verdict.ok) throw new ProvisioningError(verdict.message);
-  if (!input.secret) throw new ProvisioningError('--secret is required');
+  if (!verdict.ok) throw WEBHOOK_ERRORS.DESTINATION_REFUSED({ reason: verdict.message });
+  if (!input.secret) throw WEBHOOK_ERRORS.SIGNING_SECRET_REQUIRED();
   await db
     .update(tenants)
     .set({ legacyWebhookUrl: verdict.url.toString(), legacyWebhookSecret: input.secret, legacyWebhookEvents: events })

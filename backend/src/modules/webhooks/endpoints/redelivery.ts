@@ -12,11 +12,10 @@
 import { and, asc, desc, eq, gte, lte, ne, or, isNull, sql, count, inArray } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../../db/database';
 import { webhookDeliveries, webhookEndpoints, webhookRedeliveries } from '../../../db/schema';
+import { WEBHOOK_ERRORS } from '../errors';
 import { webhookId } from '../ids';
 import { WAKE_CHANNEL } from '../routing';
 import type { WebhookSettings } from '../settings';
-
-export class RedeliveryRefused extends Error {}
 
 function eligible(endpointId: string, windowStart: Date, requestedAt: Date, excludeJob?: string) {
   return and(
@@ -32,9 +31,9 @@ function eligible(endpointId: string, windowStart: Date, requestedAt: Date, excl
 export async function requestRedelivery(db: Db, now: Date, settings: Pick<WebhookSettings, 'redeliverWindowMs' | 'redeliverBatchSize'>, endpointId: string) {
   return db.transaction(async (tx) => {
     const [endpoint] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)).for('update');
-    if (!endpoint) throw new RedeliveryRefused(`no webhook endpoint "${endpointId}"`);
-    if (!endpoint.enabled) throw new RedeliveryRefused(`endpoint ${endpointId} is disabled; enable it first, then redeliver`);
-    if (endpoint.deliveryState === 'paused') throw new RedeliveryRefused(`endpoint ${endpointId} is paused; use test and resume first, then redeliver`);
+    if (!endpoint) throw WEBHOOK_ERRORS.ENDPOINT_NOT_FOUND({ endpointId });
+    if (!endpoint.enabled) throw WEBHOOK_ERRORS.REDELIVERY_ENDPOINT_DISABLED({ endpointId });
+    if (endpoint.deliveryState === 'paused') throw WEBHOOK_ERRORS.REDELIVERY_ENDPOINT_PAUSED({ endpointId });
     const [waiting] = await tx.select().from(webhookRedeliveries).where(and(eq(webhookRedeliveries.endpointId, endpointId), eq(webhookRedeliveries.status, 'waiting')));
     const windowStart = new Date(now.getTime() - settings.redeliverWindowMs);
     const job = waiting ?? { id: webhookId('redelivery'), requestedAt: now, windowStart };

@@ -7,12 +7,12 @@
 import { isEventKind, type EventKind } from '@ageverify/protocol';
 import { webhookAttempts } from '../../../db/schema';
 import { randomBase62 } from '../../../ids';
-import { ProvisioningError } from '../../tenants/provisioning-error';
 import { requireTenant } from '../../tenants/service';
 import { attemptDelivery } from '../delivery/attempt';
 import { classifyOutcome } from '../delivery/retry-policy';
 import { envelopeBody, eventData } from '../envelope';
 import { webhookId } from '../ids';
+import { WEBHOOK_ERRORS } from '../errors';
 import { DEFAULT_WEBHOOK_SETTINGS } from '../settings';
 import { requireEndpoint, type EndpointActionDeps } from './endpoint-config';
 import { effectiveState, resumeEndpoint } from './endpoint-state';
@@ -22,7 +22,7 @@ export async function testEndpoint(deps: EndpointActionDeps, tenantId: string, e
   const settings = deps.settings ?? DEFAULT_WEBHOOK_SETTINGS;
   await requireTenant(db, tenantId);
   const endpoint = await requireEndpoint(db, tenantId, endpointId);
-  if (!endpoint.enabled) throw new ProvisioningError(`endpoint ${endpointId} is disabled; enable it first`);
+  if (!endpoint.enabled) throw WEBHOOK_ERRORS.ENDPOINT_DISABLED({ endpointId });
   const now = clock.now();
   const kind = (endpoint.events.find(isEventKind) ?? 'session.started') as EventKind;
   const eventId = `evt_test_${randomBase62(22)}`;

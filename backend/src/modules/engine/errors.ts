@@ -1,0 +1,18 @@
+/**
+ * Error codes of the live-check submission API (modules/engine). Refusals shared with the rest of
+ * the verify UI's API (billing block, completed session, rate limit) use those modules' codes.
+ */
+import type { CheckKind } from '@ageverify/protocol';
+import { defineErrors } from '../../errors/app-error';
+
+export const ENGINE_ERRORS = defineErrors({
+  NOT_MULTIPART: { status: 415, message: (p: { path: string }) => `Content-Type must be multipart/form-data on ${p.path}` },
+  IMAGE_TOO_LARGE: { status: 413, message: (p: { part: string; maxBytes: number }) => `Image part ${p.part} is larger than ${p.maxBytes} bytes` },
+  MALFORMED_MULTIPART: { status: 400, message: 'Malformed multipart body' },
+  // Field problems read like validation messages (an array), as the JSON routes' do.
+  INVALID_SUBMISSION: { status: 400, message: (p: { problems: string[] }) => p.problems },
+  SELFIE_REQUIRED: { status: 400, message: ['at least one selfie part is required: this session has face match on'] },
+  CHECK_SESSION_EXPIRED: { status: 409, message: 'Session has expired' },
+  WRONG_CHECK: { status: 409, message: (p: { expected: CheckKind }) => `This session expects a ${p.expected} check` },
+  ENGINE_BUSY: { status: 503, message: 'The verification engine is busy; retry shortly' },
+});
