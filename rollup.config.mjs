@@ -1,7 +1,9 @@
 // Builds the two browser deliverables:
 //  - sdk/dist: the AgeVerify browser SDK as an ES module (plain and minified) and a minified IIFE
 //    exposing the global `AgeVerify`, with VERSION injected from sdk/package.json.
-//  - verify-ui/dist: the hosted verification UI (Lit + i18next) as one minified ES module.
+//  - verify-ui/dist: the hosted verification UI (Lit + i18next) as minified ES modules: verify.js,
+//    which the page loads first, and chunks/ that it imports on demand (the camera and capture code
+//    of a live check), so a sandbox session or a blocked one never downloads them.
 // The backend serves both from disk (backend/src/http/static-assets.ts).
 import { readFileSync } from 'node:fs';
 import typescript from '@rollup/plugin-typescript';
@@ -42,7 +44,16 @@ const sdkTypes = {
 const verifyUi = {
   input: 'verify-ui/src/main.ts',
   plugins: [nodeResolve({ browser: true }), typescript({ tsconfig: 'verify-ui/tsconfig.build.json' })],
-  output: { file: 'verify-ui/dist/verify.js', format: 'es', sourcemap: true, plugins: [terser()] },
+  // Served under /verify/assets/ (backend/src/http/static-assets.ts); chunks are imported with
+  // paths relative to verify.js, so they load from the same folder under `script-src 'self'`.
+  output: {
+    dir: 'verify-ui/dist',
+    format: 'es',
+    sourcemap: true,
+    entryFileNames: 'verify.js',
+    chunkFileNames: 'chunks/[name]-[hash].js',
+    plugins: [terser()],
+  },
 };
 
 // ROLLUP_ONLY=sdk or ROLLUP_ONLY=verify-ui builds one of the two (faster while working on one).
