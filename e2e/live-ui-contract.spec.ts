@@ -19,36 +19,12 @@ import { expectNoSeriousA11yViolations } from './support/axe';
 import { readSubmission, type SubmittedCheck } from './support/check-submissions';
 import { fakeCameraLaunchOptions, fixtureImage } from './support/fake-camera';
 import { expect, test } from './support/fixtures';
-import type { ServiceApi } from './support/service-api';
+import { createLiveSession, withParams } from './support/live-sessions';
 import type { TargetEnvironment } from './support/environment';
 
 const LOCALES: Record<UiLanguage, Translation> = { en, de, es, fr, pt, it: itLocale };
 
 test.use({ launchOptions: fakeCameraLaunchOptions('astronaut') });
-
-interface LiveSession {
-  sessionId: string;
-  sessionToken: string;
-  verifyUrl: string;
-}
-
-async function createLiveSession(api: ServiceApi, environment: TargetEnvironment, options: Record<string, unknown> = {}): Promise<LiveSession> {
-  // The secret key, as a merchant server: a publishable key may only make the policy stricter (face match stays on).
-  const response = await api.createSession(environment.live.secretKey, {
-    returnUrl: `${environment.merchantUrl}/return`,
-    externalUserId: 'user-42',
-    merchantName: 'Live Shop',
-    ...options,
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()) as LiveSession;
-}
-
-function withParams(url: string, params: Record<string, string>): string {
-  const target = new URL(url);
-  for (const [name, value] of Object.entries(params)) target.searchParams.set(name, value);
-  return target.href;
-}
 
 /** A callback URL as the server builds it (spec "End-user redirect and callback"). */
 function callbackUrl(environment: TargetEnvironment, sessionId: string, status: 'verified' | 'failed'): string {

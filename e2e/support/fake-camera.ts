@@ -13,15 +13,29 @@ import { CHROMIUM_ARGS, chromiumPath } from './browser';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const FIXTURE_DIR = join(repoRoot, 'e2e', 'fixtures');
+/** The verification engine's own test images (a generated passport, more faces), once its branch is merged. */
+export const ENGINE_FIXTURE_DIR = join(repoRoot, 'backend', 'src', 'modules', 'engine', 'fixtures');
+const FIXTURE_DIRS = [FIXTURE_DIR, ENGINE_FIXTURE_DIR];
 export const FAKE_CAMERA_DIR = join(repoRoot, 'test-results', 'fake-camera');
 
 /** A committed still image by name (without extension), e.g. `astronaut` → e2e/fixtures/astronaut.jpg. */
 export function fixtureImage(name: string): string {
-  for (const ext of ['.jpg', '.png']) {
-    const path = join(FIXTURE_DIR, `${name}${ext}`);
-    if (existsSync(path)) return path;
+  const found = findFixtureImage(name);
+  if (!found) throw new Error(`No fixture image ${name}.jpg or .png in e2e/fixtures or backend/src/modules/engine/fixtures`);
+  return found;
+}
+
+/** The first image named like one of `names` in e2e/fixtures, then in the engine's fixtures; null if none. */
+export function findFixtureImage(...names: string[]): string | null {
+  for (const dir of FIXTURE_DIRS) {
+    for (const name of names) {
+      for (const ext of ['.jpg', '.png']) {
+        const path = join(dir, `${name}${ext}`);
+        if (existsSync(path)) return path;
+      }
+    }
   }
-  throw new Error(`No fixture image e2e/fixtures/${name}.jpg or .png`);
+  return null;
 }
 
 export function fakeCameraVideo(name: string): string {
@@ -35,12 +49,18 @@ export function fakeCameraVideo(name: string): string {
 export function makeFakeCameraVideos(): string[] {
   mkdirSync(FAKE_CAMERA_DIR, { recursive: true });
   const made: string[] = [];
-  for (const file of readdirSync(FIXTURE_DIR)) {
-    if (!['.jpg', '.png'].includes(extname(file))) continue;
+  const images = FIXTURE_DIRS.filter((dir) => existsSync(dir)).flatMap((dir) =>
+    readdirSync(dir)
+      .filter((file) => ['.jpg', '.png'].includes(extname(file)))
+      .map((file) => join(dir, file)),
+  );
+  for (const path of images) {
+    const file = basename(path);
     const output = fakeCameraVideo(basename(file, extname(file)));
+    if (made.includes(output)) continue; // e2e/fixtures wins over an engine image of the same name
     const result = spawnSync(
       'ffmpeg',
-      ['-loglevel', 'error', '-y', '-loop', '1', '-i', join(FIXTURE_DIR, file), '-t', '2', '-r', '10',
+      ['-loglevel', 'error', '-y', '-loop', '1', '-i', path, '-t', '2', '-r', '10',
         '-vf', 'scale=640:480:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2', '-pix_fmt', 'yuv420p', output],
       { encoding: 'utf8' },
     );
