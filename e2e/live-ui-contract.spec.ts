@@ -313,3 +313,35 @@ test('QR handoff: the link carries the page language, and a loopback address is 
     await phoneContext.close();
   }
 });
+
+for (const viewport of [
+  { name: 'phone portrait 360×640', width: 360, height: 640 },
+  { name: 'phone landscape 640×360', width: 640, height: 360 },
+  { name: 'laptop 1280×800', width: 1280, height: 800 },
+]) {
+  test(`${viewport.name}: keyboard only, from the explanation to the upload; nothing wider than the screen`, async ({ page, environment, api }) => {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    const session = await createLiveSession(api, environment);
+    const verifiedUrl = callbackUrl(environment, session.sessionId, 'verified');
+    await playEngine(page, [{ decision: 'verified', status: 'verified', redirectUrl: verifiedUrl }]);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto(withParams(session.verifyUrl, { skip_intro: 'true' }));
+    await expect(page.getByTestId('camera-allow')).toBeVisible();
+    const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+    expect(await fits()).toBe(true);
+
+    // Keyboard: Tab to "Turn on the camera", Enter; focus moves to the camera screen's heading; Tab to the capture button, Enter.
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('camera-allow')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
+    expect(await fits()).toBe(true);
+    // The capture button is on screen without scrolling, also on a short landscape phone.
+    await expect(page.getByTestId('capture')).toBeInViewport();
+    await page.screenshot({ path: test.info().outputPath('camera.png') });
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('capture')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(verifiedUrl);
+  });
+}

@@ -45,7 +45,45 @@ export class AgeVerifyCamera extends LitElement {
   static override styles = [
     screenStyles,
     css`
+      /* Portrait: heading, preview, controls under each other. Landscape phones are short: preview
+         beside the text and buttons, so the capture button stays on screen without scrolling. */
+      .layout {
+        display: grid;
+        grid-template-areas: 'head' 'stage' 'controls';
+      }
+      .head {
+        grid-area: head;
+      }
+      .controls {
+        grid-area: controls;
+      }
+      .controls .actions {
+        margin-top: 0.75rem;
+      }
+      @media (orientation: landscape) and (max-height: 540px) {
+        .layout {
+          grid-template-columns: minmax(0, 1.1fr) minmax(0, 1fr);
+          grid-template-areas: 'stage head' 'stage controls';
+          grid-template-rows: auto 1fr;
+          column-gap: 1rem;
+        }
+        .stage {
+          margin: 0;
+          max-height: 75vh;
+          max-height: 75dvh;
+        }
+        h1 {
+          font-size: 1.125rem;
+        }
+        .head p {
+          font-size: 0.875rem;
+        }
+        button {
+          min-height: 2.5rem;
+        }
+      }
       .stage {
+        grid-area: stage;
         position: relative;
         overflow: hidden;
         margin: 0 0 1rem;
@@ -151,13 +189,16 @@ export class AgeVerifyCamera extends LitElement {
   override render() {
     const guide = this.purpose === 'selfie' ? i18n.t('camera.selfieGuide') : i18n.t(GUIDE_KEYS[this.documentType ?? 'passport']);
     const busy = this.state === CameraState.capturing;
-    return html`
-      <h1 tabindex="-1">${this.purpose === 'selfie' ? i18n.t('camera.selfieHeading') : i18n.t('camera.documentHeading')}</h1>
-      <p id="guide-text">${guide}</p>
+    return html`<div class="layout">
+      <div class="head">
+        <h1 tabindex="-1">${this.purpose === 'selfie' ? i18n.t('camera.selfieHeading') : i18n.t('camera.documentHeading')}</h1>
+        <p id="guide-text">${guide}</p>
+      </div>
       <div class="stage">
         <video part="preview" data-testid="camera-preview" aria-label=${i18n.t('camera.previewLabel')} aria-describedby="guide-text" muted playsinline autoplay></video>
         <div class="guide ${this.purpose === 'selfie' ? 'face' : 'document'}" aria-hidden="true"></div>
       </div>
+      <div class="controls">
       <p class="muted" role="status" data-testid="camera-status">${this.statusLine()}</p>
       <div class="actions">
         ${this.state === CameraState.paused
@@ -167,7 +208,8 @@ export class AgeVerifyCamera extends LitElement {
             </button>`}
         <button type="button" class="link" data-testid="upload-instead" ?disabled=${busy} @click=${this.onUploadInstead}>${i18n.t('camera.uploadInstead')}</button>
       </div>
-    `;
+      </div>
+    </div>`;
   }
 
   private statusLine(): string {
