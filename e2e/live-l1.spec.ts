@@ -8,10 +8,15 @@ import { devices } from '@playwright/test';
 import { VerifyPage } from './pages/verify-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { fakeCameraLaunchOptions, fixtureImage } from './support/fake-camera';
+import { ENGINE_MISSING, engineAvailable } from './support/engine';
 import { expect, test } from './support/fixtures';
 import { createLiveSession, expectCallback, withParams } from './support/live-sessions';
 
 test.use({ launchOptions: fakeCameraLaunchOptions('astronaut') });
+
+test.beforeEach(async ({ request, environment }) => {
+  test.skip(!(await engineAvailable(request, environment.serviceUrl)), ENGINE_MISSING);
+});
 
 test('an adult face through the camera is verified; the merchant validates verified', async ({ page, environment, api, verifyPage, returnPage }) => {
   const session = await createLiveSession(api, environment, { verificationMode: 'L1', challengeAge: 25 });

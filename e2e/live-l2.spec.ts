@@ -9,6 +9,7 @@ import { chromium } from '@playwright/test';
 import { VerifyPage } from './pages/verify-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { fakeCameraLaunchOptions, findFixtureImage } from './support/fake-camera';
+import { ENGINE_MISSING, engineAvailable } from './support/engine';
 import { expect, test } from './support/fixtures';
 import { createLiveSession, expectCallback } from './support/live-sessions';
 
@@ -16,6 +17,10 @@ const PASSPORT = findFixtureImage('passport', 'passport-astronaut', 'specimen-pa
 const OTHER_ADULT = findFixtureImage('other-adult', 'another-adult', 'adult-2');
 
 test.use({ launchOptions: fakeCameraLaunchOptions('astronaut') });
+
+test.beforeEach(async ({ request, environment }) => {
+  test.skip(!(await engineAvailable(request, environment.serviceUrl)), ENGINE_MISSING);
+});
 
 test('the passport, then the selfie: verified', async ({ page, environment, api, verifyPage, returnPage }) => {
   test.skip(!PASSPORT, 'No passport fixture yet: it comes with the engine (backend/src/modules/engine/fixtures).');
