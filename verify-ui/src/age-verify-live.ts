@@ -117,7 +117,7 @@ export class AgeVerifyLive extends LitElement {
           .documentType=${this.context?.documentType ?? null}
           @verify-capture=${(event: CustomEvent<{ images: Blob[] }>) => this.apply(afterCapture(this.context!, step.purpose, event.detail.images))}
           @verify-camera-problem=${(event: CustomEvent<{ reason: CameraProblem }>) => this.apply(afterCameraProblem(this.context!, step.purpose, event.detail.reason))}
-          @verify-upload-instead=${() => this.apply(afterCameraProblem(this.context!, step.purpose, 'unavailable'), 'upload')}
+          @verify-upload-instead=${() => this.apply(afterCameraProblem(this.context!, step.purpose, 'unavailable'))}
         ></age-verify-camera>`;
       case 'camera-blocked':
         return this.renderBlocked(step);
@@ -197,7 +197,7 @@ export class AgeVerifyLive extends LitElement {
     this.step = step;
   }
 
-  private apply(transition: LiveTransition, _source?: 'upload'): void {
+  private apply(transition: LiveTransition): void {
     switch (transition.kind) {
       case 'step':
         this.context = transition.context;
