@@ -111,6 +111,11 @@ console.log('\nverify UI JavaScript (bytes, gzip -9)');
 for (const [name, size] of firstLoad) console.log(`  first load   ${name.padEnd(36)} ${String(size).padStart(7)}`);
 console.log(`  first load   ${'total'.padEnd(36)} ${String(firstLoad.reduce((sum, [, size]) => sum + size, 0)).padStart(7)}`);
 for (const [name, size] of lazy) console.log(`  live check   ${name.padEnd(36)} ${String(size).padStart(7)}`);
+// A live check loads the capture chunk and the live strings of the page language (plus English as the fallback).
+const liveFor = (language: string) =>
+  lazy.filter(([name]) => name.startsWith('chunks/live-capture-') || name.startsWith(`chunks/live-${language}-`) || name.startsWith('chunks/live-en-')).reduce((sum, [, size]) => sum + size, 0);
+console.log(`  live check   ${'total, English page'.padEnd(36)} ${String(liveFor('en')).padStart(7)}`);
+console.log(`  live check   ${'total, German page (+ English fallback)'.padEnd(36)} ${String(liveFor('de')).padStart(7)}`);
 
 const times = await previewTimes();
 const total = times.explanation.map((value, index) => value + times.preview[index]!);

@@ -14,6 +14,12 @@ import { es } from '../verify-ui/src/locales/es';
 import { fr } from '../verify-ui/src/locales/fr';
 import { it as itLocale } from '../verify-ui/src/locales/it';
 import { pt } from '../verify-ui/src/locales/pt';
+import { liveDe } from '../verify-ui/src/locales/live-de';
+import { liveEn, type LiveTranslation } from '../verify-ui/src/locales/live-en';
+import { liveEs } from '../verify-ui/src/locales/live-es';
+import { liveFr } from '../verify-ui/src/locales/live-fr';
+import { liveIt } from '../verify-ui/src/locales/live-it';
+import { livePt } from '../verify-ui/src/locales/live-pt';
 import { VerifyPage } from './pages/verify-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { readSubmission, type SubmittedCheck } from './support/check-submissions';
@@ -22,7 +28,19 @@ import { expect, test } from './support/fixtures';
 import { createLiveSession, withParams } from './support/live-sessions';
 import type { TargetEnvironment } from './support/environment';
 
-const LOCALES: Record<UiLanguage, Translation> = { en, de, es, fr, pt, it: itLocale };
+/** What the page shows: the first screens' strings merged with the live check's (loaded with the capture chunk). */
+function merged(core: Translation, live: LiveTranslation): Translation & LiveTranslation {
+  return { ...core, ...live, result: { ...core.result, ...live.result } };
+}
+const LOCALES: Record<UiLanguage, Translation & LiveTranslation> = {
+  en: merged(en, liveEn),
+  de: merged(de, liveDe),
+  es: merged(es, liveEs),
+  fr: merged(fr, liveFr),
+  pt: merged(pt, livePt),
+  it: merged(itLocale, liveIt),
+};
+const english = LOCALES.en;
 
 test.use({ launchOptions: fakeCameraLaunchOptions('astronaut') });
 
@@ -160,8 +178,8 @@ test('too many attempts: a clear final screen, then the failed callback', async 
   await page.goto(withParams(session.verifyUrl, { skip_intro: 'true' }));
   await verifyPage.allowCamera('selfie-camera');
   await verifyPage.capture();
-  await expect(page.getByTestId('result-heading')).toHaveText(en.result.tooManyHeading);
-  await expect(page.getByTestId('result-reason')).toHaveText(en.result.reasons.too_many_attempts);
+  await expect(page.getByTestId('result-heading')).toHaveText(english.result.tooManyHeading);
+  await expect(page.getByTestId('result-reason')).toHaveText(english.result.reasons.too_many_attempts);
   await page.waitForURL(failedUrl);
 });
 
@@ -173,9 +191,9 @@ test('L2 with face match: the passport, then a selfie, in one submission; verifi
   await verifyPage.start();
   await verifyPage.chooseDocument('passport');
   await verifyPage.allowCamera('document-camera');
-  await expect(page.getByTestId('document-camera')).toContainText(en.camera.passportGuide);
+  await expect(page.getByTestId('document-camera')).toContainText(english.camera.passportGuide);
   await verifyPage.capture();
-  await expect(page.getByTestId('camera-explanation')).toHaveText(en.camera.selfieAfterDocument);
+  await expect(page.getByTestId('camera-explanation')).toHaveText(english.camera.selfieAfterDocument);
   await verifyPage.allowCamera('selfie-camera');
   await verifyPage.capture();
   await expect(page.getByTestId('result-heading')).toHaveText(en.result.verifiedHeading);
@@ -254,7 +272,7 @@ test('camera refused (desktop): how to allow it, the phone offered, and a photo 
     await page.goto(withParams(session.verifyUrl, { skip_intro: 'true' }));
     await page.getByTestId('camera-allow').click();
     await expect(page.getByTestId('camera-blocked')).toHaveAttribute('data-reason', 'denied');
-    await expect(page.getByTestId('camera-how-to')).toHaveText(en.camera.howToAllow);
+    await expect(page.getByTestId('camera-how-to')).toHaveText(english.camera.howToAllow);
     await expect(page.getByTestId('handoff-open')).toBeVisible();
     await expectNoSeriousA11yViolations(page, 'camera refused');
     await verifyPage.uploadPhoto(fixtureImage('astronaut'));

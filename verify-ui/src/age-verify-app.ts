@@ -113,7 +113,7 @@ export class AgeVerifyApp extends LitElement {
     this.liveModule = 'loading';
     try {
       const module = await import('./live-capture');
-      module.defineLiveElements();
+      await module.defineLiveElements();
       this.liveModule = 'ready';
     } catch {
       this.liveModule = 'failed';

@@ -7,6 +7,7 @@
 import { AgeVerifyCamera } from './age-verify-camera';
 import { AgeVerifyDocumentChoice } from './age-verify-document-choice';
 import { AgeVerifyLive } from './age-verify-live';
+import { addLiveTranslations } from './i18n';
 
 const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['age-verify-camera', AgeVerifyCamera],
@@ -14,7 +15,9 @@ const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['age-verify-live', AgeVerifyLive],
 ];
 
-export function defineLiveElements(): void {
+/** Loads the live check's strings of the page language, then defines the elements (their first render is already translated). */
+export async function defineLiveElements(): Promise<void> {
+  await addLiveTranslations();
   for (const [tag, element] of ELEMENTS) {
     if (!customElements.get(tag)) customElements.define(tag, element);
   }
