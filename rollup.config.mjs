@@ -5,7 +5,7 @@
 //    which the page loads first, and chunks/ that it imports on demand (the camera and capture code
 //    of a live check), so a sandbox session or a blocked one never downloads them.
 // The backend serves both from disk (backend/src/http/static-assets.ts).
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import typescript from '@rollup/plugin-typescript';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
@@ -41,9 +41,22 @@ const sdkTypes = {
   output: { file: 'sdk/dist/ageverify.d.ts', format: 'es' },
 };
 
+/**
+ * Chunk names carry a content hash, so every build writes new files; without this, old chunks
+ * would pile up in verify-ui/dist/chunks and be counted by the bench.
+ */
+function cleanVerifyChunks() {
+  return {
+    name: 'clean-verify-chunks',
+    buildStart() {
+      rmSync(new URL('./verify-ui/dist/chunks', import.meta.url), { recursive: true, force: true });
+    },
+  };
+}
+
 const verifyUi = {
   input: 'verify-ui/src/main.ts',
-  plugins: [nodeResolve({ browser: true }), typescript({ tsconfig: 'verify-ui/tsconfig.build.json' })],
+  plugins: [cleanVerifyChunks(), nodeResolve({ browser: true }), typescript({ tsconfig: 'verify-ui/tsconfig.build.json' })],
   // Served under /verify/assets/ (backend/src/http/static-assets.ts); chunks are imported with
   // paths relative to verify.js, so they load from the same folder under `script-src 'self'`.
   output: {
