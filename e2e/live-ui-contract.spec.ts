@@ -363,3 +363,26 @@ for (const viewport of [
     await page.waitForURL(verifiedUrl);
   });
 }
+
+test('the capture code loads only for a live check: a sandbox session never downloads it', async ({ page, environment, api, verifyPage }) => {
+  const chunkRequests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/verify/assets/chunks/')) chunkRequests.push(new URL(request.url()).pathname);
+  });
+  const sandbox = await api.createMerchantSession(environment.sandbox.secretKey);
+  await page.goto(sandbox.verifyUrl);
+  await verifyPage.start();
+  await expect(page.getByTestId('sandbox-panel')).toBeVisible();
+  expect(chunkRequests).toEqual([]);
+
+  const live = await createLiveSession(api, environment);
+  await page.goto(withParams(live.verifyUrl, { lang: 'fr', skip_intro: 'true' }));
+  await expect(page.getByTestId('camera-allow')).toHaveText(LOCALES.fr.camera.allow);
+  // The capture chunk and the live strings of the page language (+ English, the fallback), from /verify/assets/chunks/.
+  // Rollup names chunks `[name]-[hash].js` with an 8-character hash.
+  expect(chunkRequests.map((path) => path.replace(/-[\w-]{8}\.js$/, '.js')).sort()).toEqual([
+    '/verify/assets/chunks/live-capture.js',
+    '/verify/assets/chunks/live-en.js',
+    '/verify/assets/chunks/live-fr.js',
+  ]);
+});
