@@ -1,11 +1,13 @@
 // Builds the two browser deliverables and the merchant's server package:
 //  - sdk/dist: the AgeVerify browser SDK as an ES module (plain and minified) and a minified IIFE
 //    exposing the global `AgeVerify`, with VERSION injected from sdk/package.json.
-//  - verify-ui/dist: the hosted verification UI (Lit + i18next) as one minified ES module.
+//  - verify-ui/dist: the hosted verification UI (Lit + i18next) as minified ES modules: verify.js,
+//    which the page loads first, and chunks/ that it imports on demand (the camera and capture code
+//    of a live check), so a sandbox session or a blocked one never downloads them.
 //  - server-sdk/dist: @ageverify/server as ESM (index.js) and CommonJS (index.cjs), each with its
 //    declaration file, for `npm pack` (the workspace itself runs the sources; see tsconfig.json).
 // The backend serves the first two from disk (backend/src/http/static-assets.ts).
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import typescript from '@rollup/plugin-typescript';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
@@ -41,10 +43,32 @@ const sdkTypes = {
   output: { file: 'sdk/dist/ageverify.d.ts', format: 'es' },
 };
 
+/**
+ * Chunk names carry a content hash, so every build writes new files; without this, old chunks
+ * would pile up in verify-ui/dist/chunks and be counted by the bench.
+ */
+function cleanVerifyChunks() {
+  return {
+    name: 'clean-verify-chunks',
+    buildStart() {
+      rmSync(new URL('./verify-ui/dist/chunks', import.meta.url), { recursive: true, force: true });
+    },
+  };
+}
+
 const verifyUi = {
   input: 'verify-ui/src/main.ts',
-  plugins: [nodeResolve({ browser: true }), typescript({ tsconfig: 'verify-ui/tsconfig.build.json' })],
-  output: { file: 'verify-ui/dist/verify.js', format: 'es', sourcemap: true, plugins: [terser()] },
+  plugins: [cleanVerifyChunks(), nodeResolve({ browser: true }), typescript({ tsconfig: 'verify-ui/tsconfig.build.json' })],
+  // Served under /verify/assets/ (backend/src/http/static-assets.ts); chunks are imported with
+  // paths relative to verify.js, so they load from the same folder under `script-src 'self'`.
+  output: {
+    dir: 'verify-ui/dist',
+    format: 'es',
+    sourcemap: true,
+    entryFileNames: 'verify.js',
+    chunkFileNames: 'chunks/[name]-[hash].js',
+    plugins: [terser()],
+  },
 };
 
 // @ageverify/server runs on Node 18+ and Bun: node:crypto stays an import, and nothing else is

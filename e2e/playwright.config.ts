@@ -7,10 +7,8 @@
  *   node node_modules/@playwright/test/cli.js test -c e2e/playwright.config.ts
  */
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumPath } from './support/browser';
 import { databaseTargets, type TargetName } from './support/environment';
-
-/** Debian's Chromium; Playwright's own browser downloads are never used. */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 export default defineConfig<{ target: TargetName }>({
   testDir: '.',
@@ -26,7 +24,7 @@ export default defineConfig<{ target: TargetName }>({
     headless: true,
     actionTimeout: 15_000,
     navigationTimeout: 30_000,
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

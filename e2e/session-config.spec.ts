@@ -4,6 +4,8 @@
  * block stops it before any check (spec billingBlock).
  */
 import { expect, test } from './support/fixtures';
+import { de } from '../verify-ui/src/locales/de';
+import { expectNoSeriousA11yViolations } from './support/axe';
 import { runCli } from './support/cli';
 
 test('tampering with every display parameter of verifyUrl changes neither the UI nor the result', async ({ page, environment, api, verifyPage, returnPage }) => {
@@ -60,4 +62,27 @@ test('a billing-blocked session shows the block message and the portal link, and
   await expect(page.getByTestId('portal-link')).toHaveAttribute('href', 'https://billing.example.com/portal');
   await expect(page.getByTestId('start')).toHaveCount(0);
   await expect(page.getByTestId('simulate-verified')).toHaveCount(0);
+});
+
+test('a billing block is fully translated and offers the way back to the merchant (status=cancelled)', async ({ page, environment, api, returnPage }) => {
+  const tenant = runCli(environment, 'tenant', 'create', '--name', 'Lapsed Shop DE', '--domain', '127.0.0.1');
+  runCli(environment, 'plan', 'set', '--tenant', tenant.tenantId, '--active', 'false', '--portal-url', 'https://billing.example.com/portal');
+  const created = await api.createSession(tenant.publishableKey, { returnUrl: `${environment.merchantUrl}/return`, externalUserId: 'user-7' });
+  expect(created.status()).toBe(201);
+  const session = (await created.json()) as { sessionId: string; verifyUrl: string };
+
+  const url = new URL(session.verifyUrl);
+  url.searchParams.set('lang', 'de');
+  await page.goto(url.toString());
+  const block = page.getByTestId('billing-block');
+  await expect(block).toContainText(de.blocked.heading);
+  await expect(block).toContainText(de.blocked.codes.SUBSCRIPTION_REQUIRED);
+  await expect(page.getByTestId('portal-link')).toHaveText(de.blocked.portalLink);
+  await expectNoSeriousA11yViolations(page, 'billing block (de)');
+
+  await page.getByTestId('blocked-back').click();
+  const callback = await returnPage.waitForCallback();
+  expect(callback.searchParams.get('sessionId')).toBe(session.sessionId);
+  expect(callback.searchParams.get('status')).toBe('cancelled');
+  expect(callback.searchParams.get('externalUserId')).toBe('user-7');
 });

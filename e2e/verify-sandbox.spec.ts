@@ -3,6 +3,7 @@
  * session → hosted verify UI → simulated outcome → redirect back to the merchant → the merchant's
  * server validates and decides (spec "What the service does", steps 1–4).
  */
+import { expectNoSeriousA11yViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 
 const JOURNEYS = [
@@ -48,7 +49,11 @@ for (const { outcome, access } of JOURNEYS) {
     expect(openedUrl.searchParams.get('sessionToken')).toBe(session.sessionToken);
 
     // 3. The tester picks the outcome; the UI redirects to returnUrl.
+    await expect(page.getByTestId('intro')).toBeVisible();
+    await expectNoSeriousA11yViolations(page, 'sandbox intro');
     await verifyPage.start();
+    await expect(page.getByTestId('sandbox-panel')).toBeVisible();
+    await expectNoSeriousA11yViolations(page, 'sandbox panel');
     await verifyPage.simulate(outcome);
     const callback = await returnPage.waitForCallback();
     const arrivedAt = Date.now();

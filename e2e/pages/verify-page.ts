@@ -55,6 +55,30 @@ export class VerifyPage {
     return screens;
   }
 
+  /** Live check: "Turn on the camera" on the explanation, then wait until the preview shows frames. */
+  async allowCamera(testId: 'selfie-camera' | 'document-camera'): Promise<void> {
+    await this.page.getByTestId('camera-allow').click();
+    await expect(this.page.getByTestId(testId).getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
+  }
+
+  /** Live check: takes the picture(s) with the camera that is showing. */
+  async capture(): Promise<void> {
+    const button = this.page.getByTestId('capture');
+    await expect(button).toBeEnabled();
+    await button.click();
+  }
+
+  /** Live check: picks the document type and continues. */
+  async chooseDocument(type: 'passport' | 'id_card' | 'driving_licence'): Promise<void> {
+    await this.page.getByTestId(`document-${type}`).check();
+    await this.page.getByTestId('document-continue').click();
+  }
+
+  /** Live check, upload fallback: gives the file input a photo (as picked from the gallery or camera app). */
+  async uploadPhoto(path: string): Promise<void> {
+    await this.page.getByTestId('upload-photo').setInputFiles(path);
+  }
+
   /** Sandbox sessions only: the tester picks the outcome. */
   async simulate(outcome: SimulatedOutcome): Promise<void> {
     const button = this.page.getByTestId(`simulate-${outcome}`);

@@ -5,6 +5,7 @@
  *     └─ CLI: a sandbox tenant (the merchant's) and a live tenant (negative checks)
  *   example merchant app wired to the sandbox tenant
  *   SDK lab (support/sdk-lab.ts): the merchant app plus a page running the SDK with any options
+ *   fake camera videos (support/fake-camera.ts): y4m files from e2e/fixtures images, made with ffmpeg
  *
  * and writes their addresses and keys to a JSON file for the tests (see environment.ts).
  * Logs: test-results/e2e-services/<target>-{backend,cli,merchant,sdk-lab}.log.
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { databaseTargets, ENVIRONMENT_FILE_VARIABLE, type E2EEnvironment, type TargetEnvironment, type TargetName, type TenantKeys } from './environment';
+import { makeFakeCameraVideos } from './fake-camera';
 import { freePort, logTail, runCommand, startProcess, stopProcess, waitUntilReady } from './processes';
 import { createThrowawayDatabase } from './throwaway-database';
 
@@ -35,6 +37,7 @@ export default async function globalSetup(): Promise<Cleanup> {
   const missing = BUILT_ASSETS.filter((asset) => !existsSync(join(repoRoot, asset)));
   if (missing.length > 0) throw new Error(`Missing ${missing.join(', ')}: run \`bun run build\` before the e2e suite (\`bun run test\` does both).`);
 
+  makeFakeCameraVideos();
   rmSync(logDir, { recursive: true, force: true });
   mkdirSync(logDir, { recursive: true });
   const workDir = mkdtempSync(join(tmpdir(), 'ageverify-e2e-'));

@@ -1,14 +1,17 @@
 import { LitElement, html, type PropertyValues } from 'lit';
-import type { CallbackStatus, SessionStatusResult, SimulateResult, SimulatedOutcome, VerifySessionView } from '@ageverify/protocol';
-import { fetchSessionStatus, fetchSessionView, simulateOutcome } from './api';
+import type { CallbackStatus, FailureReason, SessionStatusResult, SimulateResult, SimulatedOutcome, VerifySessionView } from '@ageverify/protocol';
+import { cancelSession, fetchSessionStatus, fetchSessionView, simulateOutcome, type ApiFailure } from './api';
 import { safeRedirectUrl, statusFromRedirect } from './completion';
-import { safeHandoffUrl } from './handoff-link';
+import { currentDeviceHints, isMobileDevice } from './device';
+import { isLoopbackUrl, safeHandoffUrl, withLanguage } from './handoff-link';
+import { i18n } from './i18n';
+import type { FinishedCheck } from './live-flow';
 import { HandoffController } from './handoff-controller';
 import { MerchantReturn, openerWindow } from './merchant-return';
 import { palette } from './palette';
 import { pageStyles } from './styles';
 import { isHandoffCredentials, parseLaunchParams, type LaunchParams, type SessionCredentials } from './launch-params';
-import { renderScreen, statusText, type ScreenActions } from './screens';
+import { renderScreen, statusText, type LiveScreenContext, type ScreenActions } from './screens';
 import type { View } from './view';
 
 /** When the server still says PENDING past the deadline (clock skew), ask again this much later. */
@@ -32,11 +35,16 @@ interface FocusableScreen extends HTMLElement {
 export class AgeVerifyApp extends LitElement {
   static override properties = {
     view: { state: true },
+    liveModule: { state: true },
   };
 
   static override styles = [palette, pageStyles];
 
   view: View = { kind: 'loading' };
+  /** The capture chunk (live-capture.ts), imported when the first live check starts. */
+  private liveModule: LiveScreenContext['module'] = 'idle';
+  /** Phones and tablets are not offered "continue on your phone" and use the rear camera for documents. */
+  private readonly mobile = isMobileDevice(currentDeviceHints());
 
   private launch: LaunchParams = parseLaunchParams('');
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -66,6 +74,10 @@ export class AgeVerifyApp extends LitElement {
     retry: () => void this.load(),
     continueToMerchant: () => this.onContinue(),
     closeWindow: () => this.merchantReturn.closeWindow(),
+    liveFinish: (result) => this.onLiveFinish(result),
+    liveRefused: (failure) => void this.onLiveRefused(failure),
+    retryLiveLoad: () => void this.loadLiveModule(),
+    leaveBlocked: () => void this.onLeaveBlocked(),
   };
 
   override connectedCallback(): void {
@@ -82,9 +94,30 @@ export class AgeVerifyApp extends LitElement {
 
   override render() {
     return html`
-      <main aria-busy=${this.view.kind === 'loading' ? 'true' : 'false'}>${renderScreen(this.view, this.screenActions)}${this.handoff.render()}</main>
+      <main aria-busy=${this.view.kind === 'loading' ? 'true' : 'false'}>${renderScreen(this.view, this.screenActions, this.liveContext())}${this.handoff.render()}</main>
       <p class="visually-hidden" role="status" aria-live="polite" data-testid="status">${statusText(this.view)}</p>
     `;
+  }
+
+  private liveContext(): LiveScreenContext {
+    return { module: this.liveModule, credentials: this.launch.credentials, mobile: this.mobile };
+  }
+
+  protected override willUpdate(): void {
+    // The camera and capture code load only when a live check is about to be shown.
+    if (this.view.kind === 'check' && !this.view.session.sandboxMode && this.liveModule === 'idle') void this.loadLiveModule();
+  }
+
+  private async loadLiveModule(): Promise<void> {
+    if (this.liveModule === 'loading' || this.liveModule === 'ready') return;
+    this.liveModule = 'loading';
+    try {
+      const module = await import('./live-capture');
+      await module.defineLiveElements();
+      this.liveModule = 'ready';
+    } catch {
+      this.liveModule = 'failed';
+    }
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -127,12 +160,16 @@ export class AgeVerifyApp extends LitElement {
     }
     if (session.billingBlock) {
       // DESIGN.md "billingBlock": show the message and never start a check.
-      this.view = { kind: 'blocked', block: session.billingBlock };
+      this.view = { kind: 'blocked', block: session.billingBlock, session, leaving: false };
       return;
     }
     // Only the desktop gets a link (the server sends none with a handoffToken), and only one that
     // leads back to this very page's origin is drawn as a QR code.
-    this.handoff.url = session.handoff ? null : safeHandoffUrl(session.handoffUrl, window.location.origin);
+    // A phone is not offered "continue on your phone". The link carries this page's language, so
+    // the phone opens in the language the user already chose here.
+    const link = session.handoff || this.mobile ? null : safeHandoffUrl(session.handoffUrl, window.location.origin);
+    this.handoff.url = link ? withLanguage(link, i18n.language) : null;
+    this.handoff.unreachable = link !== null && isLoopbackUrl(link);
     this.view = this.launch.skipIntro ? { kind: 'check', session, submitting: null, failure: null } : { kind: 'intro', session };
     this.watchExpiry(session);
   }
@@ -259,7 +296,7 @@ export class AgeVerifyApp extends LitElement {
    * The session is finished: the desktop hands the outcome back to the merchant (merchant-return.ts)
    * and shows the result screen meanwhile; the phone only says so.
    */
-  private complete(session: VerifySessionView, result: SimulateResult): void {
+  private complete(session: VerifySessionView, result: SimulateResult, reason?: FailureReason): void {
     clearTimeout(this.expiryTimer);
     this.handoff.stop();
     if (this.isPhone) {
@@ -275,7 +312,35 @@ export class AgeVerifyApp extends LitElement {
     const safeResult: SimulateResult = { ...result, redirectUrl: target };
     const autoReturn = this.launch.autoReturn;
     const channel = this.merchantReturn.start(session.sessionId, safeResult, autoReturn);
-    this.view = { kind: 'completed', session, result: safeResult, channel, autoReturn };
+    this.view = { kind: 'completed', session, result: safeResult, channel, autoReturn, ...(reason ? { reason } : {}) };
+  }
+
+  /** The engine decided: the same ending as a simulated outcome, with the failure reason on the result screen. */
+  private onLiveFinish(result: FinishedCheck): void {
+    if (this.view.kind !== 'check') return;
+    this.complete(this.view.session, { status: result.status, redirectUrl: result.redirectUrl }, result.decision === 'failed' ? result.reason : undefined);
+  }
+
+  /** A refused submission may mean the session ended meanwhile (expired, finished on the other device): follow the server. */
+  private async onLiveRefused(_failure: ApiFailure): Promise<void> {
+    const credentials = this.launch.credentials;
+    if (this.view.kind !== 'check' || !credentials) return;
+    await this.followIfOver(credentials, this.view.session);
+  }
+
+  /** Billing block, desktop: "Back to the website" ends the session as cancelled and takes the user back (spec "End-user redirect"). */
+  private async onLeaveBlocked(): Promise<void> {
+    const credentials = this.launch.credentials;
+    const view = this.view;
+    if (view.kind !== 'blocked' || view.leaving || !credentials || isHandoffCredentials(credentials)) return;
+    this.view = { ...view, leaving: true };
+    const response = await cancelSession(credentials.sessionId, credentials.sessionToken);
+    if (response.ok) {
+      this.complete(view.session, response.value);
+      return;
+    }
+    if (await this.followIfOver(credentials, view.session)) return;
+    this.view = { kind: 'error', error: { kind: 'api', failure: response.failure } };
   }
 
   private onContinue(): void {

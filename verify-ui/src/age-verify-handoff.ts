@@ -17,6 +17,7 @@ export class AgeVerifyHandoff extends LitElement {
     url: { attribute: false },
     open: { type: Boolean, reflect: true },
     pollStopped: { attribute: false },
+    unreachable: { attribute: false },
     copied: { state: true },
   };
 
@@ -57,6 +58,10 @@ export class AgeVerifyHandoff extends LitElement {
       .waiting {
         margin-top: 0.75rem;
       }
+      .warning {
+        padding-left: 0.75rem;
+        border-left: 4px solid var(--av-warning);
+      }
     `,
   ];
 
@@ -65,6 +70,8 @@ export class AgeVerifyHandoff extends LitElement {
   open = false;
   /** Polling gave up: say that this page will not move on by itself. */
   pollStopped = false;
+  /** The link is a loopback address (PUBLIC_BASE_URL): say a phone cannot open it. */
+  unreachable = false;
   private copied = false;
   private qr: QrCode | null = null;
 
@@ -98,6 +105,7 @@ export class AgeVerifyHandoff extends LitElement {
     return html`
       <section aria-labelledby="handoff-heading">
         <h2 id="handoff-heading" tabindex="-1">${i18n.t('handoff.heading')}</h2>
+        ${this.unreachable ? html`<p class="warning" role="note" data-testid="handoff-unreachable">${i18n.t('handoff.loopback')}</p>` : nothing}
         <p>${i18n.t('handoff.instructions')}</p>
         ${this.qr ? this.renderQr(this.qr) : nothing}
         <p class="muted">${i18n.t('handoff.linkLabel')}</p>

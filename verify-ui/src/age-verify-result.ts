@@ -1,5 +1,5 @@
-import { LitElement, css, html, svg } from 'lit';
-import type { CallbackStatus } from '@ageverify/protocol';
+import { LitElement, css, html, nothing, svg } from 'lit';
+import type { CallbackStatus, FailureReason } from '@ageverify/protocol';
 import { i18n } from './i18n';
 import { ReturnChannel } from './merchant-return';
 import { screenStyles } from './styles';
@@ -29,6 +29,7 @@ export class AgeVerifyResult extends LitElement {
     status: { type: String, reflect: true },
     channel: { attribute: false },
     redirectUrl: { attribute: false },
+    reason: { attribute: false },
   };
 
   static override styles = [
@@ -60,6 +61,8 @@ export class AgeVerifyResult extends LitElement {
   status: CallbackStatus = 'verified';
   channel: ReturnChannel = ReturnChannel.redirect;
   redirectUrl = '';
+  /** Why a live check failed (protocol/src/checks.ts FAILURE_REASONS); null for simulated outcomes. */
+  reason: FailureReason | null = null;
 
   focusHeading(): void {
     this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
@@ -69,8 +72,9 @@ export class AgeVerifyResult extends LitElement {
     const text = RESULT_TEXT_KEYS[this.status];
     return html`
       <svg class="icon" viewBox="0 0 24 24" aria-hidden="true">${ICONS[this.status]}</svg>
-      <h1 tabindex="-1" data-testid="result-heading">${i18n.t(text.heading)}</h1>
+      <h1 tabindex="-1" data-testid="result-heading">${this.reason === 'too_many_attempts' ? i18n.t('result.tooManyHeading') : i18n.t(text.heading)}</h1>
       <p>${i18n.t(text.body)}</p>
+      ${this.reason ? html`<p data-testid="result-reason" data-reason=${this.reason}>${i18n.t(`result.reasons.${this.reason}`)}</p>` : nothing}
       ${this.channel === ReturnChannel.opener
         ? html`<p class="muted">${i18n.t('result.windowNotice')}</p>
             <div class="actions">

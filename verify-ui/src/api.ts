@@ -38,7 +38,7 @@ const REQUEST_TIMEOUT_MS = 15_000;
  * who serves the page elsewhere (DESIGN.md: `VERIFY_URL` on a CDN) can point the UI at the API
  * with `<meta name="ageverify-api-base" content="https://api.example.com/api/v1">`.
  */
-function apiBase(): string {
+export function apiBase(): string {
   const configured = document.querySelector<HTMLMetaElement>('meta[name="ageverify-api-base"]')?.content.trim();
   return (configured || DEFAULT_API_BASE).replace(/\/+$/, '');
 }
@@ -160,4 +160,9 @@ export function fetchSessionStatus(sessionId: string, sessionToken: string): Pro
 /** POST /verify/simulate: sandbox sessions only; the tester picks the outcome. */
 export function simulateOutcome(request: SimulateRequest): Promise<ApiResult<SimulateResult>> {
   return postJson('/verify/simulate', { ...credentialBody(request), outcome: request.outcome }, isSimulateResult);
+}
+
+/** POST /verify/cancel: the user leaves before any check (a billing-blocked session's "Back to the website"). sessionToken only. */
+export function cancelSession(sessionId: string, sessionToken: string): Promise<ApiResult<SimulateResult>> {
+  return postJson('/verify/cancel', { sessionId, sessionToken }, isSimulateResult);
 }

@@ -24,6 +24,8 @@ export interface HandoffControllerOptions {
 export class HandoffController implements ReactiveController {
   /** The checked handoff link of the loaded session, or null (phone, blocked, not same-origin). */
   url: string | null = null;
+  /** The link points at a loopback address this page is not on: a phone cannot reach it. */
+  unreachable = false;
   /** The panel is open; /verify/status is polled while a screen carries it. */
   private open = false;
   /** Polling gave up (the server refused it); the panel says the page will not move on by itself. */
@@ -80,6 +82,7 @@ export class HandoffController implements ReactiveController {
     return html`<age-verify-handoff
       data-testid="handoff"
       .url=${this.url}
+      .unreachable=${this.unreachable}
       .open=${this.open}
       .pollStopped=${this.pollStopped}
       @verify-handoff-open=${this.onOpen}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { safeHandoffUrl } from './handoff-link';
+import { isLoopbackUrl, safeHandoffUrl, withLanguage } from './handoff-link';
 
 const PAGE = 'https://verify.example.com';
 const LINK = 'https://verify.example.com/verify?sessionId=ses_1&handoffToken=hand.abc';
@@ -26,4 +26,26 @@ describe('safeHandoffUrl (the QR code may only point back at this page\'s origin
   for (const [name, raw, origin, expected] of cases) {
     test(name, () => expect(safeHandoffUrl(raw, origin)).toBe(expected));
   }
+});
+
+describe('withLanguage', () => {
+  test('adds lang to the handoff link', () =>
+    expect(withLanguage('https://v.example.com/verify?sessionId=s&handoffToken=h', 'de')).toBe('https://v.example.com/verify?sessionId=s&handoffToken=h&lang=de'));
+  test('replaces a lang already there', () => expect(withLanguage('https://v.example.com/verify?lang=en&sessionId=s', 'fr')).toBe('https://v.example.com/verify?lang=fr&sessionId=s'));
+});
+
+describe('isLoopbackUrl: a phone cannot reach these', () => {
+  const cases: Array<[string, boolean]> = [
+    ['http://localhost:3000/verify', true],
+    ['http://LOCALHOST/verify', true],
+    ['http://app.localhost/verify', true],
+    ['http://127.0.0.1:41234/verify', true],
+    ['http://127.1.2.3/verify', true],
+    ['http://[::1]:3000/verify', true],
+    ['http://192.168.1.20:3000/verify', false],
+    ['https://verify.example.com/verify', false],
+    ['https://127.0.0.1.example.com/verify', false],
+    ['not a url', false],
+  ];
+  for (const [url, expected] of cases) test(`${url} → ${expected}`, () => expect(isLoopbackUrl(url)).toBe(expected));
 });

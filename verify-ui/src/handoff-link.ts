@@ -23,3 +23,32 @@ export function safeHandoffUrl(raw: string | null | undefined, pageOrigin: strin
   if (!url.searchParams.get('sessionId') || !url.searchParams.get('handoffToken')) return null;
   return url.href;
 }
+
+/**
+ * The phone opens the handoff link in whatever language its browser prefers; a user who chose
+ * German on the desktop expects German on the phone too. The page's own language rides along as
+ * the spec's `lang` display parameter ("Verification UI query parameters"), which the phone's
+ * launch-params.ts reads like any other verifyUrl. Any `lang` already on the link is replaced.
+ */
+export function withLanguage(url: string, language: string): string {
+  const withLang = new URL(url);
+  withLang.searchParams.set('lang', language);
+  return withLang.href;
+}
+
+/**
+ * A link to localhost, 127.0.0.0/8 or [::1] works on this computer only: a phone that scans it
+ * reaches itself. The desktop then says so instead of showing a QR code that cannot work
+ * (PUBLIC_BASE_URL is the address in the link; README "Configuration").
+ */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}

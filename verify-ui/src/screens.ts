@@ -1,5 +1,7 @@
 import { html, type TemplateResult } from 'lit';
-import type { SimulatedOutcome } from '@ageverify/protocol';
+import type { SimulatedOutcome, VerifyCredentials } from '@ageverify/protocol';
+import type { ApiFailure } from './api';
+import type { FinishedCheck } from './live-flow';
 import { safeRedirectUrl } from './completion';
 import { describeFailure } from './failure-text';
 import { i18n } from './i18n';
@@ -21,13 +23,35 @@ export interface ScreenActions {
   continueToMerchant(): void;
   /** Result screen, opener channel: "Close window". */
   closeWindow(): void;
+  /** Live check: the engine decided (verified or failed). */
+  liveFinish(result: FinishedCheck): void;
+  /** Live check: a submission was refused; the session may be over. */
+  liveRefused(failure: ApiFailure): void;
+  /** Live check: the capture chunk failed to load; "Try again". */
+  retryLiveLoad(): void;
+  /** Billing block: "Back to the website". */
+  leaveBlocked(): void;
+}
+
+/** What the live check screen needs besides the view: the lazily loaded chunk and this device. */
+export interface LiveScreenContext {
+  /** State of the dynamic import of the capture chunk (live-capture.ts). */
+  module: 'idle' | 'loading' | 'ready' | 'failed';
+  credentials: VerifyCredentials | null;
+  mobile: boolean;
+}
+
+/** Billing block codes (protocol/src/session.ts) as translated text; the server's English message is the fallback for a code this page does not know. */
+function blockText(code: string, message: string): string {
+  const key = `blocked.codes.${code}`;
+  return i18n.exists(key) ? i18n.t(key as 'blocked.codes.PLAN_LIMIT_REACHED') : message;
 }
 
 /**
  * Every screen carries `data-screen` (the app moves focus to its heading after a change the user
  * caused) and a `data-testid` the e2e suite records.
  */
-export function renderScreen(view: View, actions: ScreenActions): TemplateResult {
+export function renderScreen(view: View, actions: ScreenActions, live: LiveScreenContext): TemplateResult {
   switch (view.kind) {
     case 'loading':
       return html`<age-verify-message data-screen data-testid="loading" busy .heading=${i18n.t('app.loading')}></age-verify-message>`;
@@ -39,10 +63,14 @@ export function renderScreen(view: View, actions: ScreenActions): TemplateResult
         data-testid="billing-block"
         tone="warning"
         .heading=${i18n.t('blocked.heading')}
-        .body=${view.block.message}
+        ?busy=${view.leaving}
+        .body=${blockText(view.block.code, view.block.message)}
         .linkHref=${safeRedirectUrl(view.block.portalUrl)}
         .linkLabel=${i18n.t('blocked.portalLink')}
         .linkTestId=${'portal-link'}
+        .actionLabel=${view.session.handoff || view.leaving ? null : i18n.t('blocked.back')}
+        .actionTestId=${'blocked-back'}
+        @verify-action=${actions.leaveBlocked}
       ></age-verify-message>`;
     case 'over':
       return html`<age-verify-message
@@ -67,7 +95,7 @@ export function renderScreen(view: View, actions: ScreenActions): TemplateResult
         @verify-start=${actions.start}
       ></age-verify-intro>`;
     case 'check':
-      return view.session.sandboxMode ? renderSandbox(view, actions) : renderLiveUnavailable();
+      return view.session.sandboxMode ? renderSandbox(view, actions) : renderLive(view, actions, live);
     case 'handoff-done':
       return html`<age-verify-message
         data-screen
@@ -87,6 +115,7 @@ export function renderScreen(view: View, actions: ScreenActions): TemplateResult
         .status=${view.result.status}
         .channel=${view.channel}
         .redirectUrl=${view.result.redirectUrl}
+        .reason=${view.reason ?? null}
         @verify-continue=${actions.continueToMerchant}
         @verify-close=${actions.closeWindow}
       ></age-verify-result>`;
@@ -106,16 +135,32 @@ function renderSandbox(view: Extract<View, { kind: 'check' }>, actions: ScreenAc
   ></age-verify-sandbox-panel>`;
 }
 
-/** Live checks are a later milestone; say so plainly rather than pretend a result. */
-function renderLiveUnavailable(): TemplateResult {
-  return html`<age-verify-message
+/** A live check: <age-verify-live> once the capture chunk is loaded, a short wait before, an error with a retry if it failed. */
+function renderLive(view: Extract<View, { kind: 'check' }>, actions: ScreenActions, live: LiveScreenContext): TemplateResult {
+  if (live.module === 'failed') {
+    return html`<age-verify-message
+      data-screen
+      data-testid="live-load-failed"
+      tone="error"
+      .heading=${i18n.t('error.heading')}
+      .body=${i18n.t('live.loadFailed')}
+      .actionLabel=${i18n.t('live.retryLoad')}
+      .actionTestId=${'retry'}
+      @verify-action=${actions.retryLiveLoad}
+    ></age-verify-message>`;
+  }
+  if (live.module !== 'ready') {
+    return html`<age-verify-message data-screen data-testid="live-loading" busy .heading=${i18n.t('live.loading')}></age-verify-message>`;
+  }
+  return html`<age-verify-live
     data-screen
-    data-testid="live-unavailable"
-    tone="warning"
-    .heading=${i18n.t('live.heading')}
-    .body=${i18n.t('live.body')}
-    .hint=${i18n.t('live.hint')}
-  ></age-verify-message>`;
+    data-testid="live-check"
+    .session=${view.session}
+    .credentials=${live.credentials}
+    ?mobile=${live.mobile}
+    @verify-live-finish=${(event: CustomEvent<{ result: FinishedCheck }>) => actions.liveFinish(event.detail.result)}
+    @verify-live-refused=${(event: CustomEvent<{ failure: ApiFailure }>) => actions.liveRefused(event.detail.failure)}
+  ></age-verify-live>`;
 }
 
 function renderError(error: ViewError, actions: ScreenActions): TemplateResult {
@@ -159,13 +204,13 @@ export function statusText(view: View): string {
     case 'error':
       return view.error.kind === 'incomplete-link' ? i18n.t('error.incompleteHeading') : i18n.t('error.heading');
     case 'blocked':
-      return i18n.t('blocked.heading');
+      return view.leaving ? i18n.t('app.redirecting') : i18n.t('blocked.heading');
     case 'over':
       return i18n.t('over.heading');
     case 'intro':
       return '';
     case 'check':
-      if (!view.session.sandboxMode) return i18n.t('live.heading');
+      if (!view.session.sandboxMode) return '';
       return view.submitting ? i18n.t('sandbox.submitting') : '';
     case 'completed':
       return view.autoReturn ? i18n.t('app.redirecting') : i18n.t(RESULT_TEXT_KEYS[view.result.status].heading);

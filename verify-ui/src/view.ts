@@ -1,4 +1,4 @@
-import type { BillingBlock, CallbackStatus, SimulateResult, SimulatedOutcome, VerifySessionView } from '@ageverify/protocol';
+import type { BillingBlock, CallbackStatus, FailureReason, SimulateResult, SimulatedOutcome, VerifySessionView } from '@ageverify/protocol';
 import type { ApiFailure } from './api';
 import type { ReturnChannel } from './merchant-return';
 
@@ -12,8 +12,12 @@ import type { ReturnChannel } from './merchant-return';
  *      ├─ billingBlock ──> blocked (no way to start a check)
  *      └─ no credentials / API failure ──> error ──retry (when it can help)──> loading
  *
- * `check` is the sandbox panel for sandbox sessions and the honest "live checks not available"
- * notice for live ones. A session that expires while the page is open moves to `over`.
+ * `check` is the sandbox panel for sandbox sessions and, for live ones, <age-verify-live> from the
+ * lazily loaded capture chunk (its own steps: live-flow.ts): camera, document, upload, the engine's
+ * decision. A verified / failed decision goes to `completed` (with the failure reason), exactly
+ * like a simulated outcome. A session that expires while the page is open moves to `over`.
+ *
+ *   blocked ──Back to the website (desktop)──> POST /verify/cancel ──> completed (status=cancelled)
  *
  * QR handoff (spec "QR handoff"), two sides of one session:
  *  - Desktop (sessionToken; the server gives a `handoffUrl` while PENDING): below intro and check,
@@ -30,11 +34,11 @@ import type { ReturnChannel } from './merchant-return';
 export type View =
   | { kind: 'loading' }
   | { kind: 'error'; error: ViewError }
-  | { kind: 'blocked'; block: BillingBlock }
+  | { kind: 'blocked'; block: BillingBlock; session: VerifySessionView; leaving: boolean }
   | { kind: 'over'; redirectUrl: string | null }
   | { kind: 'intro'; session: VerifySessionView }
   | { kind: 'check'; session: VerifySessionView; submitting: SimulatedOutcome | null; failure: ApiFailure | null }
-  | { kind: 'completed'; session: VerifySessionView; result: SimulateResult; channel: ReturnChannel; autoReturn: boolean }
+  | { kind: 'completed'; session: VerifySessionView; result: SimulateResult; channel: ReturnChannel; autoReturn: boolean; reason?: FailureReason }
   /** Phone side of a QR handoff: the result went to the server; the desktop takes the user back. */
   | { kind: 'handoff-done'; status: CallbackStatus | null };
 

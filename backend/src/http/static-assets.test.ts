@@ -1,7 +1,7 @@
 /** The browser deliverables as the backend serves them: caching, CSP, integrity values. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestContext, type TestContext } from '../testing/test-app';
@@ -85,6 +85,21 @@ describe.skipIf(!built)('static assets (after `bun run build`)', () => {
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     expect(await page.text()).toContain('/verify/assets/verify.js');
+  });
+
+  test('the capture chunk loads from /verify/assets/chunks/ as JavaScript, and the page may use the camera (issue 11)', async () => {
+    const chunksDir = join(root, 'verify-ui/dist/chunks');
+    const chunk = existsSync(chunksDir) ? readdirSync(chunksDir).find((name) => name.endsWith('.js')) : undefined;
+    expect(chunk, 'rollup emits the live capture code as a chunk').toBeDefined();
+    const response = await ctx.request('GET', `/verify/assets/chunks/${chunk}`);
+    expect(response.status).toBe(200);
+    // Module scripts are refused unless served with a JavaScript MIME type (nosniff is on).
+    expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    const page = await ctx.request('GET', '/verify?sessionId=x&sessionToken=y');
+    expect(page.headers.get('permissions-policy')).toContain('camera=(self)');
+    expect(page.headers.get('content-security-policy')).not.toContain('unsafe-eval');
+    expect(page.headers.get('content-security-policy')).toContain("media-src 'self' blob:");
   });
 
   test('no path escapes the asset folders', async () => {

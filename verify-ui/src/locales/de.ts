@@ -30,9 +30,9 @@ export const de: Translation = {
     error: 'Das Testergebnis konnte nicht gesendet werden.',
   },
   live: {
-    heading: 'Live-Prüfungen sind noch nicht verfügbar',
-    body: 'Dieser Server kann noch keine Live-Prüfungen von Gesicht oder Ausweis durchführen. Es wurde keine Prüfung durchgeführt und kein Ergebnis gesendet.',
-    hint: 'Bitte versuchen Sie es später erneut oder wenden Sie sich an die Website, die Sie hierher geschickt hat.',
+    loading: "Die Kamera wird vorbereitet…",
+    loadFailed: "Der Kamerateil dieser Seite konnte nicht geladen werden. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",
+    retryLoad: "Erneut versuchen",
   },
   result: {
     verifiedHeading: 'Verifiziert',
@@ -56,6 +56,12 @@ export const de: Translation = {
   blocked: {
     heading: 'Verifizierung nicht verfügbar',
     portalLink: 'Abrechnungsportal öffnen',
+    back: "Zurück zur Website",
+    codes: {
+      SUBSCRIPTION_REQUIRED: "Die Altersverifizierung ist derzeit nicht verfügbar, weil dieser Händler kein aktives Abonnement hat. Bitte wenden Sie sich an den Händler.",
+      PLAN_LIMIT_REACHED: "Die Altersverifizierung ist derzeit nicht verfügbar, weil das monatliche Verifizierungslimit dieses Händlers erreicht ist. Bitte versuchen Sie es später erneut oder wenden Sie sich an den Händler.",
+      SANDBOX_LIMIT_REACHED: "Dieses Sandbox-Konto hat alle Testverifizierungen für diesen Monat verbraucht.",
+    },
   },
   handoff: {
     offer: 'Keine Kamera hier oder lieber mit dem Smartphone? Sie können diese Verifizierung dort abschließen.',
@@ -70,6 +76,7 @@ export const de: Translation = {
     pollStopped: 'Diese Seite kann das Ergebnis von Ihrem Smartphone nicht mehr abfragen. Laden Sie diese Seite neu, wenn Sie dort fertig sind.',
     doneHeading: 'Fertig – kehren Sie zu Ihrem Computer zurück',
     doneBody: 'Die Website auf Ihrem Computer geht von selbst weiter. Sie können diese Seite schließen.',
+    loopback: "Dieser Dienst ist nur mit einer Adresse dieses Computers eingerichtet, daher kann ein Smartphone den Link nicht öffnen. Bitten Sie den Betreiber, PUBLIC_BASE_URL auf eine Adresse zu setzen, die Ihr Smartphone erreicht.",
   },
   error: {
     incompleteHeading: 'Dieser Link ist unvollständig',

@@ -33,9 +33,9 @@ export const en = {
     error: 'The test result could not be sent.',
   },
   live: {
-    heading: 'Live checks are not available yet',
-    body: 'This server cannot run live face or document checks yet. No check has been done and no result has been sent.',
-    hint: 'Please try again later, or contact the website that sent you here.',
+    loading: 'Preparing the camera…',
+    loadFailed: 'The camera part of this page could not be loaded. Check your connection and try again.',
+    retryLoad: 'Try again',
   },
   result: {
     verifiedHeading: 'Verified',
@@ -59,6 +59,12 @@ export const en = {
   blocked: {
     heading: 'Verification is not available',
     portalLink: 'Open the billing portal',
+    back: 'Back to the website',
+    codes: {
+      SUBSCRIPTION_REQUIRED: 'Age verification is not available right now because this merchant has no active subscription. Please contact the merchant.',
+      PLAN_LIMIT_REACHED: "Age verification is not available right now because this merchant's monthly verification limit has been reached. Please try again later or contact the merchant.",
+      SANDBOX_LIMIT_REACHED: 'This sandbox account has used all of its test verifications for this month.',
+    },
   },
   handoff: {
     offer: 'No camera here, or prefer your phone? You can finish this verification there.',
@@ -73,6 +79,7 @@ export const en = {
     pollStopped: 'This page can no longer check for the result from your phone. When you have finished there, reload this page.',
     doneHeading: 'Done — return to your computer',
     doneBody: 'The website on your computer continues by itself. You can close this page.',
+    loopback: 'This service is set up with an address of this computer only, so a phone cannot open the link. Ask the site operator to set PUBLIC_BASE_URL to an address your phone can reach.',
   },
   error: {
     incompleteHeading: 'This link is incomplete',

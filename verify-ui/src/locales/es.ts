@@ -30,9 +30,9 @@ export const es: Translation = {
     error: 'No se pudo enviar el resultado de prueba.',
   },
   live: {
-    heading: 'Las comprobaciones reales aún no están disponibles',
-    body: 'Este servidor todavía no puede realizar comprobaciones reales de rostro ni de documentos. No se ha hecho ninguna comprobación ni se ha enviado ningún resultado.',
-    hint: 'Inténtalo de nuevo más tarde o ponte en contacto con el sitio web que te envió aquí.',
+    loading: "Preparando la cámara…",
+    loadFailed: "No se pudo cargar la parte de la cámara de esta página. Comprueba tu conexión e inténtalo de nuevo.",
+    retryLoad: "Intentar de nuevo",
   },
   result: {
     verifiedHeading: 'Verificado',
@@ -56,6 +56,12 @@ export const es: Translation = {
   blocked: {
     heading: 'La verificación no está disponible',
     portalLink: 'Abrir el portal de facturación',
+    back: "Volver al sitio web",
+    codes: {
+      SUBSCRIPTION_REQUIRED: "La verificación de edad no está disponible ahora porque este comercio no tiene una suscripción activa. Ponte en contacto con el comercio.",
+      PLAN_LIMIT_REACHED: "La verificación de edad no está disponible ahora porque este comercio ha alcanzado su límite mensual de verificaciones. Inténtalo más tarde o ponte en contacto con el comercio.",
+      SANDBOX_LIMIT_REACHED: "Esta cuenta de pruebas ha agotado sus verificaciones de prueba de este mes.",
+    },
   },
   handoff: {
     offer: '¿No tienes cámara aquí o prefieres usar el móvil? Puedes terminar esta verificación allí.',
@@ -70,6 +76,7 @@ export const es: Translation = {
     pollStopped: 'Esta página ya no puede consultar el resultado de tu móvil. Cuando hayas terminado allí, vuelve a cargar esta página.',
     doneHeading: 'Listo: vuelve a tu ordenador',
     doneBody: 'El sitio web en tu ordenador continuará solo. Puedes cerrar esta página.',
+    loopback: "Este servicio está configurado con una dirección solo de este ordenador, así que un móvil no puede abrir el enlace. Pide al operador del sitio que configure PUBLIC_BASE_URL con una dirección accesible desde tu móvil.",
   },
   error: {
     incompleteHeading: 'Este enlace está incompleto',

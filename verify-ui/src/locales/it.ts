@@ -30,9 +30,9 @@ export const it: Translation = {
     error: 'Non è stato possibile inviare l’esito di prova.',
   },
   live: {
-    heading: 'Le verifiche reali non sono ancora disponibili',
-    body: 'Questo server non può ancora eseguire verifiche reali del volto o dei documenti. Non è stata eseguita alcuna verifica e non è stato inviato alcun esito.',
-    hint: 'Riprova più tardi oppure contatta il sito che ti ha indirizzato qui.',
+    loading: "Preparazione della fotocamera…",
+    loadFailed: "Non è stato possibile caricare la parte della fotocamera di questa pagina. Controlla la connessione e riprova.",
+    retryLoad: "Riprova",
   },
   result: {
     verifiedHeading: 'Verificato',
@@ -56,6 +56,12 @@ export const it: Translation = {
   blocked: {
     heading: 'La verifica non è disponibile',
     portalLink: 'Apri il portale di fatturazione',
+    back: "Torna al sito web",
+    codes: {
+      SUBSCRIPTION_REQUIRED: "La verifica dell’età non è disponibile al momento perché questo esercente non ha un abbonamento attivo. Contatta l’esercente.",
+      PLAN_LIMIT_REACHED: "La verifica dell’età non è disponibile al momento perché questo esercente ha raggiunto il limite mensile di verifiche. Riprova più tardi o contatta l’esercente.",
+      SANDBOX_LIMIT_REACHED: "Questo account di prova ha esaurito le verifiche di prova di questo mese.",
+    },
   },
   handoff: {
     offer: 'Nessuna fotocamera qui o preferisci lo smartphone? Puoi completare questa verifica lì.',
@@ -70,6 +76,7 @@ export const it: Translation = {
     pollStopped: 'Questa pagina non può più controllare il risultato dallo smartphone. Quando avrai finito lì, ricarica questa pagina.',
     doneHeading: 'Fatto: torna al computer',
     doneBody: 'Il sito sul computer proseguirà da solo. Puoi chiudere questa pagina.',
+    loopback: "Questo servizio è configurato con un indirizzo solo di questo computer, quindi un telefono non può aprire il link. Chiedi al gestore del sito di impostare PUBLIC_BASE_URL su un indirizzo raggiungibile dal telefono.",
   },
   error: {
     incompleteHeading: 'Questo link è incompleto',

@@ -5,6 +5,12 @@ import { es } from './es';
 import { fr } from './fr';
 import { pt } from './pt';
 import { it as itLocale } from './it';
+import { liveEn } from './live-en';
+import { liveDe } from './live-de';
+import { liveEs } from './live-es';
+import { liveFr } from './live-fr';
+import { livePt } from './live-pt';
+import { liveIt } from './live-it';
 
 /** Flattens nested strings to `a.b` keys. */
 function flatten(tree: object, prefix = ''): Map<string, string> {
@@ -19,25 +25,36 @@ function flatten(tree: object, prefix = ''): Map<string, string> {
 
 const variables = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]).sort();
 
-const reference = flatten(en);
-const translations = { de, es, fr, pt, it: itLocale };
+// The first screens' strings (xx.ts) and the live check's (live-xx.ts, loaded with the capture chunk).
+const SETS = [
+  { name: 'core', reference: en as object, translations: { de, es, fr, pt, it: itLocale } as Record<string, object> },
+  { name: 'live', reference: liveEn as object, translations: { de: liveDe, es: liveEs, fr: liveFr, pt: livePt, it: liveIt } as Record<string, object> },
+];
 
 // The type system already makes every locale carry every key; this catches what types cannot:
 // an empty string, a dropped or misspelt {{variable}}, and an English string left untranslated.
-describe.each(Object.entries(translations))('locale %s', (_, locale) => {
-  const strings = flatten(locale);
-  test('has exactly the English keys', () => expect([...strings.keys()].sort()).toEqual([...reference.keys()].sort()));
-  for (const [key, english] of reference) {
-    test(key, () => {
-      const text = strings.get(key) ?? '';
-      expect(text.trim().length).toBeGreaterThan(0);
-      expect(variables(text)).toEqual(variables(english));
+for (const set of SETS) {
+  const reference = flatten(set.reference);
+  describe.each(Object.entries(set.translations))(`${set.name} locale %s`, (_, locale) => {
+    const strings = flatten(locale);
+    test('has exactly the English keys', () => expect([...strings.keys()].sort()).toEqual([...reference.keys()].sort()));
+    for (const [key, english] of reference) {
+      test(key, () => {
+        const text = strings.get(key) ?? '';
+        expect(text.trim().length).toBeGreaterThan(0);
+        expect(variables(text)).toEqual(variables(english));
+      });
+    }
+    test('is translated, not copied', () => {
+      // Short words such as "Sandbox" or German "Details" are legitimately the same in several languages.
+      const wordsOf = (text: string) => text.replace(/\{\{\w+\}\}/g, '').trim();
+      const copied = [...reference].filter(([key, english]) => strings.get(key) === english && wordsOf(english).length > 12);
+      expect(copied).toEqual([]);
     });
-  }
-  test('is translated, not copied', () => {
-    // Short words such as "Sandbox" or German "Details" are legitimately the same in several languages.
-    const wordsOf = (text: string) => text.replace(/\{\{\w+\}\}/g, '').trim();
-    const copied = [...reference].filter(([key, english]) => strings.get(key) === english && wordsOf(english).length > 12);
-    expect(copied).toEqual([]);
   });
+}
+
+test('the live strings do not repeat a key of the first screens (they merge into one tree)', () => {
+  const core = flatten(en);
+  expect([...flatten(liveEn).keys()].filter((key) => core.has(key))).toEqual([]);
 });

@@ -1,0 +1,73 @@
+import { describe, expect, test } from 'bun:test';
+import { CHECK_LIMITS, type CheckResult } from '@ageverify/protocol';
+import { checkFormData, interpretCheckResponse, isCheckResult, type CheckSubmission } from './check-submission';
+
+const jpeg = () => new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
+const desktop = { sessionId: 'ses_1', sessionToken: 'tok' };
+const noHeaders = { get: () => null };
+
+describe('checkFormData (protocol/src/checks.ts wire format)', () => {
+  test('L1: credentials, check and the selfie frames in order', () => {
+    const form = checkFormData({ credentials: desktop, check: 'age_estimation', selfie: [jpeg(), jpeg(), jpeg()], document: null });
+    expect([...form.keys()]).toEqual(['sessionId', 'sessionToken', 'check', 'selfie', 'selfie', 'selfie']);
+    expect(form.get('check')).toBe('age_estimation');
+    expect((form.getAll('selfie') as File[]).map((file) => file.name)).toEqual(['selfie-1.jpg', 'selfie-2.jpg', 'selfie-3.jpg']);
+    expect(form.has('documentType')).toBe(false);
+  });
+
+  test('document with face match: one submission carries the document and the selfie', () => {
+    const form = checkFormData({ credentials: { sessionId: 'ses_1', handoffToken: 'h' }, check: 'document', documentType: 'passport', selfie: [jpeg()], document: jpeg() });
+    expect([...form.keys()]).toEqual(['sessionId', 'handoffToken', 'check', 'documentType', 'document', 'selfie']);
+    expect(form.get('documentType')).toBe('passport');
+    expect(form.has('sessionToken')).toBe(false);
+  });
+
+  test('document without face match sends no selfie part', () => {
+    const form = checkFormData({ credentials: desktop, check: 'document', documentType: 'driving_licence', selfie: [], document: jpeg() });
+    expect(form.getAll('selfie')).toEqual([]);
+    expect((form.get('document') as File).name).toBe('document.jpg');
+  });
+
+  const misuse: Array<[string, CheckSubmission, RegExp]> = [
+    ['document without image', { credentials: desktop, check: 'document', documentType: 'passport', selfie: [], document: null }, /document image/],
+    ['document without type', { credentials: desktop, check: 'document', selfie: [], document: jpeg() }, /documentType/],
+    ['L1 without frames', { credentials: desktop, check: 'age_estimation', selfie: [], document: null }, /at least one selfie frame/],
+    ['too many frames', { credentials: desktop, check: 'age_estimation', selfie: Array.from({ length: CHECK_LIMITS.maxSelfieFrames + 1 }, jpeg), document: null }, /at most 5/],
+  ];
+  for (const [name, submission, message] of misuse) test(`refuses ${name}`, () => expect(() => checkFormData(submission)).toThrow(message));
+});
+
+describe('isCheckResult', () => {
+  const good: CheckResult[] = [
+    { decision: 'verified', status: 'verified', redirectUrl: 'https://m.example/r' },
+    { decision: 'failed', status: 'failed', reason: 'too_many_attempts', redirectUrl: 'https://m.example/r' },
+    { decision: 'retry', hint: 'too_dark', attemptsLeft: 2 },
+    { decision: 'step_up', next: 'document' },
+  ];
+  for (const result of good) test(`accepts ${JSON.stringify(result)}`, () => expect(isCheckResult(result)).toBe(true));
+  const bad: unknown[] = [
+    null,
+    { decision: 'verified', status: 'failed', redirectUrl: 'x' },
+    { decision: 'failed', status: 'failed', reason: 'because', redirectUrl: 'x' },
+    { decision: 'failed', status: 'failed', reason: 'age_not_met' },
+    { decision: 'retry', hint: 'engine_internal_code', attemptsLeft: 1 },
+    { decision: 'retry', hint: 'too_dark', attemptsLeft: -1 },
+    { decision: 'step_up', next: 'age_estimation' },
+    { decision: 'maybe' },
+  ];
+  for (const value of bad) test(`refuses ${JSON.stringify(value)}`, () => expect(isCheckResult(value)).toBe(false));
+});
+
+describe('interpretCheckResponse', () => {
+  test('a 200 CheckResult', () =>
+    expect(interpretCheckResponse(200, '{"decision":"step_up","next":"document"}', noHeaders)).toEqual({ ok: true, value: { decision: 'step_up', next: 'document' } }));
+  test('a 200 with another body is invalid', () => expect(interpretCheckResponse(200, '{}', noHeaders)).toEqual({ ok: false, failure: { kind: 'invalid-response', status: 200 } }));
+  test('status 0 is the network', () => expect(interpretCheckResponse(0, '', noHeaders)).toEqual({ ok: false, failure: { kind: 'network' } }));
+  test('413 with the error body', () =>
+    expect(interpretCheckResponse(413, '{"statusCode":413,"message":"Too large"}', noHeaders)).toEqual({ ok: false, failure: { kind: 'http', status: 413, message: 'Too large' } }));
+  test('429 keeps Retry-After', () =>
+    expect(interpretCheckResponse(429, 'busy', { get: (name: string) => (name === 'retry-after' ? '3' : null) })).toEqual({
+      ok: false,
+      failure: { kind: 'http', status: 429, message: null, retryAfterMs: 3000 },
+    }));
+});

@@ -1,0 +1,102 @@
+import { describe, expect, test } from 'bun:test';
+import { afterCameraProblem, afterCapture, afterDocumentChosen, afterResult, purposeOfHint, startLive, type LiveContext } from './live-flow';
+
+const frame = () => new Blob(['x'], { type: 'image/jpeg' });
+const frames = [frame(), frame(), frame()];
+const L1 = { nextCheck: 'age_estimation', verificationMode: 'L1', faceMatchEnabled: true } as const;
+const L2 = { nextCheck: 'document', verificationMode: 'L2', faceMatchEnabled: true } as const;
+
+describe('startLive', () => {
+  test('L1 opens at the camera explanation', () => expect(startLive(L1).step).toEqual({ kind: 'camera-intro', purpose: 'selfie' }));
+  test('L2 opens at the document choice', () => expect(startLive(L2).step).toEqual({ kind: 'choose-document' }));
+  test('an L1 session stepped up (reload) resumes at the document', () => {
+    const { step, context } = startLive({ ...L1, nextCheck: 'document' });
+    expect(step).toEqual({ kind: 'choose-document' });
+    expect(context.check).toBe('document');
+  });
+  test('without nextCheck (older server) the mode decides', () => expect(startLive({ ...L2, nextCheck: null }).context.check).toBe('document'));
+});
+
+describe('L1', () => {
+  test('a burst is submitted at once', () => {
+    const transition = afterCapture(startLive(L1).context, 'selfie', frames);
+    expect(transition.kind).toBe('submit');
+    if (transition.kind === 'submit') expect(transition.context.selfie).toHaveLength(3);
+  });
+  test('retry(too_dark) asks for the selfie again and drops the old frames', () => {
+    const context = { ...startLive(L1).context, selfie: frames };
+    const transition = afterResult(context, { decision: 'retry', hint: 'too_dark', attemptsLeft: 2 });
+    expect(transition).toMatchObject({ kind: 'step', step: { kind: 'retry', purpose: 'selfie', hint: 'too_dark', attemptsLeft: 2 } });
+    if (transition.kind === 'step') expect(transition.context.selfie).toEqual([]);
+  });
+  test('verified and failed finish', () => {
+    const context = startLive(L1).context;
+    expect(afterResult(context, { decision: 'verified', status: 'verified', redirectUrl: 'r' }).kind).toBe('finish');
+    expect(afterResult(context, { decision: 'failed', status: 'failed', reason: 'too_many_attempts', redirectUrl: 'r' }).kind).toBe('finish');
+  });
+});
+
+describe('step-up', () => {
+  const stepUp = { decision: 'step_up', next: 'document' } as const;
+  test('face match on: the selfie frames are kept and sent with the document, no second selfie', () => {
+    const stepped = afterResult({ ...startLive(L1).context, selfie: frames }, stepUp);
+    expect(stepped).toMatchObject({ kind: 'step', step: { kind: 'step-up' }, context: { check: 'document', selfie: frames } });
+    if (stepped.kind !== 'step') throw new Error('unreachable');
+    const chosen = afterDocumentChosen(stepped.context, 'passport');
+    if (chosen.kind !== 'step') throw new Error('unreachable');
+    expect(chosen.step).toEqual({ kind: 'camera-intro', purpose: 'document' });
+    const captured = afterCapture(chosen.context, 'document', [frame()]);
+    expect(captured.kind).toBe('submit');
+    if (captured.kind === 'submit') expect(captured.context.selfie).toEqual(frames);
+  });
+  test('face match off: the frames are dropped', () => {
+    const stepped = afterResult({ ...startLive({ ...L1, faceMatchEnabled: false }).context, selfie: frames }, stepUp);
+    expect(stepped).toMatchObject({ context: { selfie: [] } });
+  });
+});
+
+describe('L2', () => {
+  const chosen = (context: LiveContext = startLive(L2).context) => {
+    const transition = afterDocumentChosen(context, 'driving_licence');
+    if (transition.kind !== 'step') throw new Error('unreachable');
+    return transition.context;
+  };
+  test('face match on: the document, then a selfie, then one submission', () => {
+    const afterDocument = afterCapture(chosen(), 'document', [frame()]);
+    expect(afterDocument).toMatchObject({ kind: 'step', step: { kind: 'camera-intro', purpose: 'selfie' } });
+    if (afterDocument.kind !== 'step') throw new Error('unreachable');
+    const afterSelfie = afterCapture(afterDocument.context, 'selfie', frames);
+    expect(afterSelfie.kind).toBe('submit');
+    if (afterSelfie.kind === 'submit') {
+      expect(afterSelfie.context.document).not.toBeNull();
+      expect(afterSelfie.context.selfie).toHaveLength(3);
+      expect(afterSelfie.context.documentType).toBe('driving_licence');
+    }
+  });
+  test('face match off: the document alone is submitted', () =>
+    expect(afterCapture(chosen(startLive({ ...L2, faceMatchEnabled: false }).context), 'document', [frame()]).kind).toBe('submit'));
+  test('retry(document_unreadable) keeps the selfie and asks for the document again', () => {
+    const context = { ...chosen(), document: frame(), selfie: frames };
+    const transition = afterResult(context, { decision: 'retry', hint: 'document_unreadable', attemptsLeft: 1 });
+    expect(transition).toMatchObject({ kind: 'step', step: { kind: 'retry', purpose: 'document' }, context: { document: null, selfie: frames } });
+  });
+  test('after a camera problem, pictures come from the upload fallback', () => {
+    const blocked = afterCameraProblem(startLive(L2).context, 'document', 'denied');
+    expect(blocked).toMatchObject({ step: { kind: 'camera-blocked', reason: 'denied' }, context: { cameraUnusable: true } });
+    if (blocked.kind !== 'step') throw new Error('unreachable');
+    const afterDocument = afterCapture({ ...blocked.context, documentType: 'passport' }, 'document', [frame()]);
+    expect(afterDocument).toMatchObject({ step: { kind: 'camera-blocked', purpose: 'selfie' } });
+  });
+});
+
+describe('purposeOfHint', () => {
+  const cases = [
+    ['no_face', 'document', 'selfie'],
+    ['multiple_faces', 'age_estimation', 'selfie'],
+    ['document_not_found', 'document', 'document'],
+    ['too_dark', 'age_estimation', 'selfie'],
+    ['too_blurry', 'document', 'document'],
+    ['image_unreadable', 'document', 'document'],
+  ] as const;
+  for (const [hint, check, expected] of cases) test(`${hint} in ${check} → ${expected}`, () => expect(purposeOfHint(hint, check)).toBe(expected));
+});

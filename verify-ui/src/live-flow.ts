@@ -1,0 +1,121 @@
+import type { CheckKind, CheckResult, DocumentType, RetryHint, VerifySessionView } from '@ageverify/protocol';
+import type { ApiFailure } from './api';
+
+/**
+ * The steps of a live check inside <age-verify-live> (the app's `check` state of a live session).
+ * Pure: every function takes the current step and context and returns the next ones; the element
+ * applies them. The engine decides everything (protocol/src/checks.ts); the page only captures and
+ * uploads, and keeps the captured images in memory until one submission has carried them.
+ *
+ *   L1:  camera-intro(selfie) ─Allow─> camera(selfie) ─burst─> uploading ─┬─ verified / failed ──> finish
+ *                                                                         ├─ retry(hint) ─Take again─> camera(…)
+ *                                                                         └─ step_up ──> step-up ──> choose-document
+ *   L2 (or nextCheck=document after a reload):
+ *        choose-document ──> camera-intro(document) ──> camera(document) ─┬─ face match on, no selfie yet ─> camera-intro(selfie) ─> camera(selfie) ─> uploading
+ *                                                                         └─ otherwise ─> uploading
+ *   camera refused or missing ──> camera-blocked (how to allow it; upload a photo; desktop: the QR panel below)
+ *   upload failed (network, 5xx) ──> send-failed ─Send again─> uploading (same images)
+ *
+ * After a step-up the L1 selfie frames are kept when face match is on, so the document submission
+ * carries them and the user is not asked for a second selfie.
+ */
+export type CapturePurpose = 'selfie' | 'document';
+
+export type LiveStep =
+  | { kind: 'camera-intro'; purpose: CapturePurpose }
+  | { kind: 'choose-document' }
+  | { kind: 'camera'; purpose: CapturePurpose }
+  | { kind: 'camera-blocked'; purpose: CapturePurpose; reason: CameraProblem }
+  | { kind: 'uploading'; progress: number }
+  | { kind: 'retry'; purpose: CapturePurpose; hint: RetryHint; attemptsLeft: number }
+  | { kind: 'step-up' }
+  | { kind: 'send-failed'; failure: ApiFailure };
+
+export const CameraProblem = {
+  /** The user or the browser's settings refused access (NotAllowedError, SecurityError). */
+  denied: 'denied',
+  /** No camera, the camera is busy, or this browser has no getUserMedia. */
+  unavailable: 'unavailable',
+} as const;
+export type CameraProblem = (typeof CameraProblem)[keyof typeof CameraProblem];
+
+export interface LiveContext {
+  check: CheckKind;
+  faceMatch: boolean;
+  documentType: DocumentType | null;
+  selfie: readonly Blob[];
+  document: Blob | null;
+  /** Once the camera failed, "take again" goes to the upload fallback, not to the camera. */
+  cameraUnusable: boolean;
+}
+
+/** A finished check, handed to the app, which takes the user back (merchant-return.ts). */
+export type FinishedCheck = Extract<CheckResult, { decision: 'verified' | 'failed' }>;
+
+export type LiveTransition = { kind: 'step'; step: LiveStep; context: LiveContext } | { kind: 'submit'; context: LiveContext } | { kind: 'finish'; result: FinishedCheck };
+
+/** Where a live check starts: the check the server expects next (`nextCheck`), so a reload after a step-up resumes at the document. */
+export function startLive(session: Pick<VerifySessionView, 'nextCheck' | 'verificationMode' | 'faceMatchEnabled'>): { step: LiveStep; context: LiveContext } {
+  const check: CheckKind = session.nextCheck ?? (session.verificationMode === 'L2' ? 'document' : 'age_estimation');
+  const context: LiveContext = { check, faceMatch: session.faceMatchEnabled, documentType: null, selfie: [], document: null, cameraUnusable: false };
+  return { step: check === 'document' ? { kind: 'choose-document' } : { kind: 'camera-intro', purpose: 'selfie' }, context };
+}
+
+/** The step that takes a picture for `purpose`: the camera, or the upload fallback once the camera failed. */
+export function captureStep(context: LiveContext, purpose: CapturePurpose): LiveStep {
+  return context.cameraUnusable ? { kind: 'camera-blocked', purpose, reason: CameraProblem.unavailable } : { kind: 'camera', purpose };
+}
+
+export function afterDocumentChosen(context: LiveContext, documentType: DocumentType): LiveTransition {
+  return { kind: 'step', step: context.cameraUnusable ? captureStep(context, 'document') : { kind: 'camera-intro', purpose: 'document' }, context: { ...context, documentType } };
+}
+
+/** Images taken (by the camera or the upload fallback): ask for what is still missing, else submit. */
+export function afterCapture(context: LiveContext, purpose: CapturePurpose, images: readonly Blob[]): LiveTransition {
+  if (images.length === 0) throw new Error(`Expected at least one image for ${purpose}, got none`);
+  const next: LiveContext = purpose === 'selfie' ? { ...context, selfie: [...images] } : { ...context, document: images[0] ?? null };
+  if (next.check === 'age_estimation') return { kind: 'submit', context: next };
+  if (!next.documentType) return { kind: 'step', step: { kind: 'choose-document' }, context: next };
+  if (!next.document) return { kind: 'step', step: captureStep(next, 'document'), context: next };
+  if (next.faceMatch && next.selfie.length === 0) {
+    return { kind: 'step', step: next.cameraUnusable ? captureStep(next, 'selfie') : { kind: 'camera-intro', purpose: 'selfie' }, context: next };
+  }
+  return { kind: 'submit', context: next };
+}
+
+/** The camera could not be opened: explain, and take pictures by upload from now on. */
+export function afterCameraProblem(context: LiveContext, purpose: CapturePurpose, reason: CameraProblem): LiveTransition {
+  return { kind: 'step', step: { kind: 'camera-blocked', purpose, reason }, context: { ...context, cameraUnusable: true } };
+}
+
+const DOCUMENT_HINTS: readonly RetryHint[] = ['document_not_found', 'document_unreadable'];
+const FACE_HINTS: readonly RetryHint[] = ['no_face', 'multiple_faces', 'face_too_small', 'face_not_centered', 'face_not_frontal'];
+
+/** Which picture a retry hint asks for again. Light and blur are about whichever picture the check is mainly about. */
+export function purposeOfHint(hint: RetryHint, check: CheckKind): CapturePurpose {
+  if (DOCUMENT_HINTS.includes(hint)) return 'document';
+  if (FACE_HINTS.includes(hint)) return 'selfie';
+  return check === 'document' ? 'document' : 'selfie';
+}
+
+/** The engine's answer (protocol/src/checks.ts CheckResult). */
+export function afterResult(context: LiveContext, result: CheckResult): LiveTransition {
+  switch (result.decision) {
+    case 'verified':
+    case 'failed':
+      return { kind: 'finish', result };
+    case 'retry': {
+      const purpose = purposeOfHint(result.hint, context.check);
+      // Only the picture that has to be taken again is dropped; the other one is still good.
+      const next: LiveContext = purpose === 'selfie' ? { ...context, selfie: [] } : { ...context, document: null };
+      return { kind: 'step', step: { kind: 'retry', purpose, hint: result.hint, attemptsLeft: result.attemptsLeft }, context: next };
+    }
+    case 'step_up':
+      // Same session, now a document check; the selfie is kept only where face match needs it.
+      return {
+        kind: 'step',
+        step: { kind: 'step-up' },
+        context: { ...context, check: 'document', documentType: null, document: null, selfie: context.faceMatch ? context.selfie : [] },
+      };
+  }
+}
