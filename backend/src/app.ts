@@ -6,6 +6,8 @@ import { Elysia } from 'elysia';
 import { cors } from '@elysiajs/cors';
 import type { Clock } from './clock';
 import type { Db } from './db/database';
+import { databaseReadiness, type Readiness } from './db/readiness';
+import { HttpError } from './http/http-error';
 import type { Logger } from './log';
 import { errorHandling } from './http/error-handling';
 import { allowedMethodsOf } from './http/allowed-methods';
@@ -13,6 +15,9 @@ import { staticAssets } from './http/static-assets';
 import { OPENAPI_PATH, openapiDocument, referencePage } from './http/openapi';
 import { sessionRoutes } from './modules/sessions';
 import { verifyRoutes } from './modules/verify';
+
+/** What a 503 asks callers to wait: about the readiness cache and the reconnect backoff's cap. */
+const RETRY_AFTER_SECONDS = 2;
 
 const CROSS_ORIGIN_PATHS = new Set(['/api/v1/sessions/create', '/api/v1/verify/cancel']);
 
@@ -24,9 +29,12 @@ export interface AppDeps {
   publicBaseUrl: string;
   verifyUrl: string;
   maxBodyBytes: number;
+  /** Defaults to a cached `select 1` on `db`. */
+  readiness?: Readiness;
 }
 
 export function createApp(deps: AppDeps) {
+  const readiness = deps.readiness ?? databaseReadiness(deps.db);
   // The reference page renders the document this very app generates.
   let handle: (request: Request) => Promise<Response> = async () => new Response('{}');
   // The route table exists once every module is mounted; 405 answers read it then.
@@ -50,7 +58,19 @@ export function createApp(deps: AppDeps) {
           }),
         ),
       )
-      .get('/healthz', () => ({ status: 'ok' }))
+      // Liveness: the process answers, whatever the database does (a restart would not bring the
+      // database back). It reports the last known database state and refreshes it in the background.
+      .get('/healthz', () => {
+        void readiness.check();
+        return { status: 'ok', database: readiness.lastKnown() };
+      })
+      // Readiness: send traffic here only while the database is reachable (issue 15, item 2).
+      .get('/readyz', async () => {
+        if ((await readiness.check()) !== 'up') {
+          throw new HttpError(503, 'The database cannot be reached; retry later', { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } });
+        }
+        return { status: 'ready', database: 'up' };
+      })
       .use(sessionRoutes(deps))
       .use(verifyRoutes(deps))
       .use(staticAssets())

@@ -5,6 +5,7 @@
 import { Elysia } from 'elysia';
 import type { Clock } from '../clock';
 import { describeError, type Logger } from '../log';
+import { databaseUnavailable } from '../db/database-unavailable';
 import { randomBase62 } from '../ids';
 import { HttpError, errorBody } from './http-error';
 import { validationMessages } from './validation-messages';
@@ -86,6 +87,12 @@ export function errorHandling(deps: ErrorHandlingDeps) {
         case 'INVALID_COOKIE_SIGNATURE':
           return json(400, 'Invalid cookie', path, requestId);
         default: {
+          // The database is down or restarting: the request may succeed later, so 503 and when to
+          // retry rather than a 500 (issue 15, item 2). Logged by codes only (describeError).
+          if (databaseUnavailable(error)) {
+            logger.warn('database unavailable', { requestId, path, method: request.method, ...describeError(error) });
+            return json(503, 'Service temporarily unavailable: the database cannot be reached; retry later', path, requestId, undefined, { 'retry-after': '2' });
+          }
           // Internal errors are logged with context; clients get a bare 500 (STYLE.md, svix).
           logger.error('unhandled error', { requestId, path, method: request.method, code: String(code), ...describeError(error) });
           return json(500, 'Internal server error', path, requestId);

@@ -14,7 +14,7 @@ export function openapiDocument() {
     path: '/api/v1/openapi',
     specPath: OPENAPI_PATH,
     provider: null,
-    exclude: { paths: ['/internal/cli', '/healthz'], staticFile: true },
+    exclude: { paths: ['/internal/cli', '/healthz', '/readyz'], staticFile: true },
     documentation: {
       info: {
         title: 'Age Verification Session Service API',
