@@ -51,8 +51,8 @@ export function createApp(deps: AppDeps) {
           cors({
             origin: (request) => CROSS_ORIGIN_PATHS.has(new URL(request.url).pathname),
             methods: ['POST', 'OPTIONS'],
-            allowedHeaders: ['authorization', 'x-api-key', 'content-type', 'x-request-id'],
-            exposeHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-window', 'x-ratelimit-remaining', 'x-ratelimit-retry-after'],
+            allowedHeaders: ['authorization', 'x-api-key', 'content-type', 'x-request-id', 'idempotency-key'],
+            exposeHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-window', 'x-ratelimit-remaining', 'x-ratelimit-retry-after', 'idempotent-replayed', 'retry-after'],
             credentials: false,
             maxAge: 600,
           }),
