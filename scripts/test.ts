@@ -7,14 +7,16 @@
  *   4. bun test                   (unit + integration; PGlite, plus PostgreSQL with TEST_DATABASE_URL)
  *   5. packages                   (scripts/package-checks.ts: npm pack both packages, install the
  *                                  tarballs into a scratch project, run them on Node and Bun, tsc)
- *   6. Playwright e2e             (e2e/playwright.config.ts; a project per database target)
+ *   6. faults --short             (scripts/faults.ts: kill -9 and PostgreSQL restarts/stop under
+ *                                  load, ~4 min; the full suite, `bun run faults`, is nightly)
+ *   7. Playwright e2e             (e2e/playwright.config.ts; a project per database target)
  *
  * Steps run in order and the first failure stops the run. The last line is always
  * `N passed, M failed[, K skipped]`, counted from the bun junit report, the package checks (one
  * test each) and the Playwright JSON report. The exit code is non-zero when a step failed, a test
  * failed, or no test ran.
  *
- * Flags: --no-e2e (alias --only-unit) skips 1 and 6; --only-e2e skips 2, 4 and 5;
+ * Flags: --no-e2e (alias --only-unit) skips 1 and 7; --only-e2e skips 2, 4, 5 and 6;
  * arguments after `--` go to Playwright (e.g. `bun run test --only-e2e -- --project pglite`).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -61,6 +63,8 @@ async function main(): Promise<number> {
   steps.push(['build', () => run(['bun', 'run', 'build'])]);
   if (unit) steps.push(['bun test', () => runBunTest(totals)]);
   if (unit) steps.push(['packages', () => runPackages(totals)]);
+  // Issue 15, item 5: the short fault suite on every run; it prints its own checks and figures.
+  if (unit) steps.push(['faults (short)', () => run(['bun', 'scripts/faults.ts', '--short'])]);
   if (e2e) steps.push(['e2e (Playwright)', () => runPlaywright(totals, playwrightArgs)]);
 
   mkdirSync(resultsDir, { recursive: true });
