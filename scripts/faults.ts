@@ -64,7 +64,12 @@ interface Server {
 
 async function startServer(extra: Record<string, string>): Promise<Server> {
   const port = freePort();
-  const proc = Bun.spawn(['bun', 'backend/src/main.ts'], { cwd: root, env: env({ PORT: String(port), HOST: '127.0.0.1', ...extra }), stdout: 'pipe', stderr: 'pipe' });
+  const proc = Bun.spawn(['bun', 'backend/src/main.ts'], {
+    cwd: root,
+    env: env({ PORT: String(port), HOST: '127.0.0.1', ...extra }),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   cleanup.push(() => proc.kill('SIGKILL'));
   // Read the output as it comes: an unread pipe fills up and blocks the server.
   let output = '';
@@ -96,7 +101,9 @@ async function cli(extra: Record<string, string>, ...argv: string[]): Promise<st
 async function provision(serviceEnv: Record<string, string>, receiver: Receiver, path: string) {
   const keys = JSON.parse(await cli(serviceEnv, 'tenant', 'create', '--name', 'Faults', '--domain', 'shop.example.com', '--sandbox'));
   await cli(serviceEnv, 'rate-limit', 'set', '--tenant', keys.tenantId, '--create', '1000000');
-  const added = JSON.parse(await cli(serviceEnv, 'webhooks', 'add', '--tenant', keys.tenantId, '--url', receiver.url(path, '127.0.0.1'), '--events', 'session.started'));
+  const added = JSON.parse(
+    await cli(serviceEnv, 'webhooks', 'add', '--tenant', keys.tenantId, '--url', receiver.url(path, '127.0.0.1'), '--events', 'session.started'),
+  );
   receiver.expectSecret(path, added.secret);
   return keys as { tenantId: string; publishableKey: string };
 }
@@ -174,7 +181,7 @@ class Load {
         });
         outcome = String(response.status);
         retryAfter = response.headers.get('retry-after');
-        const body = (await response.json().catch(() => null)) as Record<string, any> | null;
+        const body = (await response.json().catch(() => null)) as { sessionId: string; externalUserId: string; expiresAt: string; sandboxMode: boolean } | null;
         if (response.status === 201 && body) {
           const earlier = this.sessionOfKey.get(pending.key);
           if (earlier && earlier !== body.sessionId) this.keyConflicts++;
@@ -218,7 +225,9 @@ function checkSessions(label: string, load: Load, rows: StoredSession[]) {
   const perUser = new Map<string, number>();
   for (const row of rows) if (row.external_user_id) perUser.set(row.external_user_id, (perUser.get(row.external_user_id) ?? 0) + 1);
   const twice = [...perUser.values()].filter((n) => n > 1).length;
-  console.log(`  ${label}: ${load.acked.size} sessions acknowledged, ${rows.length} stored, ${load.replays} idempotent replays, outcomes ${JSON.stringify(Object.fromEntries(load.outcomes))}`);
+  console.log(
+    `  ${label}: ${load.acked.size} sessions acknowledged, ${rows.length} stored, ${load.replays} idempotent replays, outcomes ${JSON.stringify(Object.fromEntries(load.outcomes))}`,
+  );
   check(lost === 0, `${label}: no acknowledged session lost (${lost} lost)`);
   check(changed === 0, `${label}: no acknowledged session changed (${changed} changed)`);
   check(twice === 0 && load.keyConflicts === 0, `${label}: one Idempotency-Key, one session (${twice} keys made two, ${load.keyConflicts} differing 201s)`);
@@ -231,7 +240,13 @@ function checkSessions(label: string, load: Load, rows: StoredSession[]) {
  */
 async function checkDeliveries(label: string, load: Load, receiver: Receiver, path: string, faults: number[]) {
   const startedAt = performance.now();
-  const delivered = () => new Set(receiver.requests(path).filter((r) => r.json?.event === 'session.started').map((r) => r.json?.data?.sessionId as string));
+  const delivered = () =>
+    new Set(
+      receiver
+        .requests(path)
+        .filter((r) => r.json?.event === 'session.started')
+        .map((r) => r.json?.data?.sessionId as string),
+    );
   let missing = [...load.acked.keys()].filter((id) => !delivered().has(id));
   while (missing.length > 0 && performance.now() - startedAt < DELIVERY_WAIT_MS) {
     await Bun.sleep(250);
@@ -245,7 +260,9 @@ async function checkDeliveries(label: string, load: Load, receiver: Receiver, pa
   const notAroundFault = duplicated.filter((r) => Date.parse(String(r.json?.data?.timestamp)) > lastFault + 2_000).length;
   check(notAroundFault === 0, `${label}: duplicates only of events from before a fault (${notAroundFault} later)`);
   const invalid = requests.filter((r) => r.serviceSignatureValid === false).length;
-  console.log(`  ${label}: ${requests.length} deliveries, ${receiver.eventIds(path).length} distinct events, ${duplicates} duplicates, all in ${Math.round(performance.now() - startedAt)} ms after the last fault`);
+  console.log(
+    `  ${label}: ${requests.length} deliveries, ${receiver.eventIds(path).length} distinct events, ${duplicates} duplicates, all in ${Math.round(performance.now() - startedAt)} ms after the last fault`,
+  );
   check(missing.length === 0, `${label}: every acknowledged session.started delivered at least once (${missing.length} missing)`);
   check(invalid === 0, `${label}: every delivery correctly signed (${invalid} not)`);
   return duplicates;
@@ -310,7 +327,10 @@ async function postgresTwoInstancesKillRounds(receiver: Receiver, adminUrl: stri
   const duplicates = await checkDeliveries('postgres', load, receiver, '/postgres', faults);
   for (const server of servers) server.proc.kill('SIGTERM');
   const codes = await Promise.all(servers.map((s) => s.proc.exited));
-  check(codes.every((code) => code === 0), `postgres: SIGTERM exits 0 on both instances (${codes.join(', ')})`);
+  check(
+    codes.every((code) => code === 0),
+    `postgres: SIGTERM exits 0 on both instances (${codes.join(', ')})`,
+  );
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   const rows = await sql<StoredSession[]>`select id, external_user_id, expires_at, sandbox from sessions`;
   await sql.end();
@@ -344,7 +364,10 @@ async function privateClusterOutages(receiver: Receiver, cluster: PrivateCluster
     const back = performance.now();
     check(alive(), `restart ${mode}: the server is alive`);
     recoveries[`restart ${mode}`] = await recoveryAfter(back);
-    check(recoveries[`restart ${mode}`]! <= RECOVERY_BOUND_MS, `restart ${mode}: serving again ${recoveries[`restart ${mode}`]} ms after PostgreSQL is back (bound ${RECOVERY_BOUND_MS})`);
+    check(
+      recoveries[`restart ${mode}`]! <= RECOVERY_BOUND_MS,
+      `restart ${mode}: serving again ${recoveries[`restart ${mode}`]} ms after PostgreSQL is back (bound ${RECOVERY_BOUND_MS})`,
+    );
   }
 
   await load.progress(40);
@@ -357,7 +380,10 @@ async function privateClusterOutages(receiver: Receiver, cluster: PrivateCluster
   const health = await fetch(`${server.base}/healthz`);
   check(ready.status === 503 && ready.headers.has('retry-after'), `stop: /readyz is 503 with Retry-After (${ready.status})`);
   const healthBody = (await health.json()) as { database?: string };
-  check(health.status === 200 && healthBody.database === 'down', `stop: /healthz is 200 and says the database is down (${health.status}, ${healthBody.database})`);
+  check(
+    health.status === 200 && healthBody.database === 'down',
+    `stop: /healthz is 200 and says the database is down (${health.status}, ${healthBody.database})`,
+  );
   await Bun.sleep(STOP_SECONDS * 1000 - 1_500);
   await cluster.start();
   const startedAgain = performance.now();
@@ -370,10 +396,15 @@ async function privateClusterOutages(receiver: Receiver, cluster: PrivateCluster
   const during = load.attempts.filter((a) => a.startedAt >= stoppedAt + 1_000 && a.endedAt <= startedAgain);
   const slowest = Math.max(0, ...during.map((a) => a.endedAt - a.startedAt));
   const not503 = during.filter((a) => a.outcome !== '503' || !a.retryAfter).length;
-  console.log(`  during the stop: ${during.length} requests, slowest answer ${Math.round(slowest)} ms, outcomes ${JSON.stringify(countBy(during.map((a) => a.outcome)))}`);
+  console.log(
+    `  during the stop: ${during.length} requests, slowest answer ${Math.round(slowest)} ms, outcomes ${JSON.stringify(countBy(during.map((a) => a.outcome)))}`,
+  );
   check(during.length > 0 && not503 === 0, `stop: every answer is 503 with Retry-After (${not503} were not)`);
   check(slowest <= STOP_ANSWER_BOUND_MS, `stop: every answer within ${STOP_ANSWER_BOUND_MS} ms (slowest ${Math.round(slowest)} ms)`);
-  check(recoveries[`stop ${STOP_SECONDS} s`]! <= RECOVERY_BOUND_MS, `stop: serving again ${recoveries[`stop ${STOP_SECONDS} s`]} ms after PostgreSQL is back (bound ${RECOVERY_BOUND_MS})`);
+  check(
+    recoveries[`stop ${STOP_SECONDS} s`]! <= RECOVERY_BOUND_MS,
+    `stop: serving again ${recoveries[`stop ${STOP_SECONDS} s`]} ms after PostgreSQL is back (bound ${RECOVERY_BOUND_MS})`,
+  );
   const afterRecovery = load.attempts.filter((a) => a.startedAt >= startedAgain + RECOVERY_BOUND_MS && a.outcome !== '201').length;
   check(afterRecovery === 0, `stop: no failures once recovered (${afterRecovery})`);
 
@@ -386,7 +417,9 @@ async function privateClusterOutages(receiver: Receiver, cluster: PrivateCluster
   const rows = await sql<StoredSession[]>`select id, external_user_id, expires_at, sandbox from sessions`;
   await sql.end();
   checkSessions('outages', load, rows);
-  console.log(`  recovery: ${JSON.stringify(recoveries)}; SIGTERM took ${shutdownMs} ms; the server's last output: ${JSON.stringify(server.output().slice(-300))}`);
+  console.log(
+    `  recovery: ${JSON.stringify(recoveries)}; SIGTERM took ${shutdownMs} ms; the server's last output: ${JSON.stringify(server.output().slice(-300))}`,
+  );
   return { sessions: load.acked.size, events: receiver.eventIds('/outage').length, duplicates, recoveries };
 }
 

@@ -36,7 +36,13 @@ export function createReadiness(probe: () => Promise<unknown>, options: Readines
       timer = setTimeout(() => resolve('down'), timeoutMs);
     });
     try {
-      return await Promise.race([probe().then((): DatabaseState => 'up', (): DatabaseState => 'down'), deadline]);
+      return await Promise.race([
+        probe().then(
+          (): DatabaseState => 'up',
+          (): DatabaseState => 'down',
+        ),
+        deadline,
+      ]);
     } finally {
       clearTimeout(timer);
     }

@@ -57,7 +57,11 @@ for (const target of TARGETS) {
     test('key order in the body does not make another request', async () => {
       const first = await ctx.json(await create('order-order', { externalUserId: 'u2', merchantName: 'Shop' }));
       const raw = `{"merchantName":"Shop","externalUserId":"u2","returnUrl":"https://shop.example.com/return"}`;
-      const again = await ctx.request('POST', '/api/v1/sessions/create', { key: tenant.publishableKey, headers: { 'idempotency-key': 'order-order' }, rawBody: raw });
+      const again = await ctx.request('POST', '/api/v1/sessions/create', {
+        key: tenant.publishableKey,
+        headers: { 'idempotency-key': 'order-order' },
+        rawBody: raw,
+      });
       expect(again.status).toBe(201);
       expect((await ctx.json(again)).sessionId).toBe(first.sessionId);
     });
@@ -140,7 +144,10 @@ for (const target of TARGETS) {
       const sweeper = startSweeper({ db: ctx.database.db, clock: ctx.clock, logger: silentLogger, intervalMs: 3_600_000 });
       await sweeper.runOnce();
       await sweeper.stop();
-      const rows = await ctx.database.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.tenantId, tenant.tenantId), eq(idempotencyKeys.key, 'order-old')));
+      const rows = await ctx.database.db
+        .select()
+        .from(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.tenantId, tenant.tenantId), eq(idempotencyKeys.key, 'order-old')));
       expect(rows).toHaveLength(0);
       const again = await create('order-old');
       expect(again.status).toBe(201);

@@ -41,7 +41,12 @@ export type StoreResult<T> = (tx: DbOrTx, statusCode: number, body: T) => Promis
 /** Thrown inside the operation's transaction so that it rolls back; never leaves this module. */
 class KeyTaken extends Error {}
 
-export async function runIdempotent<T>(db: Db, request: IdempotentRequest, operation: (store: StoreResult<T>) => Promise<T>, successStatus: number): Promise<IdempotentResult<T>> {
+export async function runIdempotent<T>(
+  db: Db,
+  request: IdempotentRequest,
+  operation: (store: StoreResult<T>) => Promise<T>,
+  successStatus: number,
+): Promise<IdempotentResult<T>> {
   const replayed = await lookUp<T>(db, request);
   if (replayed) return replayed;
   const store: StoreResult<T> = async (tx, statusCode, body) => {
@@ -114,4 +119,3 @@ function unseal(request: IdempotentRequest, sealed: string): string {
   decipher.setAuthTag(tag!);
   return Buffer.concat([decipher.update(ciphertext!), decipher.final()]).toString('utf8');
 }
-
