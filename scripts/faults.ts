@@ -259,7 +259,8 @@ async function checkDeliveries(label: string, load: Load, receiver: Receiver, pa
     const got = delivered();
     missing = missing.filter((id) => !got.has(id));
     const waited = performance.now() - startedAt;
-    if (missing.length > 0 && waited % 30_000 < 250) console.log(`  ${label}: ${missing.length} session.started still undelivered after ${Math.round(waited / 1000)} s`);
+    if (missing.length > 0 && waited % 30_000 < 250)
+      console.log(`  ${label}: ${missing.length} session.started still undelivered after ${Math.round(waited / 1000)} s`);
   }
   const requests = receiver.requests(path);
   const duplicated = requests.filter((r) => r.duplicate);
