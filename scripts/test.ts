@@ -8,7 +8,7 @@
  *   5. packages                   (scripts/package-checks.ts: npm pack both packages, install the
  *                                  tarballs into a scratch project, run them on Node and Bun, tsc)
  *   6. faults --short             (scripts/faults.ts: kill -9 and PostgreSQL restarts/stop under
- *                                  load, ~4 min; the full suite, `bun run faults`, is nightly)
+ *                                  load, 2–4 min; the full suite, `bun run faults`, is nightly)
  *   7. Playwright e2e             (e2e/playwright.config.ts; a project per database target)
  *
  * Steps run in order and the first failure stops the run. The last line is always
