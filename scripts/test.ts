@@ -9,6 +9,8 @@
  *                                  tarballs into a scratch project, run them on Node and Bun, tsc)
  *   6. openapi                    (scripts/openapi-lint.ts: writes test-results/openapi.json from the
  *                                  app, lints it with Redocly CLI and Spectral; one test per linter)
+ *   7. faults --short             (scripts/faults.ts: kill -9 and PostgreSQL restarts/stop under
+ *                                  load, 2–4 min; the full suite, `bun run faults`, is nightly)
  *   7. Playwright e2e             (e2e/playwright.config.ts; a project per database target)
  *
  * Steps run in order and the first failure stops the run. The last line is always
@@ -67,6 +69,8 @@ async function main(): Promise<number> {
   if (unit) steps.push(['bun test', () => runBunTest(totals)]);
   if (unit) steps.push(['packages', () => runPackages(totals)]);
   if (unit) steps.push(['openapi', () => runOpenApi(totals)]);
+  // Issue 15, item 5: the short fault suite on every run; it prints its own checks and figures.
+  if (unit) steps.push(['faults (short)', () => run(['bun', 'scripts/faults.ts', '--short'])]);
   if (e2e) steps.push(['e2e (Playwright)', () => runPlaywright(totals, playwrightArgs)]);
 
   mkdirSync(resultsDir, { recursive: true });

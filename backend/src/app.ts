@@ -6,6 +6,9 @@ import { Elysia, type AnyElysia } from 'elysia';
 import { cors } from '@elysiajs/cors';
 import type { Clock } from './clock';
 import type { Db } from './db/database';
+import { databaseReadiness, type Readiness } from './db/readiness';
+import { HTTP_ERRORS } from './http/errors';
+import { DATABASE_RETRY_AFTER_SECONDS } from './db/database-unavailable';
 import type { Logger } from './log';
 import type { DatabaseIdentity } from './db/database-identity';
 import { errorHandling } from './http/error-handling';
@@ -34,9 +37,12 @@ export interface AppDeps {
   l1AgeMargin?: number;
   /** Reported on /healthz so the CLI can tell when it is not on the server's database. */
   databaseIdentity?: DatabaseIdentity;
+  /** Defaults to a cached `select 1` on `db`. */
+  readiness?: Readiness;
 }
 
 export function createApp(deps: AppDeps) {
+  const readiness = deps.readiness ?? databaseReadiness(deps.db);
   // The OpenAPI document describes this very app's route table, complete only once it is built.
   let self: AnyElysia | null = null;
   // The route table exists once every module is mounted; 405 answers read it then.
@@ -53,14 +59,25 @@ export function createApp(deps: AppDeps) {
           cors({
             origin: (request) => CROSS_ORIGIN_PATHS.has(new URL(request.url).pathname),
             methods: ['POST', 'OPTIONS'],
-            allowedHeaders: ['authorization', 'x-api-key', 'content-type', 'x-request-id'],
-            exposeHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-window', 'x-ratelimit-remaining', 'x-ratelimit-retry-after'],
+            allowedHeaders: ['authorization', 'x-api-key', 'content-type', 'x-request-id', 'idempotency-key'],
+            exposeHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-window', 'x-ratelimit-remaining', 'x-ratelimit-retry-after', 'idempotent-replayed', 'retry-after'],
             credentials: false,
             maxAge: 600,
           }),
         ),
       )
-      .get('/healthz', () => (deps.databaseIdentity ? { status: 'ok', database: deps.databaseIdentity } : { status: 'ok' }))
+      // Liveness: the process answers, whatever the database does (a restart would not bring the
+      // database back). It reports the last known database state, refreshed in the background, and
+      // which database this is (the CLI compares it with its own: cli/server-database-check.ts).
+      .get('/healthz', () => {
+        void readiness.check();
+        return { status: 'ok', database: { state: readiness.lastKnown(), ...deps.databaseIdentity } };
+      })
+      // Readiness: send traffic here only while the database is reachable (issue 15, item 2).
+      .get('/readyz', async () => {
+        if ((await readiness.check()) !== 'up') throw HTTP_ERRORS.NOT_READY({ headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } });
+        return { status: 'ready', database: 'up' };
+      })
       .use(sessionRoutes(deps))
       .use(verifyRoutes(deps))
       .use(checkRoutes({ ...deps, engine: deps.engine ?? new EnginePool({ workers: 1, queueLimit: 8 }), l1AgeMargin: deps.l1AgeMargin ?? DEFAULT_L1_AGE_MARGIN }))

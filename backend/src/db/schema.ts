@@ -359,3 +359,27 @@ export const emailOutbox = pgTable(
   },
   (t) => [uniqueIndex('email_outbox_dedupe_idx').on(t.dedupeKey), index('email_outbox_pending_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`)],
 );
+
+/**
+ * Idempotency-Key on POST /sessions/create (issue 15, item 4; modules/idempotency): the response
+ * a key produced, written in the session's own transaction so a commit never leaves one without
+ * the other. The response carries the sessionToken, a bearer token, so it is stored sealed
+ * (AES-256-GCM under a key derived from SERVER_SECRET), never in clear. Kept 24 h; the expiry
+ * sweeper deletes older rows.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    key: text('key').notNull(),
+    /** SHA-256 of the request (body, key type, sandbox): the same key with another request is refused. */
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code').notNull(),
+    sealedResponse: text('sealed_response').notNull(),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.key] }), index('idempotency_keys_expires_at_idx').on(t.expiresAt)],
+);

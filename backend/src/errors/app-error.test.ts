@@ -4,6 +4,7 @@ import { ERROR_CODES } from '@ageverify/protocol';
 import { AUTH_ERRORS } from '../auth/errors';
 import { CLI_ERRORS } from '../cli/errors';
 import { ENGINE_ERRORS } from '../modules/engine/errors';
+import { IDEMPOTENCY_ERRORS } from '../modules/idempotency/errors';
 import { HTTP_ERRORS } from '../http/errors';
 import { RATE_LIMIT_ERRORS } from '../modules/rate-limits/errors';
 import { SESSION_ERRORS } from '../modules/sessions/errors';
@@ -17,6 +18,7 @@ const REGISTRIES: Record<string, Record<string, Pick<ErrorFactory<unknown>, 'cod
   CLI_ERRORS,
   ENGINE_ERRORS,
   HTTP_ERRORS,
+  IDEMPOTENCY_ERRORS,
   RATE_LIMIT_ERRORS,
   SESSION_ERRORS,
   TENANT_ERRORS,

@@ -5,6 +5,7 @@
 import { Elysia } from 'elysia';
 import type { Clock } from '../clock';
 import { describeError, type Logger } from '../log';
+import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from '../db/database-unavailable';
 import { randomBase62 } from '../ids';
 import { AppError } from '../errors/app-error';
 import { errorBody } from './error-body';
@@ -61,6 +62,12 @@ export function errorHandling(deps: ErrorHandlingDeps) {
     .onError({ as: 'global' }, ({ code, error, path, request, set, body }) => {
       const requestId = String(set.headers['x-request-id']);
       let failure = asAppError(code, error, request.method, path, body, allowedMethods);
+      // The database is down or restarting: the request may succeed later, so 503 and when to
+      // retry rather than a 500 (issue 15, item 2). Logged by codes only (describeError).
+      if (!failure && databaseUnavailable(error)) {
+        logger.warn('database unavailable', { requestId, path, method: request.method, ...describeError(error) });
+        failure = HTTP_ERRORS.DATABASE_UNAVAILABLE({ headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } });
+      }
       // A failure nobody foresaw (or an AppError raised without a status) is a bug: logged with
       // context, and the client gets a bare 500 with nothing internal in it (STYLE.md, svix).
       if (!failure || failure.status === 500) {

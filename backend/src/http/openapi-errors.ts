@@ -6,6 +6,7 @@
 import { ERROR_CODES, ERROR_MESSAGES } from '@ageverify/protocol';
 import { DEFAULT_LIMITS, RATE_LIMIT_WINDOW_SECONDS } from '../modules/rate-limits/rate-limiter';
 import { DEFAULT_MAX_BODY_BYTES } from '../config';
+import { IDEMPOTENCY_MESSAGES } from '../modules/idempotency/decide';
 
 export interface ErrorExample {
   /** Key of the example in the document. */
@@ -60,9 +61,12 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<number, Err
       invalidJson,
       { name: 'domainNotAllowed', summary: "returnUrl or cancelUrl is not on one of the account's allowed domains.", message: ERROR_MESSAGES.returnUrlDomainNotAllowed },
       { name: 'merchantIdMismatch', summary: 'merchantId names another account than the key.', message: ERROR_MESSAGES.merchantIdMismatch },
+      { name: 'idempotencyKeyInvalid', summary: 'The Idempotency-Key header is empty, too long or not printable ASCII.', message: IDEMPOTENCY_MESSAGES.invalidKey },
+      { name: 'idempotencyKeyReused', summary: 'The Idempotency-Key was used before with a different request.', message: IDEMPOTENCY_MESSAGES.otherRequest },
     ],
     401: [apiKeyRequired, invalidKey],
     403: [suspended],
+    409: [{ name: 'idempotencyKeyInProgress', summary: 'A request with the same Idempotency-Key has not finished yet.', message: IDEMPOTENCY_MESSAGES.inProgress }],
     429: [rateLimited('create')],
     503: [
       {

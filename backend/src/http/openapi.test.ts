@@ -39,7 +39,9 @@ describe('OpenAPI 3.1', () => {
     expect(body.additionalProperties).toBe(false);
     expect(Object.keys(body.properties).sort()).toEqual(Object.keys(createSessionBody.properties).sort());
     expect(body.required).toEqual(['returnUrl']);
-    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '413', '415', '429', '503']);
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '409', '413', '415', '429', '503']);
+    // Idempotency-Key (issue 15, item 4) is documented as an optional header parameter.
+    expect(create.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }));
     expect(Object.keys(create.responses['201'].content['application/json'].schema.properties).sort()).toEqual(Object.keys(createSessionResult.properties).sort());
     const validate = doc.paths['/api/v1/sessions/validate'].post;
     expect(Object.keys(validate.requestBody.content['application/json'].schema.properties)).toEqual(['sessionId']);

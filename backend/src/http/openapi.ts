@@ -20,7 +20,7 @@ import { BODY_ERROR_STATUSES, ERROR_EXAMPLES, bodyErrors, EXAMPLE_TIMESTAMP, STA
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 export const REFERENCE_PATH = '/api/v1/reference';
 
-const HIDDEN_PATHS = ['/internal/cli', '/healthz'];
+const HIDDEN_PATHS = ['/internal/cli', '/healthz', '/readyz'];
 
 /** Headers on every response of the API (spec "Limits"; no-store because results carry bearer tokens). */
 const RESPONSE_HEADERS = {

@@ -15,6 +15,9 @@ export interface PrivateCluster {
   url: string;
   /** `pg_ctl restart`: 'immediate' is a crash (no shutdown checkpoint, recovery at start). */
   restart(mode: 'fast' | 'immediate'): Promise<void>;
+  /** `pg_ctl stop` (fast) and `start`: an outage of the caller's chosen length (the fault suite). */
+  stop(): Promise<void>;
+  start(): Promise<void>;
   /** Ends every client connection but the caller's own; returns how many it ended. */
   terminateClients(): Promise<number>;
   /** Stops the server and deletes the folder. */
@@ -85,6 +88,8 @@ export async function startPrivateCluster(binDir: string): Promise<PrivateCluste
   return {
     url,
     restart: (mode) => run('pg_ctl', ['-D', dataDir, '-l', logFile, '-m', mode, '-w', '-t', '60', 'restart']),
+    stop: () => run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', '-t', '60', 'stop']),
+    start: () => run('pg_ctl', ['-D', dataDir, '-l', logFile, '-o', serverOptions, '-w', '-t', '60', 'start']),
     async terminateClients() {
       const admin = postgres(url, { max: 1, onnotice: () => {} });
       try {

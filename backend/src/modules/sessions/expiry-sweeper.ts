@@ -12,6 +12,7 @@ import type { Db } from '../../db/database';
 import { describeError, type Logger } from '../../log';
 import { sessions } from '../../db/schema';
 import { deleteClosedWindows } from '../rate-limits/rate-limiter';
+import { purgeExpiredIdempotencyKeys } from '../idempotency/service';
 import { expireSession } from './session-state';
 
 export async function sweepExpiredSessions(db: Db, now: Date, batchSize = 200): Promise<number> {
@@ -42,6 +43,8 @@ export function startSweeper(deps: { db: Db; clock: Clock; logger: Logger; inter
         const now = deps.clock.now();
         const count = await sweepExpiredSessions(deps.db, now);
         await deleteClosedWindows(deps.db, now);
+        // Idempotency-Key results are kept 24 h (issue 15, item 4).
+        await purgeExpiredIdempotencyKeys(deps.db, now);
         if (count > 0) deps.logger.info('sessions expired', { count });
         return count;
       } catch (error) {

@@ -1,10 +1,13 @@
 /** Routes of the Sessions API (spec "Endpoints": POST /sessions/create, POST /sessions/validate). */
+import { IDEMPOTENCY_ERRORS } from '../idempotency/errors';
 import { Elysia } from 'elysia';
 import { authenticate, type ApiPrincipal } from '../../auth/api-keys';
 import { DEFAULT_LIMITS, RATE_LIMIT_WINDOW_SECONDS, consume, rateLimitHeaders, type RateLimitBucket } from '../rate-limits/rate-limiter';
 import { RATE_LIMIT_ERRORS } from '../rate-limits/errors';
 import { createSessionBody, createSessionResult, errorBodySchema, validateSessionBody, validateSessionResult } from './model';
 import { createSession, validateSession, type SessionDeps } from './service';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, REPLAYED_HEADER, checkIdempotencyKey, requestFingerprint } from '../idempotency/decide';
+import { runIdempotent } from '../idempotency/service';
 
 /**
  * The rate-limit bucket of each operation, chosen by its exact route (the app matches paths
@@ -48,21 +51,46 @@ export function sessionRoutes(deps: SessionDeps) {
       })
       .post(
         '/create',
-        async ({ principal, body, set }) => {
-          const result = await createSession(deps, principal, body);
-          set.status = 201;
-          return result;
+        async ({ principal, body, set, request }) => {
+          const check = checkIdempotencyKey(request.headers.get(IDEMPOTENCY_HEADER));
+          if (!check.ok) throw IDEMPOTENCY_ERRORS.INVALID_IDEMPOTENCY_KEY();
+          if (check.key === null) {
+            set.status = 201;
+            return createSession(deps, principal, body);
+          }
+          // Issue 15, item 4: a retry after a lost response gets the first result, not a second session.
+          const outcome = await runIdempotent(
+            deps.db,
+            { tenantId: principal.tenantId, key: check.key, requestHash: requestFingerprint(principal, body), now: deps.clock.now(), serverSecret: deps.serverSecret },
+            (store) => createSession(deps, principal, body, store),
+            201,
+          );
+          if (outcome.replayed) set.headers[REPLAYED_HEADER] = 'true';
+          set.status = outcome.statusCode;
+          return outcome.body;
         },
         {
           parse: 'json',
           body: createSessionBody,
-          response: { 201: createSessionResult, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema, 503: errorBodySchema },
+          response: { 201: createSessionResult, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema, 503: errorBodySchema },
           detail: {
             summary: 'Create a verification session',
             description:
               'Works with a publishable (pk_) or secret (sk_) key. The session expires 10 minutes after creation and dispatches session.started. ' +
-              'With a publishable key, verificationMode, challengeAge and faceMatchEnabled may only make the tenant policy stricter.',
+              'With a publishable key, verificationMode, challengeAge and faceMatchEnabled may only make the tenant policy stricter. ' +
+              'Send an Idempotency-Key to make retries safe: the same key with the same request within 24 hours returns the first 201 and its body again, ' +
+              'with the header Idempotent-Replayed: true, and creates nothing; the same key with another request is 400; ' +
+              'while the first request with a key is still running, another is 409. 503 (with Retry-After) means the database cannot be reached: retry with the same key.',
             tags: ['Sessions'],
+            parameters: [
+              {
+                name: 'Idempotency-Key',
+                in: 'header',
+                required: false,
+                description: `A unique value per intended session (a UUID), 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters. Kept 24 hours per account.`,
+                schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
+              },
+            ],
             security: [{ bearer: [] }, { apiKey: [] }],
           },
         },

@@ -14,6 +14,7 @@ import {
 } from '@ageverify/protocol';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
+import type { StoreResult } from '../idempotency/service';
 import { sessions } from '../../db/schema';
 import { newId } from '../../ids';
 import type { ApiPrincipal } from '../../auth/api-keys';
@@ -35,7 +36,16 @@ export interface SessionDeps {
   verifyUrl: string;
 }
 
-export async function createSession(deps: SessionDeps, principal: ApiPrincipal, input: CreateSessionRequest): Promise<CreateSessionResult> {
+/**
+ * `storeResult`: called in the session's transaction with the result (Idempotency-Key, issue 15
+ * item 4), so the stored result commits with the session or not at all.
+ */
+export async function createSession(
+  deps: SessionDeps,
+  principal: ApiPrincipal,
+  input: CreateSessionRequest,
+  storeResult?: StoreResult<CreateSessionResult>,
+): Promise<CreateSessionResult> {
   const { db, clock } = deps;
   if (input.merchantId !== undefined && input.merchantId !== principal.tenantId) throw SESSION_ERRORS.MERCHANT_ID_MISMATCH();
 
@@ -71,7 +81,7 @@ export async function createSession(deps: SessionDeps, principal: ApiPrincipal, 
   const externalUserId = input.externalUserId ?? null;
   const merchantName = input.merchantName ?? tenant.name;
 
-  const billingBlock = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const [used] = await tx
       .select({ n: count() })
       .from(sessions)
@@ -107,33 +117,34 @@ export async function createSession(deps: SessionDeps, principal: ApiPrincipal, 
       .returning();
     // Spec: "The creation of a session dispatches session.started" — recorded in the same transaction.
     await recordEvent(tx, { kind: 'session.started', session: row!, occurredAt: now, createdAt: now });
-    return block;
-  });
 
-  // Display parameters only: the verify UI reads the stored session, never these (spec verifyUrl rules).
-  const verifyUrl = appendParams(deps.verifyUrl, {
-    sessionId,
-    sessionToken: sessionToken.token,
-    returnUrl: returnUrl.toString(),
-    cancelUrl: cancelUrl?.toString(),
-    merchantName,
-    externalUserId,
-    blocked: billingBlock ? billingBlock.code : undefined,
-    portalUrl: billingBlock?.portalUrl,
-  });
+    // Display parameters only: the verify UI reads the stored session, never these (spec verifyUrl rules).
+    const verifyUrl = appendParams(deps.verifyUrl, {
+      sessionId,
+      sessionToken: sessionToken.token,
+      returnUrl: returnUrl.toString(),
+      cancelUrl: cancelUrl?.toString(),
+      merchantName,
+      externalUserId,
+      blocked: block ? block.code : undefined,
+      portalUrl: block?.portalUrl,
+    });
 
-  return {
-    sessionId,
-    sessionToken: sessionToken.token,
-    verifyUrl,
-    expiresAt: expiresAt.toISOString(),
-    testMode: false,
-    sandboxMode: principal.sandbox,
-    externalUserId,
-    faceMatchEnabled: policy.faceMatchEnabled,
-    handoffToken: handoffToken.token,
-    ...(billingBlock && { billingBlock }),
-  };
+    const result: CreateSessionResult = {
+      sessionId,
+      sessionToken: sessionToken.token,
+      verifyUrl,
+      expiresAt: expiresAt.toISOString(),
+      testMode: false,
+      sandboxMode: principal.sandbox,
+      externalUserId,
+      faceMatchEnabled: policy.faceMatchEnabled,
+      handoffToken: handoffToken.token,
+      ...(block && { billingBlock: block }),
+    };
+    await storeResult?.(tx, 201, result);
+    return result;
+  });
 }
 
 function checkRedirectTarget(raw: string, field: 'returnUrl' | 'cancelUrl'): URL {
