@@ -253,3 +253,43 @@ for (const target of TARGETS) {
     }, 120_000);
   });
 }
+
+/** The live-check route takes multipart bodies (modules/engine): the same hostile inputs, in its format. */
+for (const target of TARGETS) {
+  describe(`hostile input at POST /api/v1/verify/checks [${target}]`, () => {
+    let ctx: TestContext;
+    let session: Json;
+    beforeAll(async () => {
+      ctx = await createTestContext(target);
+      const t = await ctx.tenant();
+      session = await ctx.json(await ctx.request('POST', '/api/v1/sessions/create', { key: t.secretKey, body: { returnUrl: 'https://shop.example.com/r' } }));
+    });
+    afterAll(() => ctx.close());
+
+    const multipart = (fields: Record<string, string | Blob>) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      return form;
+    };
+    const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+      ctx.app.handle(new Request('http://localhost:3000/api/v1/verify/checks', { method: 'POST', headers, body }));
+
+    test.each([
+      ['a NUL byte in sessionId', () => multipart({ sessionId: `ses_${MARK}\u0000`, sessionToken: 'x', check: 'age_estimation', selfie: new Blob([new Uint8Array([1])]) }), 400, 'sessionId must not contain NUL'],
+      // (A lone surrogate cannot travel in multipart: FormData encodes it as U+FFFD, an ordinary character.)
+      ['an unknown image part', () => multipart({ sessionId: 'ses_x', sessionToken: 'x', check: 'age_estimation', avatar: new Blob([new Uint8Array([1])]) }), 400, 'part avatar should not exist'],
+      ['an unknown check', () => multipart({ sessionId: 'ses_x', sessionToken: 'x', check: 'vibes' }), 400, 'check must be one of age_estimation, document'],
+      ['a JSON body', () => JSON.stringify({ sessionId: 'ses_x' }), 415, 'Content-Type must be multipart/form-data'],
+      ['an image over 4 MB', () => multipart({ sessionId: 'ses_x', sessionToken: 'x', check: 'age_estimation', selfie: new Blob([new Uint8Array(4 * 1024 * 1024 + 1)]) }), 413, 'is larger than'],
+    ] as const)('%s → %d', async (_name, body, status, message) => {
+      const made = body();
+      const response = await post(made, typeof made === 'string' ? { 'content-type': 'application/json' } : {});
+      expect(response.status).toBe(status);
+      const json = await ctx.json(response);
+      expect(json).toMatchObject({ statusCode: status, path: '/api/v1/verify/checks', timestamp: expect.any(String), error: expect.any(String) });
+      expect(Array.isArray(json.message) ? json.message.join('\n') : json.message).toContain(message);
+      for (const header of ['x-ratelimit-limit', 'x-ratelimit-window', 'x-ratelimit-remaining']) expect(response.headers.get(header)).toMatch(/^\d+$/);
+      expect(session.sessionId).toBeString();
+    });
+  });
+}
