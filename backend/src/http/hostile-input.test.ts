@@ -271,7 +271,7 @@ for (const target of TARGETS) {
       for (const [name, value] of Object.entries(fields)) form.append(name, value);
       return form;
     };
-    const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+    const post = (body: string | FormData, headers: Record<string, string> = {}) =>
       ctx.app.handle(new Request('http://localhost:3000/api/v1/verify/checks', { method: 'POST', headers, body }));
 
     test.each([
