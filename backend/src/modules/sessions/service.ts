@@ -2,7 +2,7 @@
  * Session creation and validation: the rules of spec "POST /sessions/create" and
  * "POST /sessions/validate", with the decisions of DESIGN.md §2.
  */
-import { and, count, eq, gte, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import {
   ERROR_CODES,
   ERROR_MESSAGES,
@@ -20,7 +20,8 @@ import { newId } from '../../ids';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/http-error';
 import type { ApiPrincipal } from '../../auth/api-keys';
 import { recordEvent } from '../events/outbox';
-import { decideBillingBlock, monthStart } from '../billing/billing-gate';
+import { decideBillingBlock } from '../billing/billing-gate';
+import { allowanceFor, countAgainstAllowance } from '../billing/billing-usage';
 import { isHostAllowed } from '../tenants/domain-rules';
 import { listDomains } from '../tenants/service';
 import { resolvePolicy } from './policy';
@@ -75,18 +76,10 @@ export async function createSession(deps: SessionDeps, principal: ApiPrincipal, 
   const merchantName = input.merchantName ?? tenant.name;
 
   const billingBlock = await db.transaction(async (tx) => {
-    const [used] = await tx
-      .select({ n: count() })
-      .from(sessions)
-      .where(
-        and(
-          eq(sessions.tenantId, principal.tenantId),
-          eq(sessions.sandbox, principal.sandbox),
-          gte(sessions.createdAt, monthStart(now)),
-          isNull(sessions.billingBlock),
-        ),
-      );
-    const block = decideBillingBlock(tenant, principal.sandbox, used?.n ?? 0);
+    // Counted first, so the counter's row lock is held by at most one create of the tenant at a
+    // time and the count is exact across instances (billing-usage.ts).
+    const usedBefore = await countAgainstAllowance(tx, { tenantId: principal.tenantId, sandbox: principal.sandbox, now }, allowanceFor(tenant, principal.sandbox));
+    const block = decideBillingBlock(tenant, principal.sandbox, usedBefore);
     const [row] = await tx
       .insert(sessions)
       .values({
