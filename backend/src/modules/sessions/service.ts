@@ -23,7 +23,6 @@ import { recordEvent } from '../events/outbox';
 import { decideBillingBlock } from '../billing/billing-gate';
 import { allowanceFor, countAgainstAllowance } from '../billing/billing-usage';
 import { isHostAllowed } from '../tenants/domain-rules';
-import { listDomains } from '../tenants/service';
 import { resolvePolicy } from './policy';
 import { issueToken } from './session-tokens';
 import { consumeSession, sessionAsOf, type SessionRow } from './session-state';
@@ -52,7 +51,7 @@ export async function createSession(deps: SessionDeps, principal: ApiPrincipal, 
 
   const returnUrl = checkRedirectTarget(input.returnUrl, 'returnUrl');
   const cancelUrl = input.cancelUrl !== undefined ? checkRedirectTarget(input.cancelUrl, 'cancelUrl') : null;
-  const domains = await listDomains(db, principal.tenantId);
+  const { domains } = principal;
   for (const url of [returnUrl, cancelUrl]) {
     if (url && !isHostAllowed(url.hostname, domains)) throw badRequest(ERROR_MESSAGES.returnUrlDomainNotAllowed);
   }
@@ -77,8 +76,9 @@ export async function createSession(deps: SessionDeps, principal: ApiPrincipal, 
 
   const billingBlock = await db.transaction(async (tx) => {
     // Counted first, so the counter's row lock is held by at most one create of the tenant at a
-    // time and the count is exact across instances (billing-usage.ts).
-    const usedBefore = await countAgainstAllowance(tx, { tenantId: principal.tenantId, sandbox: principal.sandbox, now }, allowanceFor(tenant, principal.sandbox));
+    // time and the count is exact across instances (billing-usage.ts). Unlimited: nothing to count.
+    const allowance = allowanceFor(tenant, principal.sandbox);
+    const usedBefore = allowance === null ? 0 : await countAgainstAllowance(tx, { tenantId: principal.tenantId, sandbox: principal.sandbox, now }, allowance);
     const block = decideBillingBlock(tenant, principal.sandbox, usedBefore);
     const [row] = await tx
       .insert(sessions)
