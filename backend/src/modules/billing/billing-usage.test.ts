@@ -4,7 +4,8 @@ import { ManualClock } from '../../clock';
 import { billingUsage } from '../../db/schema';
 import { openTestDatabase, TARGETS, type TestDatabase } from '../../testing/test-databases';
 import { createTenant } from '../tenants/service';
-import { allowanceFor, countAgainstAllowance } from './billing-usage';
+import { allowanceFor, countAgainstAllowance, recountUsage } from './billing-usage';
+import { seedStartedSession } from '../../testing/seed-session';
 import type { PlanFacts } from './billing-gate';
 
 const plan = (overrides: Partial<PlanFacts> = {}): PlanFacts => ({
@@ -34,6 +35,13 @@ for (const target of TARGETS) {
     }, 60_000);
     afterAll(() => database?.close());
     const tenant = async () => (await createTenant(database.db, clock, { name: 'Shop', domains: [], sandbox: false })).tenantId;
+
+    test('recountUsage counts the sessions created while nothing was counted (unlimited plan)', async () => {
+      const created = await createTenant(database.db, clock, { name: 'Shop', domains: [], sandbox: false });
+      for (let i = 0; i < 3; i++) await seedStartedSession(database.db, { tenantId: created.tenantId, pairId: created.pairId, now: clock.now() });
+      await recountUsage(database.db, created.tenantId);
+      expect(await countAgainstAllowance(database.db, { tenantId: created.tenantId, sandbox: false, now: clock.now() }, 10)).toBe(3);
+    });
 
     test('concurrent creates count exactly up to the allowance, then report it reached', async () => {
       const tenantId = await tenant();

@@ -25,7 +25,10 @@ export function allowanceFor(plan: PlanFacts, sandbox: boolean): number | null {
 }
 
 /**
- * Counts one session against the allowance if it is below it. Returns how many sessions had counted
+ * Counts one session against the allowance if it is below it. Not called for an unlimited
+ * allowance: the counter row's lock is held until the create commits (WAL flush included), so
+ * counting would queue all of a tenant's creates behind one another for nothing;
+ * `recountUsage` rebuilds the counters when an allowance is set. Returns how many sessions had counted
  * this month before this one: the number `decideBillingBlock` takes. When the allowance is
  * exhausted nothing is counted and the allowance itself is returned (so the decision blocks).
  */
@@ -46,4 +49,18 @@ export async function countAgainstAllowance(
     returning used`);
   const [row] = rowsOf<{ used: number }>(result);
   return row ? Number(row.used) - 1 : (limit ?? 0);
+}
+
+/**
+ * Rebuilds a tenant's counters from its sessions (every month it has; an administrative action,
+ * run when a plan gets an allowance, so that sessions created while it was unlimited count).
+ * A create already in flight at that moment, decided under the unlimited plan, may be missed:
+ * the counter can be short by the creates that overlap the plan change, never over.
+ */
+export async function recountUsage(db: DbOrTx, tenantId: string): Promise<void> {
+  await db.execute(sql`
+    insert into billing_usage (tenant_id, sandbox, month, used)
+    select tenant_id, sandbox, date_trunc('month', created_at at time zone 'UTC') at time zone 'UTC', count(*)::int
+    from sessions where tenant_id = ${tenantId} and billing_block is null group by 1, 2, 3
+    on conflict (tenant_id, sandbox, month) do update set used = excluded.used`);
 }
