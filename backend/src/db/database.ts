@@ -17,6 +17,7 @@ import * as schema from './schema';
 import { loadTemplate } from './pglite-template';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import { restrictTree, secureDataDir } from './data-dir-permissions';
+import { prepareEveryParameterisedQuery } from './prepared-statements';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction or the database itself: services accept either. */
@@ -36,6 +37,7 @@ const MIGRATION_LOCK_KEY = 7_231_004_118;
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
+  prepareEveryParameterisedQuery();
   const client = postgres(url, {
     max: options.max ?? 10,
     onnotice: () => {},

@@ -215,6 +215,24 @@ export const rateLimitWindows = pgTable(
   (t) => [primaryKey({ columns: [t.subject, t.bucket, t.windowStart] }), index('rate_limit_windows_start_idx').on(t.windowStart)],
 );
 
+/**
+ * Sessions counted against the monthly allowance (spec "Session creation result" billingBlock;
+ * issue 14): one row per tenant, calendar month (UTC) and sandbox/live, incremented in the
+ * session-create transaction by a guarded upsert (modules/billing/billing-usage.ts), so the
+ * allowance check costs the same at the millionth session of the month as at the first. Only
+ * sessions created without a billing block are counted, as before.
+ */
+export const billingUsage = pgTable(
+  'billing_usage',
+  {
+    tenantId: text('tenant_id').notNull().references(() => tenants.id),
+    sandbox: boolean('sandbox').notNull(),
+    month: ts('month').notNull(),
+    used: integer('used').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.sandbox, t.month] })],
+);
+
 /** Server-wide settings. Earlier versions kept a generated SERVER_SECRET here; server-secret.ts moves it out at boot. */
 export const serverSettings = pgTable('server_settings', {
   key: text('key').primaryKey(),

@@ -5,7 +5,9 @@
  */
 import { lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { rowsOf } from '../../db/rows-of';
 import { rateLimitWindows } from '../../db/schema';
+import { timestamptz } from '../../db/timestamptz';
 
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
 
@@ -41,15 +43,20 @@ export function windowStart(now: Date): Date {
 /** `subject` is the tenant id for the merchant API, the session id for the verify UI's API. */
 export async function consume(db: Db, subject: string, bucket: RateLimitBucket | VerifyUiBucket, limit: number, now: Date): Promise<RateLimitDecision> {
   const start = windowStart(now);
-  const [row] = await db
-    .insert(rateLimitWindows)
-    .values({ subject, bucket, windowStart: start, count: 1 })
-    .onConflictDoUpdate({
-      target: [rateLimitWindows.subject, rateLimitWindows.bucket, rateLimitWindows.windowStart],
-      set: { count: sql`${rateLimitWindows.count} + 1` },
-    })
-    .returning({ count: rateLimitWindows.count });
-  const used = row!.count;
+  // Every request of a tenant increments this one row, so its lock is the queue all of them wait
+  // in, and an ordinary commit holds it until the WAL is flushed to disk: the tenant's requests
+  // would run one fsync at a time (issue 14). The count is committed without waiting for the
+  // flush (synchronous_commit off for this statement's own transaction, set in the same statement
+  // so it stays one round trip): the row lock is released at once, and the only cost is that a
+  // database crash may forget the last fraction of a second of counts — harmless for a rate limit.
+  const result = await db.execute(sql`
+    with relaxed as (select set_config('synchronous_commit', 'off', true))
+    insert into rate_limit_windows (subject, bucket, window_start, count)
+    select ${subject}, ${bucket}, ${timestamptz(start)}, 1 from relaxed
+    on conflict (subject, bucket, window_start) do update set count = rate_limit_windows.count + 1
+    returning count`);
+  const [row] = rowsOf<{ count: number }>(result);
+  const used = Number(row!.count);
   const resetAt = start.getTime() + RATE_LIMIT_WINDOW_SECONDS * 1000;
   return {
     allowed: used <= limit,

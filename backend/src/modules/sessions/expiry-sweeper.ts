@@ -1,32 +1,33 @@
 /**
  * Expires sessions at their 10-minute deadline (spec "Session": PENDING → EXPIRED, event
- * session.timeout with timestamp = the deadline). Safe with several backend instances: candidates
- * are read without locks and each expiry is the guarded transition in session-state.ts, so when two
- * instances race for one session exactly one UPDATE changes a row and writes the event.
+ * session.timeout with timestamp = the deadline). Safe with several backend instances: each batch
+ * claims its sessions with FOR UPDATE SKIP LOCKED and expires them with the guarded transition in
+ * session-state.ts (expireDueSessions), so when two instances race for one session exactly one
+ * UPDATE changes its row and writes the event.
  * Validation and the verify UI also expire an overdue session on first touch, so correctness never
  * waits for the sweeper; the sweeper makes session.timeout timely.
  */
-import { and, asc, eq, lte } from 'drizzle-orm';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import { describeError, type Logger } from '../../log';
-import { sessions } from '../../db/schema';
 import { deleteClosedWindows } from '../rate-limits/rate-limiter';
 import { purgeExpiredIdempotencyKeys } from '../idempotency/service';
-import { expireSession } from './session-state';
+import { expireDueSessions } from './session-state';
 
-export async function sweepExpiredSessions(db: Db, now: Date, batchSize = 200): Promise<number> {
+/**
+ * Expires every due session, a batch (one transaction) at a time. `shouldStop` is checked between
+ * batches: shutdown waits for at most the batch in flight, never for the backlog, and leaves
+ * nothing half-done because each batch commits or rolls back whole.
+ */
+export async function sweepExpiredSessions(db: Db, now: Date, options: { batchSize?: number; shouldStop?: () => boolean } = {}): Promise<number> {
+  const batchSize = options.batchSize ?? 500;
   let expired = 0;
-  for (;;) {
-    const due = await db
-      .select({ id: sessions.id })
-      .from(sessions)
-      .where(and(eq(sessions.state, 'PENDING'), lte(sessions.expiresAt, now)))
-      .orderBy(asc(sessions.expiresAt))
-      .limit(batchSize);
-    for (const { id } of due) if (await expireSession(db, id, now)) expired++;
-    if (due.length < batchSize) return expired;
+  while (!options.shouldStop?.()) {
+    const batch = await expireDueSessions(db, now, batchSize);
+    expired += batch.length;
+    if (batch.length < batchSize) break;
   }
+  return expired;
 }
 
 export interface Sweeper {
@@ -37,11 +38,12 @@ export interface Sweeper {
 
 export function startSweeper(deps: { db: Db; clock: Clock; logger: Logger; intervalMs?: number }): Sweeper {
   let running: Promise<number> | null = null;
+  let stopping = false;
   const runOnce = () => {
     running ??= (async () => {
       try {
         const now = deps.clock.now();
-        const count = await sweepExpiredSessions(deps.db, now);
+        const count = await sweepExpiredSessions(deps.db, now, { shouldStop: () => stopping });
         await deleteClosedWindows(deps.db, now);
         // Idempotency-Key results are kept 24 h (issue 15, item 4).
         await purgeExpiredIdempotencyKeys(deps.db, now);
@@ -60,6 +62,7 @@ export function startSweeper(deps: { db: Db; clock: Clock; logger: Logger; inter
   return {
     runOnce,
     async stop() {
+      stopping = true;
       clearInterval(timer);
       await running;
     },

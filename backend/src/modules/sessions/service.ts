@@ -2,7 +2,7 @@
  * Session creation and validation: the rules of spec "POST /sessions/create" and
  * "POST /sessions/validate", with the choices where it leaves room (docs/sessions-api.md).
  */
-import { and, count, eq, gte, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import {
   ERROR_CODES,
   SESSION_LIFETIME_MS,
@@ -19,9 +19,9 @@ import { sessions } from '../../db/schema';
 import { newId } from '../../ids';
 import type { ApiPrincipal } from '../../auth/api-keys';
 import { recordEvent } from '../events/outbox';
-import { decideBillingBlock, monthStart } from '../billing/billing-gate';
+import { decideBillingBlock } from '../billing/billing-gate';
+import { allowanceFor, countAgainstAllowance } from '../billing/billing-usage';
 import { isHostAllowed } from '../tenants/domain-rules';
-import { listDomains } from '../tenants/service';
 import { resolvePolicy } from './policy';
 import { issueToken } from './session-tokens';
 import { consumeSession, sessionAsOf, type SessionRow } from './session-state';
@@ -58,7 +58,7 @@ export async function createSession(
 
   const returnUrl = checkRedirectTarget(input.returnUrl, 'returnUrl');
   const cancelUrl = input.cancelUrl !== undefined ? checkRedirectTarget(input.cancelUrl, 'cancelUrl') : null;
-  const domains = await listDomains(db, principal.tenantId);
+  const { domains } = principal;
   for (const url of [returnUrl, cancelUrl]) {
     if (url && !isHostAllowed(url.hostname, domains)) throw SESSION_ERRORS.RETURN_URL_DOMAIN_NOT_ALLOWED();
   }
@@ -82,18 +82,11 @@ export async function createSession(
   const merchantName = input.merchantName ?? tenant.name;
 
   return db.transaction(async (tx) => {
-    const [used] = await tx
-      .select({ n: count() })
-      .from(sessions)
-      .where(
-        and(
-          eq(sessions.tenantId, principal.tenantId),
-          eq(sessions.sandbox, principal.sandbox),
-          gte(sessions.createdAt, monthStart(now)),
-          isNull(sessions.billingBlock),
-        ),
-      );
-    const block = decideBillingBlock(tenant, principal.sandbox, used?.n ?? 0);
+    // Counted first, so the counter's row lock is held by at most one create of the tenant at a
+    // time and the count is exact across instances (billing-usage.ts). Unlimited: nothing to count.
+    const allowance = allowanceFor(tenant, principal.sandbox);
+    const usedBefore = allowance === null ? 0 : await countAgainstAllowance(tx, { tenantId: principal.tenantId, sandbox: principal.sandbox, now }, allowance);
+    const block = decideBillingBlock(tenant, principal.sandbox, usedBefore);
     const [row] = await tx
       .insert(sessions)
       .values({

@@ -3,11 +3,11 @@
  * Every transition is a guarded UPDATE … WHERE state = 'PENDING' in a transaction that also writes
  * the event, so concurrent completions, expiry and several backend instances cannot both win.
  */
-import { and, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { CallbackStatus, EventKind } from '@ageverify/protocol';
 import type { Db } from '../../db/database';
 import { sessions } from '../../db/schema';
-import { recordEvent } from '../events/outbox';
+import { recordEvent, recordEvents } from '../events/outbox';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -55,6 +55,41 @@ export async function expireSession(db: Db, sessionId: string, now: Date): Promi
     if (!row) return null;
     await recordEvent(tx, { kind: 'session.timeout', session: row, occurredAt: row.expiresAt, createdAt: now });
     return row;
+  });
+}
+
+/**
+ * PENDING → EXPIRED for up to `limit` sessions past their deadline, in one transaction of four
+ * statements whatever the batch size (issue 14: one transaction per session managed 300–350/s).
+ * Rows are claimed with FOR UPDATE SKIP LOCKED, so concurrent sweeps take disjoint batches instead
+ * of queueing, and the UPDATE keeps the PENDING guard: a session expired or completed by someone
+ * else in the meantime is not in RETURNING, so each session gets exactly one session.timeout,
+ * timestamped at its deadline as in `expireSession`.
+ */
+export async function expireDueSessions(db: Db, now: Date, limit: number): Promise<SessionRow[]> {
+  return db.transaction(async (tx) => {
+    // A CTE is evaluated once; `id IN (subquery … LIMIT)` was measured to expire more than the limit.
+    const due = tx.$with('due').as(
+      tx
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(and(eq(sessions.state, 'PENDING'), lte(sessions.expiresAt, now)))
+        .orderBy(asc(sessions.expiresAt))
+        .limit(limit)
+        .for('update', { skipLocked: true }),
+    );
+    const rows = await tx
+      .with(due)
+      .update(sessions)
+      .set({ state: 'EXPIRED', completedAt: sql`${sessions.expiresAt}` })
+      .from(due)
+      .where(and(eq(sessions.id, due.id), eq(sessions.state, 'PENDING'), lte(sessions.expiresAt, now)))
+      .returning();
+    await recordEvents(
+      tx,
+      rows.map((row) => ({ kind: 'session.timeout' as const, session: row, occurredAt: row.expiresAt, createdAt: now })),
+    );
+    return rows;
   });
 }
 

@@ -3,6 +3,7 @@
  * and by the dashboard later. Services take plain values and a database, never a request context.
  */
 import { and, eq, isNull } from 'drizzle-orm';
+import { recountUsage } from '../billing/billing-usage';
 import type { Clock } from '../../clock';
 import type { Db, DbOrTx } from '../../db/database';
 import { allowedDomains, keyPairs, tenants, users } from '../../db/schema';
@@ -173,6 +174,9 @@ export async function setPlan(db: Db, tenantId: string, plan: PlanInput) {
     })
     .where(eq(tenants.id, tenantId))
     .returning();
+  // Creates do not count while an allowance is unlimited (billing-usage.ts); an allowance now set
+  // must see the sessions created meanwhile.
+  if (typeof plan.monthlyAllowance === 'number' || typeof plan.sandboxAllowance === 'number') await recountUsage(db, tenantId);
   return {
     tenantId,
     plan: {

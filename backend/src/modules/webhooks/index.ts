@@ -7,7 +7,7 @@
 export { createWebhookWorker, type WebhookWorker, type WebhookWorkerDeps } from './delivery/worker';
 export type { GuardOptions } from './destinations/destination-guard';
 export { envelopeBody, eventData, recordTimeTimestamp, type SessionFacts } from './envelope';
-export { routeEvent } from './routing';
+export { routeEvent, routeEvents } from './routing';
 export {
   addEndpoint,
   listEndpoints,

@@ -14,7 +14,7 @@
  * - a Paused or Disabled endpoint gets the delivery recorded as not delivered and not sent, so it
  *   can still be redelivered later (spec "Webhook endpoint delivery").
  */
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { isEventKind, type EventKind } from '@ageverify/protocol';
 import type { DbOrTx } from '../../db/database';
 import { tenants, webhookDeliveries, webhookEndpoints } from '../../db/schema';
@@ -38,13 +38,15 @@ export function legacyEndpointId(tenantId: string): string {
   return `whe_legacy_${tenantId}`;
 }
 
+interface LegacyConfiguration {
+  url: string | null;
+  secret: string | null;
+  events: string[] | null;
+}
+
 /** The legacy configuration as an endpoint row, created or brought up to date from the tenant's columns. */
-async function legacyEndpoint(tx: DbOrTx, tenantId: string, existing: EndpointRow | undefined, now: Date): Promise<EndpointRow | null> {
-  const [tenant] = await tx
-    .select({ url: tenants.legacyWebhookUrl, secret: tenants.legacyWebhookSecret, events: tenants.legacyWebhookEvents })
-    .from(tenants)
-    .where(eq(tenants.id, tenantId));
-  if (!tenant?.url) return null;
+async function legacyEndpoint(tx: DbOrTx, tenantId: string, tenant: LegacyConfiguration, existing: EndpointRow | undefined, now: Date): Promise<EndpointRow | null> {
+  if (!tenant.url) return null;
   const events = (tenant.events ?? []).filter(isEventKind);
   const secret = tenant.secret ?? '';
   if (existing && existing.url === tenant.url && existing.secret === secret && JSON.stringify(existing.events) === JSON.stringify(events)) return existing;
@@ -62,34 +64,64 @@ export interface RoutingResult {
 }
 
 export async function routeEvent(tx: DbOrTx, event: RoutableEvent): Promise<RoutingResult> {
-  const rows = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.tenantId, event.tenantId));
-  let targets = rows.filter((row) => !row.legacy);
-  if (targets.length === 0) {
-    const legacy = await legacyEndpoint(tx, event.tenantId, rows.find((row) => row.legacy), event.createdAt);
-    targets = legacy ? [legacy] : [];
-  }
-  targets = targets.filter((row) => row.events.includes(event.kind) && (row.pairId === null || row.pairId === event.pairId));
-  if (targets.length === 0) return { pending: 0, recordedUndelivered: 0 };
+  return routeEvents(tx, [event]);
+}
 
-  const deadlineAt = new Date(event.createdAt.getTime() + DEFAULT_WEBHOOK_SETTINGS.deliveryWindowMs);
-  const values = targets.map((endpoint) => {
-    const state = effectiveState(endpoint);
-    const skipped = state === 'paused' ? 'endpoint_paused' : state === 'disabled' ? 'endpoint_disabled' : null;
-    return {
-      id: webhookId('delivery'),
-      tenantId: event.tenantId,
-      eventId: event.id,
-      endpointId: endpoint.id,
-      url: endpoint.url,
-      policy: policyFor(event.kind),
-      status: skipped ? 'undelivered' : 'pending',
-      undeliveredReason: skipped,
-      nextAttemptAt: event.createdAt,
-      deadlineAt,
-      createdAt: event.createdAt,
-      settledAt: skipped ? event.createdAt : null,
-    };
+/**
+ * Routes several events in one go (the expiry sweeper's batches; issue 14): one statement reads the
+ * endpoints and legacy configurations of every tenant involved, one inserts all the deliveries, one
+ * NOTIFY wakes the dispatchers. The rules per event are exactly those of a single event.
+ */
+export async function routeEvents(tx: DbOrTx, events: readonly RoutableEvent[]): Promise<RoutingResult> {
+  if (events.length === 0) return { pending: 0, recordedUndelivered: 0 };
+  const tenantIds = [...new Set(events.map((event) => event.tenantId))];
+  // The endpoints and the tenants' legacy configuration in one statement (issue 14: routing is on
+  // the session-create path); a tenant without endpoints comes back as one row with no endpoint.
+  const joined = await tx
+    .select({
+      tenantId: tenants.id,
+      endpoint: webhookEndpoints,
+      legacy: { url: tenants.legacyWebhookUrl, secret: tenants.legacyWebhookSecret, events: tenants.legacyWebhookEvents },
+    })
+    .from(tenants)
+    .leftJoin(webhookEndpoints, eq(webhookEndpoints.tenantId, tenants.id))
+    .where(tenantIds.length === 1 ? eq(tenants.id, tenantIds[0]!) : inArray(tenants.id, tenantIds));
+
+  const targetsOf = new Map<string, EndpointRow[]>();
+  for (const tenantId of tenantIds) {
+    const ofTenant = joined.filter((row) => row.tenantId === tenantId);
+    const rows = ofTenant.flatMap((row) => (row.endpoint ? [row.endpoint] : []));
+    let targets = rows.filter((row) => !row.legacy);
+    if (targets.length === 0 && ofTenant[0]) {
+      const legacy = await legacyEndpoint(tx, tenantId, ofTenant[0].legacy, rows.find((row) => row.legacy), events.find((e) => e.tenantId === tenantId)!.createdAt);
+      targets = legacy ? [legacy] : [];
+    }
+    targetsOf.set(tenantId, targets);
+  }
+
+  const values = events.flatMap((event) => {
+    const targets = (targetsOf.get(event.tenantId) ?? []).filter((row) => row.events.includes(event.kind) && (row.pairId === null || row.pairId === event.pairId));
+    const deadlineAt = new Date(event.createdAt.getTime() + DEFAULT_WEBHOOK_SETTINGS.deliveryWindowMs);
+    return targets.map((endpoint) => {
+      const state = effectiveState(endpoint);
+      const skipped = state === 'paused' ? 'endpoint_paused' : state === 'disabled' ? 'endpoint_disabled' : null;
+      return {
+        id: webhookId('delivery'),
+        tenantId: event.tenantId,
+        eventId: event.id,
+        endpointId: endpoint.id,
+        url: endpoint.url,
+        policy: policyFor(event.kind),
+        status: skipped ? 'undelivered' : 'pending',
+        undeliveredReason: skipped,
+        nextAttemptAt: event.createdAt,
+        deadlineAt,
+        createdAt: event.createdAt,
+        settledAt: skipped ? event.createdAt : null,
+      };
+    });
   });
+  if (values.length === 0) return { pending: 0, recordedUndelivered: 0 };
   await tx.insert(webhookDeliveries).values(values).onConflictDoNothing();
   const pending = values.filter((v) => v.status === 'pending').length;
   // Wakes every dispatcher (all instances) when this transaction commits.
