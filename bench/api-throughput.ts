@@ -52,8 +52,15 @@ async function provision(database: Database): Promise<Fixture> {
 
 const createBody = JSON.stringify({ returnUrl: RETURN_URL });
 const createRun = (fixture: Fixture, connections: number, seconds = SECONDS) =>
-  load({ url: `http://127.0.0.1:${SERVICE_PORT}/api/v1/sessions/create`, connections, seconds, body: createBody, headers: { authorization: `Bearer ${fixture.publishableKey}` } });
-const baselineRun = (connections: number, seconds = SECONDS) => load({ url: `http://127.0.0.1:${BASELINE_PORT}/baseline`, connections, seconds, body: createBody });
+  load({
+    url: `http://127.0.0.1:${SERVICE_PORT}/api/v1/sessions/create`,
+    connections,
+    seconds,
+    body: createBody,
+    headers: { authorization: `Bearer ${fixture.publishableKey}` },
+  });
+const baselineRun = (connections: number, seconds = SECONDS) =>
+  load({ url: `http://127.0.0.1:${BASELINE_PORT}/baseline`, connections, seconds, body: createBody });
 
 async function validateRun(fixture: Fixture, connections: number, seconds = SECONDS): Promise<LoadResult> {
   // A PENDING session answers 200 "pending" and is not consumed, so one session serves every request.
@@ -103,7 +110,9 @@ async function compare(kind: 'postgres' | 'pglite', fixture: Fixture, servicePid
  * leaves them alone), with the allowance counter brought to the same number as creates would.
  */
 async function seedHistory(database: Database, fixture: Fixture, total: number): Promise<void> {
-  const [pair] = (await database.db.execute(sql`select id from key_pairs where tenant_id = ${fixture.tenantId} and not sandbox limit 1`)) as unknown as { id: string }[];
+  const [pair] = (await database.db.execute(sql`select id from key_pairs where tenant_id = ${fixture.tenantId} and not sandbox limit 1`)) as unknown as {
+    id: string;
+  }[];
   await database.db.execute(sql`
     insert into sessions (id, tenant_id, pair_id, sandbox, state, return_url, verification_mode, challenge_age, face_match_enabled,
                           session_token_hash, handoff_token_hash, created_with, created_at, expires_at)
@@ -154,7 +163,11 @@ try {
     const embedded = await openPglite(serviceDir);
     const embeddedFixture = await provision(embedded);
     await embedded.close();
-    const pgliteService = await startServer('backend/src/main.ts', { DATABASE_URL: '', DATA_DIR: serviceDir, HOST: '127.0.0.1', LOG_LEVEL: 'error' }, SERVICE_PORT);
+    const pgliteService = await startServer(
+      'backend/src/main.ts',
+      { DATABASE_URL: '', DATA_DIR: serviceDir, HOST: '127.0.0.1', LOG_LEVEL: 'error' },
+      SERVICE_PORT,
+    );
     const pgliteBaseline = await startServer('bench/support/baseline-server.ts', { DATABASE_URL: '', DATA_DIR: join(baselineDir, 'pgdata') }, BASELINE_PORT);
     try {
       await compare('pglite', embeddedFixture, pgliteService.pid);
@@ -172,6 +185,12 @@ try {
 console.log(`\nSessions API (${SECONDS} s per run after ${WARMUP_SECONDS} s warm-up; latency ms)`);
 const header = ['run', 'rps', 'ratio', 'p50 / p99', 'notes'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-for (const line of [header, ...rows]) console.log(line.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+for (const line of [header, ...rows])
+  console.log(
+    line
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
 console.log('ratio: against the baseline of the same database and connections; history rows: against history 0.');
 console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);

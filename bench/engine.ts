@@ -31,7 +31,10 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 };
-const row = (name: string, values: number[]) => console.log(`  ${name.padEnd(34)} p50 ${percentile(values, 50).toFixed(0).padStart(5)} ms   p99 ${percentile(values, 99).toFixed(0).padStart(5)} ms   (n=${values.length})`);
+const row = (name: string, values: number[]) =>
+  console.log(
+    `  ${name.padEnd(34)} p50 ${percentile(values, 50).toFixed(0).padStart(5)} ms   p99 ${percentile(values, 99).toFixed(0).padStart(5)} ms   (n=${values.length})`,
+  );
 
 const engine = new EnginePool({ workers: WORKERS, queueLimit: 1000 });
 const loadStarted = performance.now();
@@ -41,7 +44,10 @@ console.log(`Engine: ${WORKERS} worker(s), models loaded and warmed in ${Math.ro
 
 const checks: [string, () => EngineJob][] = [
   ['L1 age estimation (1 selfie)', () => ({ kind: 'age_estimation', selfies: [fixture('astronaut.jpg')] })],
-  ['L2 passport MRZ + face match', () => ({ kind: 'document', documentType: 'passport', document: fixture('passport.jpg'), selfies: [fixture('astronaut.jpg')], faceMatch: true })],
+  [
+    'L2 passport MRZ + face match',
+    () => ({ kind: 'document', documentType: 'passport', document: fixture('passport.jpg'), selfies: [fixture('astronaut.jpg')], faceMatch: true }),
+  ],
   ['L2 passport MRZ only', () => ({ kind: 'document', documentType: 'passport', document: fixture('passport.jpg'), selfies: [], faceMatch: false })],
   ['L2 licence PDF417', () => ({ kind: 'document', documentType: 'driving_licence', document: fixture('licence.png'), selfies: [], faceMatch: false })],
 ];
@@ -63,7 +69,17 @@ console.log(`  peak RSS so far (process + engine worker, every model loaded and 
 // Session create through the whole HTTP pipeline on embedded PGlite, idle engine vs busy engine.
 const database = await openPglite(null);
 const clock = new ManualClock();
-const app = createApp({ db: database.db, clock, logger: silentLogger, serverSecret: 'bench-secret-0123456789abcdef0123456789abcdef', publicBaseUrl: 'http://localhost:3000', verifyUrl: 'http://localhost:3000/verify', maxBodyBytes: 16 * 1024, engine, l1AgeMargin: 5 });
+const app = createApp({
+  db: database.db,
+  clock,
+  logger: silentLogger,
+  serverSecret: 'bench-secret-0123456789abcdef0123456789abcdef',
+  publicBaseUrl: 'http://localhost:3000',
+  verifyUrl: 'http://localhost:3000/verify',
+  maxBodyBytes: 16 * 1024,
+  engine,
+  l1AgeMargin: 5,
+});
 const keys = await createTenant(database.db, clock, { name: 'Bench', domains: ['shop.example.com'], sandbox: true });
 const create = async () => {
   const started = performance.now();
@@ -95,7 +111,9 @@ await load;
 console.log(`  RSS after the create runs (in-memory PGlite holds the sessions): ${rssMb()}`);
 
 clearInterval(sampler);
-console.log(`\nPeak RSS: engine (all models loaded) ${(enginePeakRss / 1024 / 1024).toFixed(0)} MB; whole run incl. the in-memory PGlite and its sessions ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
+console.log(
+  `\nPeak RSS: engine (all models loaded) ${(enginePeakRss / 1024 / 1024).toFixed(0)} MB; whole run incl. the in-memory PGlite and its sessions ${(peakRss / 1024 / 1024).toFixed(0)} MB`,
+);
 await engine.close();
 await database.close();
 process.exit(0);

@@ -35,7 +35,9 @@ try {
   const started = performance.now();
   const expired = await sweepExpiredSessions(database.db, now);
   const seconds = (performance.now() - started) / 1000;
-  console.log(`\nExpiry sweep (PostgreSQL): ${fmt(expired)} sessions expired in ${seconds.toFixed(2)} s = ${fmt(expired / seconds)} expiries/s (each with its session.timeout event)`);
+  console.log(
+    `\nExpiry sweep (PostgreSQL): ${fmt(expired)} sessions expired in ${seconds.toFixed(2)} s = ${fmt(expired / seconds)} expiries/s (each with its session.timeout event)`,
+  );
 } finally {
   await database.close();
   await throwaway.drop();

@@ -55,7 +55,11 @@ try {
   let service = start();
   await waitFor(async () => (await fetch(`${base}/healthz`)).ok, service);
   const firstHealthy = performance.now() - began;
-  const tenant = Bun.spawnSync(['bun', 'backend/src/cli/main.ts', 'tenant', 'create', '--name', 'Bench', '--domain', 'localhost', '--sandbox'], { cwd: root, env, stderr: 'pipe' });
+  const tenant = Bun.spawnSync(['bun', 'backend/src/cli/main.ts', 'tenant', 'create', '--name', 'Bench', '--domain', 'localhost', '--sandbox'], {
+    cwd: root,
+    env,
+    stderr: 'pipe',
+  });
   if (tenant.exitCode !== 0) throw new Error(`tenant create failed: ${tenant.stderr.toString()}`);
   const { publishableKey } = JSON.parse(tenant.stdout.toString()) as { publishableKey: string };
   await waitFor(createSession(publishableKey), service);

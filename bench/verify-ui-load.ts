@@ -60,7 +60,14 @@ async function previewTimes(): Promise<{ explanation: number[]; preview: number[
   const dataDir = mkdtempSync(join(tmpdir(), 'ageverify-bench-'));
   const port = await freePort();
   const serviceUrl = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: serviceUrl, DATA_DIR: join(dataDir, 'data'), LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: serviceUrl,
+    DATA_DIR: join(dataDir, 'data'),
+    LOG_LEVEL: 'warn',
+  };
   delete env.DATABASE_URL;
   const backend = startProcess({ name: 'bench backend', command: 'bun', args: ['backend/src/main.ts'], cwd: root, env, logFile: join(dataDir, 'backend.log') });
   const browser = await chromium.launch(fakeCameraLaunchOptions('astronaut'));
@@ -113,7 +120,9 @@ console.log(`  first load   ${'total'.padEnd(36)} ${String(firstLoad.reduce((sum
 for (const [name, size] of lazy) console.log(`  live check   ${name.padEnd(36)} ${String(size).padStart(7)}`);
 // A live check loads the capture chunk and the live strings of the page language (plus English as the fallback).
 const liveFor = (language: string) =>
-  lazy.filter(([name]) => name.startsWith('chunks/live-capture-') || name.startsWith(`chunks/live-${language}-`) || name.startsWith('chunks/live-en-')).reduce((sum, [, size]) => sum + size, 0);
+  lazy
+    .filter(([name]) => name.startsWith('chunks/live-capture-') || name.startsWith(`chunks/live-${language}-`) || name.startsWith('chunks/live-en-'))
+    .reduce((sum, [, size]) => sum + size, 0);
 console.log(`  live check   ${'total, English page'.padEnd(36)} ${String(liveFor('en')).padStart(7)}`);
 console.log(`  live check   ${'total, German page (+ English fallback)'.padEnd(36)} ${String(liveFor('de')).padStart(7)}`);
 

@@ -45,13 +45,23 @@ const guard = { resolver: fakeResolver({ 'hooks.test': ['127.0.0.1'] }), allowed
 
 const tenant = await createTenant(main.db, clock, { name: 'Bench', domains: ['bench.example.com'], sandbox: false });
 for (let i = 0; i < ENDPOINTS; i++) {
-  const added = await addEndpoint(main.db, clock, guard, { tenantId: tenant.tenantId, url: receiver.url(`/bench-${i}`), events: ['verification.completed'], enabled: true });
+  const added = await addEndpoint(main.db, clock, guard, {
+    tenantId: tenant.tenantId,
+    url: receiver.url(`/bench-${i}`),
+    events: ['verification.completed'],
+    enabled: true,
+  });
   receiver.expectSecret(`/bench-${i}`, added.secret);
 }
 
 const committedAt = new Map<string, number>();
 async function completion(): Promise<void> {
-  const { sessionId: id } = await seedStartedSession(main.db, { tenantId: tenant.tenantId, pairId: tenant.pairId, now: clock.now(), returnUrl: 'https://bench.example.com/' });
+  const { sessionId: id } = await seedStartedSession(main.db, {
+    tenantId: tenant.tenantId,
+    pairId: tenant.pairId,
+    now: clock.now(),
+    returnUrl: 'https://bench.example.com/',
+  });
   await completeSession(main.db, id, 'verified', clock.now());
   committedAt.set(id, performance.now());
 }
@@ -103,7 +113,9 @@ const phase1 = await startWorkers();
 await waitForAll();
 const drainSeconds = (performance.now() - drainStart) / 1000;
 await phase1.close();
-console.log(`backlog: ${expected()} deliveries (${EVENTS} events × ${ENDPOINTS} endpoints) in ${drainSeconds.toFixed(2)} s = ${(expected() / drainSeconds).toFixed(0)} deliveries/s`);
+console.log(
+  `backlog: ${expected()} deliveries (${EVENTS} events × ${ENDPOINTS} endpoints) in ${drainSeconds.toFixed(2)} s = ${(expected() / drainSeconds).toFixed(0)} deliveries/s`,
+);
 
 // 2. Steady rate, latency from commit to receipt.
 receiver.reset();

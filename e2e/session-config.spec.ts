@@ -8,7 +8,13 @@ import { de } from '../verify-ui/src/locales/de';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { runCli } from './support/cli';
 
-test('tampering with every display parameter of verifyUrl changes neither the UI nor the result', async ({ page, environment, api, verifyPage, returnPage }) => {
+test('tampering with every display parameter of verifyUrl changes neither the UI nor the result', async ({
+  page,
+  environment,
+  api,
+  verifyPage,
+  returnPage,
+}) => {
   const created = await api.createSession(environment.sandbox.publishableKey, {
     returnUrl: `${environment.merchantUrl}/return`,
     externalUserId: 'user-42',

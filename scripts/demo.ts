@@ -57,7 +57,24 @@ function webhookCertificate(): { cert: string; key: string; caFile: string } {
   const key = join(tlsDir, 'key.pem');
   if (!existsSync(cert) || !existsSync(key)) {
     mkdirSync(tlsDir, { recursive: true, mode: 0o700 });
-    const openssl = ['openssl', 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '365', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'];
+    const openssl = [
+      'openssl',
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '365',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ];
     const made = Bun.spawnSync(openssl, { stderr: 'pipe' });
     if (made.exitCode !== 0) fail(`openssl could not make the demo's webhook certificate:\n${made.stderr.toString()}`);
   }
@@ -113,7 +130,10 @@ function receiveWebhooks(tls: { cert: string; key: string }, secret: string): vo
 const existing = await health();
 const tls = existing ? null : webhookCertificate();
 if (!existing) await startService(tls!.caFile);
-else console.log(`Using the service already running on ${serviceUrl}: no webhook receiver (it was not started to trust one; \`bun run demo\` alone starts one that is).`);
+else
+  console.log(
+    `Using the service already running on ${serviceUrl}: no webhook receiver (it was not started to trust one; \`bun run demo\` alone starts one that is).`,
+  );
 
 const databaseId = (await health())?.database?.id ?? 'unknown';
 const saved: Record<string, DemoSetup> = existsSync(keysFile) ? JSON.parse(readFileSync(keysFile, 'utf8')) : {};

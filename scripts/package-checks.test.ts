@@ -5,14 +5,23 @@ describe('manifestProblems', () => {
   const exports = { '.': './dist/index.js' };
   test.each([
     ['a self-contained public package', { name: 'p', exports }, []],
-    ['a workspace: dependency', { name: 'p', exports, dependencies: { '@ageverify/protocol': 'workspace:*' } }, [
-      'it refers to a workspace: version, which npm cannot install',
-      'it has dependencies (@ageverify/protocol); the package must be self-contained',
-    ]],
-    ['a workspace: devDependency still leaks into the manifest', { name: 'p', exports, devDependencies: { x: 'workspace:^' } }, ['it refers to a workspace: version, which npm cannot install']],
+    [
+      'a workspace: dependency',
+      { name: 'p', exports, dependencies: { '@ageverify/protocol': 'workspace:*' } },
+      ['it refers to a workspace: version, which npm cannot install', 'it has dependencies (@ageverify/protocol); the package must be self-contained'],
+    ],
+    [
+      'a workspace: devDependency still leaks into the manifest',
+      { name: 'p', exports, devDependencies: { x: 'workspace:^' } },
+      ['it refers to a workspace: version, which npm cannot install'],
+    ],
     ['devDependencies from the registry are fine', { name: 'p', exports, devDependencies: { standardwebhooks: '1.1.1' } }, []],
     ['private', { name: 'p', exports, private: true }, ['it is private, so npm publish refuses it']],
-    ['a registry dependency', { name: 'p', exports, peerDependencies: { react: '19' } }, ['it has peerDependencies (react); the package must be self-contained']],
+    [
+      'a registry dependency',
+      { name: 'p', exports, peerDependencies: { react: '19' } },
+      ['it has peerDependencies (react); the package must be self-contained'],
+    ],
     ['no exports', { name: 'p', main: 'src/index.ts' }, ['it has no "exports"']],
   ] as const)('%s', (_, manifest, expected) => {
     expect(manifestProblems(manifest as Record<string, unknown>)).toEqual([...expected]);

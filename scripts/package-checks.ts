@@ -57,7 +57,8 @@ export function manifestProblems(manifest: Record<string, unknown>): string[] {
   if (manifest.private === true) problems.push('it is private, so npm publish refuses it');
   for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies', 'bundleDependencies']) {
     const value = manifest[field];
-    if (value && Object.keys(value as object).length > 0) problems.push(`it has ${field} (${Object.keys(value as object).join(', ')}); the package must be self-contained`);
+    if (value && Object.keys(value as object).length > 0)
+      problems.push(`it has ${field} (${Object.keys(value as object).join(', ')}); the package must be self-contained`);
   }
   if (!manifest.exports) problems.push('it has no "exports"');
   return problems;
@@ -158,14 +159,24 @@ const TYPE_CHECKS: TypeCheck[] = [
     files: ['server-usage.mts', 'server-usage.cts'],
     declarations: ['server/dist/index.d.ts', 'server/dist/index.d.cts'],
   })),
-  { name: 'server under bundler', compilerOptions: { module: 'esnext', moduleResolution: 'bundler', ...nodeProject }, files: ['server-usage.ts'], declarations: ['server/dist/index.d.ts'] },
+  {
+    name: 'server under bundler',
+    compilerOptions: { module: 'esnext', moduleResolution: 'bundler', ...nodeProject },
+    files: ['server-usage.ts'],
+    declarations: ['server/dist/index.d.ts'],
+  },
   ...(['nodenext', 'node16'] as const).map((mode) => ({
     name: `sdk under ${mode}, imported from ESM`,
     compilerOptions: { module: mode, moduleResolution: mode, ...browserProject },
     files: ['sdk-usage.mts'],
     declarations: ['sdk/dist/ageverify.d.ts'],
   })),
-  { name: 'sdk under bundler', compilerOptions: { module: 'esnext', moduleResolution: 'bundler', ...browserProject }, files: ['sdk-usage.ts'], declarations: ['sdk/dist/ageverify.d.ts'] },
+  {
+    name: 'sdk under bundler',
+    compilerOptions: { module: 'esnext', moduleResolution: 'bundler', ...browserProject },
+    files: ['sdk-usage.ts'],
+    declarations: ['sdk/dist/ageverify.d.ts'],
+  },
 ];
 
 const INSTALL_CHECK = 'npm install of both tarballs into an empty project, offline';

@@ -121,7 +121,11 @@ async function followQuickstart(run: Run, printed: string): Promise<void> {
   expect(shop.status).toBe(200);
   expect(await shop.text()).toContain(publishableKey);
   const created = await post(`${serviceUrl}/api/v1/sessions/create`, { returnUrl: `${shopUrl}/return`, externalUserId: 'user-42' }, publishableKey);
-  const simulated = await post(`${serviceUrl}/api/v1/verify/simulate`, { sessionId: created.sessionId, sessionToken: created.sessionToken, outcome: 'verified' });
+  const simulated = await post(`${serviceUrl}/api/v1/verify/simulate`, {
+    sessionId: created.sessionId,
+    sessionToken: created.sessionToken,
+    outcome: 'verified',
+  });
   expect(simulated.redirectUrl).toStartWith(`${shopUrl}/return?sessionId=${created.sessionId}&status=verified`);
   expect(await (await fetch(simulated.redirectUrl)).text()).toContain('Access granted');
   expect(await (await fetch(simulated.redirectUrl)).text()).toContain('Session has already been used');
@@ -178,7 +182,10 @@ test('next to a running service (set-up command 1), bun run demo uses it', async
   const serviceUrl = `http://localhost:${run.servicePort}`;
   for (let ready = false; !ready; ) {
     if (service.exitCode !== null) throw new Error(`\`${start}\` exited: ${await new Response(service.stderr).text()}`);
-    ready = await fetch(`${serviceUrl}/healthz`).then((response) => response.ok, () => false);
+    ready = await fetch(`${serviceUrl}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (!ready) await Bun.sleep(100);
   }
   const demo = spawnCommand(commandsOf(readme, QUICKSTART)[0]!, run);

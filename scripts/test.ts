@@ -2,23 +2,24 @@
  * The whole test suite, behind `bun run test`:
  *
  *   1. system packages the e2e suite needs (Chromium, ffmpeg), installed with apt when root
- *   2. bun run typecheck
- *   3. bun run build              (the SDK and verify UI bundles the backend serves)
- *   4. bun test                   (unit + integration; PGlite, plus PostgreSQL with TEST_DATABASE_URL)
- *   5. packages                   (scripts/package-checks.ts: npm pack both packages, install the
+ *   2. bun run lint               (Biome: formatting and lint rules)
+ *   3. bun run typecheck
+ *   4. bun run build              (the SDK and verify UI bundles the backend serves)
+ *   5. bun test                   (unit + integration; PGlite, plus PostgreSQL with TEST_DATABASE_URL)
+ *   6. packages                   (scripts/package-checks.ts: npm pack both packages, install the
  *                                  tarballs into a scratch project, run them on Node and Bun, tsc)
- *   6. openapi                    (scripts/openapi-lint.ts: writes test-results/openapi.json from the
+ *   7. openapi                    (scripts/openapi-lint.ts: writes test-results/openapi.json from the
  *                                  app, lints it with Redocly CLI and Spectral; one test per linter)
- *   7. faults --short             (scripts/faults.ts: kill -9 and PostgreSQL restarts/stop under
+ *   8. faults --short             (scripts/faults.ts: kill -9 and PostgreSQL restarts/stop under
  *                                  load, 2–4 min; the full suite, `bun run faults`, is nightly)
- *   7. Playwright e2e             (e2e/playwright.config.ts; a project per database target)
+ *   9. Playwright e2e             (e2e/playwright.config.ts; a project per database target)
  *
  * Steps run in order and the first failure stops the run. The last line is always
  * `N passed, M failed[, K skipped]`, counted from the bun junit report, the package checks (one
  * test each), the OpenAPI linters (one test each) and the Playwright JSON report. The exit code is
  * non-zero when a step failed, a test failed, or no test ran.
  *
- * Flags: --no-e2e (alias --only-unit) skips 1 and 7; --only-e2e skips 2, 4, 5 and 6;
+ * Flags: --no-e2e (alias --only-unit) skips 1 and 9; --only-e2e skips 2, 3, 5, 6, 7 and 8;
  * arguments after `--` go to Playwright (e.g. `bun run test --only-e2e -- --project pglite`).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -64,6 +65,8 @@ async function main(): Promise<number> {
   const steps: Array<[string, () => Promise<boolean>]> = [];
 
   if (e2e) steps.push(['system packages', ensureSystemPackages]);
+  // Biome: formatting and lint rules are not argued about in review (biome.json).
+  if (unit) steps.push(['lint', () => run(['bun', 'run', 'lint'])]);
   if (unit) steps.push(['typecheck', () => run(['bun', 'run', 'typecheck'])]);
   steps.push(['build', () => run(['bun', 'run', 'build'])]);
   if (unit) steps.push(['bun test', () => runBunTest(totals)]);
@@ -114,7 +117,9 @@ async function ensureSystemPackages(): Promise<boolean> {
   }
   console.log(`Missing: ${missing.join(', ')}`);
   if (process.getuid?.() !== 0) {
-    console.error('Not running as root, so they cannot be installed here. Install them with:\n  sudo apt-get update && sudo apt-get install -y chromium ffmpeg\n(or set CHROMIUM_PATH to a Chromium binary), or skip the browser suite with --no-e2e.');
+    console.error(
+      'Not running as root, so they cannot be installed here. Install them with:\n  sudo apt-get update && sudo apt-get install -y chromium ffmpeg\n(or set CHROMIUM_PATH to a Chromium binary), or skip the browser suite with --no-e2e.',
+    );
     return false;
   }
   if (!Bun.which('apt-get')) {
@@ -177,7 +182,9 @@ async function runPlaywright(totals: Counts, extraArgs: string[]): Promise<boole
   }
   if (!ok && counts.failed === 0) counts.failed = 1;
   add(totals, counts);
-  console.log(`e2e: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${playwrightJsonFile}; service logs in test-results/e2e-services)`);
+  console.log(
+    `e2e: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${playwrightJsonFile}; service logs in test-results/e2e-services)`,
+  );
   return ok;
 }
 

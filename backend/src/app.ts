@@ -47,7 +47,7 @@ export function createApp(deps: AppDeps) {
   let self: AnyElysia | null = null;
   // The route table exists once every module is mounted; 405 answers read it then.
   let allowedMethods: (path: string) => string[] = () => [];
-  const app = (
+  const app =
     // strictPath: one canonical path per operation (a trailing slash is another path, so a 404).
     new Elysia({ normalize: false, strictPath: true })
       .use(errorHandling({ ...deps, allowedMethods: (path) => allowedMethods(path), ownBodyPaths: new Set([CHECKS_PATH]) }))
@@ -60,7 +60,15 @@ export function createApp(deps: AppDeps) {
             origin: (request) => CROSS_ORIGIN_PATHS.has(new URL(request.url).pathname),
             methods: ['POST', 'OPTIONS'],
             allowedHeaders: ['authorization', 'x-api-key', 'content-type', 'x-request-id', 'idempotency-key'],
-            exposeHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-window', 'x-ratelimit-remaining', 'x-ratelimit-retry-after', 'idempotent-replayed', 'retry-after'],
+            exposeHeaders: [
+              'x-request-id',
+              'x-ratelimit-limit',
+              'x-ratelimit-window',
+              'x-ratelimit-remaining',
+              'x-ratelimit-retry-after',
+              'idempotent-replayed',
+              'retry-after',
+            ],
             credentials: false,
             maxAge: 600,
           }),
@@ -80,10 +88,11 @@ export function createApp(deps: AppDeps) {
       })
       .use(sessionRoutes(deps))
       .use(verifyRoutes(deps))
-      .use(checkRoutes({ ...deps, engine: deps.engine ?? new EnginePool({ workers: 1, queueLimit: 8 }), l1AgeMargin: deps.l1AgeMargin ?? DEFAULT_L1_AGE_MARGIN }))
+      .use(
+        checkRoutes({ ...deps, engine: deps.engine ?? new EnginePool({ workers: 1, queueLimit: 8 }), l1AgeMargin: deps.l1AgeMargin ?? DEFAULT_L1_AGE_MARGIN }),
+      )
       .use(staticAssets())
-      .use(openapiRoutes(() => self!))
-  );
+      .use(openapiRoutes(() => self!));
   self = app;
   allowedMethods = allowedMethodsOf(app.routes);
   return app;

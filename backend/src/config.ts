@@ -80,7 +80,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   }
 
   const webhookAllowedCidrs: Config['webhookAllowedCidrs'] = [];
-  for (const cidr of (str('WEBHOOK_ALLOWED_CIDRS') ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const cidr of (str('WEBHOOK_ALLOWED_CIDRS') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     try {
       webhookAllowedCidrs.push(ipaddr.parseCIDR(cidr));
     } catch {

@@ -63,15 +63,28 @@ for (const target of TARGETS) {
 
 describe('describeError', () => {
   test('a failed query keeps its SQL and codes, drops its parameters and the driver message', () => {
-    const cause = Object.assign(new Error('invalid input syntax for type integer: "secret-value"'), { code: '22P02', severity: 'ERROR', routine: 'pg_strtoint32_safe' });
-    const failed = Object.assign(new Error('Failed query: insert into x values ($1)\nparams: secret-value'), { query: 'insert into x values ($1)', params: ['secret-value'], cause });
+    const cause = Object.assign(new Error('invalid input syntax for type integer: "secret-value"'), {
+      code: '22P02',
+      severity: 'ERROR',
+      routine: 'pg_strtoint32_safe',
+    });
+    const failed = Object.assign(new Error('Failed query: insert into x values ($1)\nparams: secret-value'), {
+      query: 'insert into x values ($1)',
+      params: ['secret-value'],
+      cause,
+    });
     const described = describeError(failed);
     expect(described).toMatchObject({ query: 'insert into x values ($1)', sqlstate: '22P02', routine: 'pg_strtoint32_safe' });
     expect(JSON.stringify(described)).not.toContain('secret-value');
   });
 
   test('a bare database error keeps only its codes', () => {
-    const error = Object.assign(new Error('duplicate key value: Key (id)=(secret-id) already exists'), { code: '23505', severity: 'ERROR', constraint_name: 'sessions_pkey', detail: 'Key (id)=(secret-id)' });
+    const error = Object.assign(new Error('duplicate key value: Key (id)=(secret-id) already exists'), {
+      code: '23505',
+      severity: 'ERROR',
+      constraint_name: 'sessions_pkey',
+      detail: 'Key (id)=(secret-id)',
+    });
     const described = describeError(error);
     expect(described).toMatchObject({ sqlstate: '23505', constraint_name: 'sessions_pkey' });
     expect(JSON.stringify(described)).not.toContain('secret-id');

@@ -42,7 +42,12 @@ function env(extra: Record<string, string>): Record<string, string> {
 /** `wrapper`: a command the server runs under, e.g. unshare to make it PID 1 of a new pid namespace. */
 async function startServer(extra: Record<string, string>, wrapper: string[] = []) {
   const port = freePort();
-  const proc = Bun.spawn([...wrapper, 'bun', 'backend/src/main.ts'], { cwd: root, env: env({ PORT: String(port), HOST: '127.0.0.1', ...extra }), stdout: 'pipe', stderr: 'pipe' });
+  const proc = Bun.spawn([...wrapper, 'bun', 'backend/src/main.ts'], {
+    cwd: root,
+    env: env({ PORT: String(port), HOST: '127.0.0.1', ...extra }),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   cleanup.push(() => {
     proc.kill('SIGKILL');
   });
@@ -142,7 +147,9 @@ describe('embedded mode (PGlite in DATA_DIR)', () => {
     chmodSync(dir, 0o755);
     const proc = Bun.spawn(['bun', 'backend/src/main.ts'], { cwd: root, env: env({ DATA_DIR: dir, PORT: String(freePort()) }), stderr: 'pipe' });
     expect(await proc.exited).toBe(1);
-    expect(await new Response(proc.stderr).text()).toContain(`DATA_DIR ${dir} is accessible to other users (mode 755); it holds secrets and the database. Restrict it to the service's user with: chmod -R go-rwx ${dir}`);
+    expect(await new Response(proc.stderr).text()).toContain(
+      `DATA_DIR ${dir} is accessible to other users (mode 755); it holds secrets and the database. Restrict it to the service's user with: chmod -R go-rwx ${dir}`,
+    );
     // Nothing was created in it.
     expect(readdirSync(dir)).toEqual([]);
   }, 60_000);
@@ -167,7 +174,9 @@ const PG_SERVER_SECRET = 'pg-test-server-secret-0123456789abcdef0123456789';
 const unshare = Bun.which('unshare');
 const pidNamespaces = !!unshare && Bun.spawnSync([unshare, '--pid', '--fork', '--mount-proc', 'true'], { stderr: 'ignore' }).exitCode === 0;
 if (!pidNamespaces) {
-  console.warn('main.test.ts: skipping "the server as PID 1": unshare --pid --fork --mount-proc is not available here (needs util-linux and root or CAP_SYS_ADMIN).');
+  console.warn(
+    'main.test.ts: skipping "the server as PID 1": unshare --pid --fork --mount-proc is not available here (needs util-linux and root or CAP_SYS_ADMIN).',
+  );
 }
 
 describe.skipIf(!pidNamespaces)('the server as PID 1 of its pid namespace, as in a container', () => {
@@ -207,10 +216,13 @@ describe('configuration errors stop the boot with a fix-it message', () => {
 });
 
 describe('the CLI says which database it uses and warns when the server uses another', () => {
-  test('server on DATA_DIR=X, CLI on DATA_DIR=Y with the server\'s PORT: warned; on X: not warned', async () => {
+  test("server on DATA_DIR=X, CLI on DATA_DIR=Y with the server's PORT: warned; on X: not warned", async () => {
     const serverDir = mkdtempSync(join(tmpdir(), 'av-server-db-'));
     const otherDir = join(mkdtempSync(join(tmpdir(), 'av-cli-db-')), 'data');
-    cleanup.push(() => rmSync(serverDir, { recursive: true, force: true }), () => rmSync(dirname(otherDir), { recursive: true, force: true }));
+    cleanup.push(
+      () => rmSync(serverDir, { recursive: true, force: true }),
+      () => rmSync(dirname(otherDir), { recursive: true, force: true }),
+    );
     const { proc, base } = await startServer({ DATA_DIR: serverDir });
     const port = new URL(base).port;
     const health = (await (await fetch(`${base}/healthz`)).json()) as { status: string; database: { kind: string; id: string } };
@@ -240,26 +252,30 @@ describe('the CLI says which database it uses and warns when the server uses ano
     expect(await proc.exited).toBe(0);
   }, 120_000);
 
-  test.skipIf(!TEST_DATABASE_URL)('server on PostgreSQL, CLI on an embedded folder: warned; CLI on the same PostgreSQL: not warned, password never printed', async () => {
-    const database = await createThrowawayPostgres(TEST_DATABASE_URL!);
-    cleanup.push(() => database.drop());
-    const otherDir = join(mkdtempSync(join(tmpdir(), 'av-cli-db-')), 'data');
-    cleanup.push(() => rmSync(dirname(otherDir), { recursive: true, force: true }));
-    const { proc, base } = await startServer({ DATABASE_URL: database.url, SERVER_SECRET: PG_SERVER_SECRET });
-    const port = new URL(base).port;
-    const elsewhere = await cli({ DATA_DIR: otherDir, PORT: port }, 'keys', 'list', '--tenant', 'ten_missing');
-    expect(elsewhere.stderr).toContain(`warning: the server on port ${port} uses a PostgreSQL database`);
+  test.skipIf(!TEST_DATABASE_URL)(
+    'server on PostgreSQL, CLI on an embedded folder: warned; CLI on the same PostgreSQL: not warned, password never printed',
+    async () => {
+      const database = await createThrowawayPostgres(TEST_DATABASE_URL!);
+      cleanup.push(() => database.drop());
+      const otherDir = join(mkdtempSync(join(tmpdir(), 'av-cli-db-')), 'data');
+      cleanup.push(() => rmSync(dirname(otherDir), { recursive: true, force: true }));
+      const { proc, base } = await startServer({ DATABASE_URL: database.url, SERVER_SECRET: PG_SERVER_SECRET });
+      const port = new URL(base).port;
+      const elsewhere = await cli({ DATA_DIR: otherDir, PORT: port }, 'keys', 'list', '--tenant', 'ten_missing');
+      expect(elsewhere.stderr).toContain(`warning: the server on port ${port} uses a PostgreSQL database`);
 
-    const url = new URL(database.url);
-    url.password = 'not-printed-secret';
-    const same = await cli({ DATABASE_URL: url.toString(), PORT: port }, 'tenant', 'create', '--name', 'PG', '--domain', 'shop.example.com', '--sandbox');
-    expect(same.code).toBe(0);
-    expect(same.stderr).toContain(`using PostgreSQL at ${url.hostname}:${url.port || '5432'}${url.pathname}`);
-    expect(same.stderr).not.toContain('not-printed-secret');
-    expect(same.stderr).not.toContain('warning');
-    proc.kill('SIGTERM');
-    expect(await proc.exited).toBe(0);
-  }, 120_000);
+      const url = new URL(database.url);
+      url.password = 'not-printed-secret';
+      const same = await cli({ DATABASE_URL: url.toString(), PORT: port }, 'tenant', 'create', '--name', 'PG', '--domain', 'shop.example.com', '--sandbox');
+      expect(same.code).toBe(0);
+      expect(same.stderr).toContain(`using PostgreSQL at ${url.hostname}:${url.port || '5432'}${url.pathname}`);
+      expect(same.stderr).not.toContain('not-printed-secret');
+      expect(same.stderr).not.toContain('warning');
+      proc.kill('SIGTERM');
+      expect(await proc.exited).toBe(0);
+    },
+    120_000,
+  );
 });
 
 describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL mode (DATABASE_URL)', () => {
@@ -394,7 +410,18 @@ describe.skipIf(!postgresBinDir)('PostgreSQL goes away under load (a private clu
       for (let i = 0; i < 400 && completed < target && proc.exitCode === null; i++) await Bun.sleep(25);
     };
     const terminate = () => cluster.terminateClients();
-    const disruptions = [terminate, terminate, terminate, terminate, terminate, terminate, () => cluster.restart('immediate'), terminate, terminate, () => cluster.restart('immediate')];
+    const disruptions = [
+      terminate,
+      terminate,
+      terminate,
+      terminate,
+      terminate,
+      terminate,
+      () => cluster.restart('immediate'),
+      terminate,
+      terminate,
+      () => cluster.restart('immediate'),
+    ];
     for (const disrupt of disruptions) {
       if (proc.exitCode !== null) break;
       await afterProgress();
@@ -404,7 +431,9 @@ describe.skipIf(!postgresBinDir)('PostgreSQL goes away under load (a private clu
     stopLoad = true;
     await Promise.all(load);
     if (proc.exitCode !== null) {
-      throw new Error(`the server died (exit ${proc.exitCode}) while PostgreSQL was disrupted; outcomes ${JSON.stringify([...outcomes])}; its output ends:\n${output.slice(-3000)}`);
+      throw new Error(
+        `the server died (exit ${proc.exitCode}) while PostgreSQL was disrupted; outcomes ${JSON.stringify([...outcomes])}; its output ends:\n${output.slice(-3000)}`,
+      );
     }
     expect(output).not.toContain("evaluating 'socket.write'");
 
@@ -431,7 +460,17 @@ describe('the running service delivers webhooks', () => {
     const serviceEnv = { DATA_DIR: dataDir, WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: receiver.caFile };
     const { proc, base } = await startServer(serviceEnv);
     const keys = JSON.parse((await cli(serviceEnv, 'tenant', 'create', '--name', 'Hooks', '--domain', 'shop.example.com', '--sandbox')).stdout);
-    const added = await cli(serviceEnv, 'webhooks', 'add', '--tenant', keys.tenantId, '--url', receiver.url('/hooks', '127.0.0.1'), '--events', 'session.started,verification.completed');
+    const added = await cli(
+      serviceEnv,
+      'webhooks',
+      'add',
+      '--tenant',
+      keys.tenantId,
+      '--url',
+      receiver.url('/hooks', '127.0.0.1'),
+      '--events',
+      'session.started,verification.completed',
+    );
     expect(added.code).toBe(0);
     const { secret } = JSON.parse(added.stdout);
     receiver.expectSecret('/hooks', secret);
@@ -440,7 +479,17 @@ describe('the running service delivers webhooks', () => {
     const plainDir = mkdtempSync(join(tmpdir(), 'av-hooks-plain-'));
     cleanup.push(() => rmSync(plainDir, { recursive: true, force: true }));
     const plain = JSON.parse((await cli({ DATA_DIR: plainDir }, 'tenant', 'create', '--name', 'Plain', '--domain', 'shop.example.com')).stdout);
-    const refused = await cli({ DATA_DIR: plainDir }, 'webhooks', 'add', '--tenant', plain.tenantId, '--url', receiver.url('/hooks', '127.0.0.1'), '--events', 'session.started');
+    const refused = await cli(
+      { DATA_DIR: plainDir },
+      'webhooks',
+      'add',
+      '--tenant',
+      plain.tenantId,
+      '--url',
+      receiver.url('/hooks', '127.0.0.1'),
+      '--events',
+      'session.started',
+    );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('destinations must be public Internet addresses only');
 

@@ -38,11 +38,7 @@ async function main(): Promise<void> {
     logger.info('verification engine ready', { workers: config.engineWorkers, ms: Math.round(performance.now() - started) });
   }
   const app = createApp({ ...config, db: database.db, clock: systemClock, logger, serverSecret, engine, databaseIdentity }).use(
-    cliBridgeRoutes(
-      { db: database.db, clock: systemClock, guard },
-      adminToken,
-      (request) => server?.requestIP(request)?.address ?? null,
-    ),
+    cliBridgeRoutes({ db: database.db, clock: systemClock, guard }, adminToken, (request) => server?.requestIP(request)?.address ?? null),
   );
   // The body parser answers oversized bodies with the spec's 413 and stops reading at the limit;
   // Bun's own limit (a bare 413) is only a backstop for absurd sizes.

@@ -46,7 +46,8 @@ function fileSecret(dataDir: string | null, legacy: string | null): string {
   const file = join(dataDir, SERVER_SECRET_FILE);
   if (existsSync(file)) {
     const stored = readFileSync(file, 'utf8').trim();
-    if (stored.length < MIN_LENGTH) throw new ConfigError([`${file} holds no valid server secret; delete it to have a new one generated (pending sessions' links stop working)`]);
+    if (stored.length < MIN_LENGTH)
+      throw new ConfigError([`${file} holds no valid server secret; delete it to have a new one generated (pending sessions' links stop working)`]);
     return stored;
   }
   const secret = legacy ?? randomBytes(32).toString('hex');

@@ -98,7 +98,12 @@ for (const target of TARGETS) {
       });
       const second = await ctx.request('POST', '/api/v1/sessions/validate', { key: sandbox.secretKey, body: { sessionId: created.sessionId } });
       expect(second.status).toBe(409);
-      expect(await ctx.json(second)).toMatchObject({ statusCode: 409, message: 'Session has already been used', path: '/api/v1/sessions/validate', error: 'Conflict' });
+      expect(await ctx.json(second)).toMatchObject({
+        statusCode: 409,
+        message: 'Session has already been used',
+        path: '/api/v1/sessions/validate',
+        error: 'Conflict',
+      });
     });
 
     test('failed and cancelled outcomes', async () => {
@@ -111,14 +116,18 @@ for (const target of TARGETS) {
         expect(callback.pathname).toBe(outcome === 'cancelled' ? '/cancelled' : '/back');
         expect(callback.searchParams.get('status')).toBe(outcome);
         expect(callback.searchParams.has('externalUserId')).toBe(false);
-        const validated = await ctx.json(await ctx.request('POST', '/api/v1/sessions/validate', { key: sandbox.secretKey, body: { sessionId: created.sessionId } }));
+        const validated = await ctx.json(
+          await ctx.request('POST', '/api/v1/sessions/validate', { key: sandbox.secretKey, body: { sessionId: created.sessionId } }),
+        );
         expect(validated).toMatchObject({ status: outcome, verified: false, accessGranted: false });
       }
     });
 
     test('simulate answers 401 for a wrong token and 403 for a live session', async () => {
       const created = await ctx.json(await create(sandbox.publishableKey));
-      const wrong = await ctx.request('POST', '/api/v1/verify/simulate', { body: { sessionId: created.sessionId, sessionToken: created.handoffToken, outcome: 'verified' } });
+      const wrong = await ctx.request('POST', '/api/v1/verify/simulate', {
+        body: { sessionId: created.sessionId, sessionToken: created.handoffToken, outcome: 'verified' },
+      });
       expect(wrong.status).toBe(401);
       const liveSession = await ctx.json(await create(live.publishableKey));
       const forbidden = await ctx.request('POST', '/api/v1/verify/simulate', {

@@ -9,7 +9,13 @@ export interface LoadResult {
   errors: number;
 }
 
-export async function load(options: { url: string; connections: number; seconds: number; body?: string; headers?: Record<string, string> }): Promise<LoadResult> {
+export async function load(options: {
+  url: string;
+  connections: number;
+  seconds: number;
+  body?: string;
+  headers?: Record<string, string>;
+}): Promise<LoadResult> {
   const result = await autocannon({
     url: options.url,
     method: 'POST',

@@ -20,9 +20,7 @@ export interface LabArgument {
   value: Record<string, unknown>;
 }
 
-export type LabVerifyResult =
-  | { ok: true; sessionId: string; verifyUrl: string; mode: 'redirect' | 'new-tab' }
-  | { ok: false; error: LabError };
+export type LabVerifyResult = { ok: true; sessionId: string; verifyUrl: string; mode: 'redirect' | 'new-tab' } | { ok: false; error: LabError };
 
 export type LabEvent =
   | { type: 'window.open'; url: string; target: string; features: string }

@@ -39,9 +39,9 @@ export class VerifyPage {
       if (window.location.origin !== origin || window.location.pathname !== '/verify') return;
       const registry = window.customElements;
       const define = registry.define.bind(registry);
-      registry.define = (name: string, constructor: CustomElementConstructor, options?: ElementDefinitionOptions) => {
+      registry.define = (name: string, elementClass: CustomElementConstructor, options?: ElementDefinitionOptions) => {
         if (name.startsWith('age-verify-')) {
-          const prototype = constructor.prototype as { connectedCallback?: () => void };
+          const prototype = elementClass.prototype as { connectedCallback?: () => void };
           const connected = prototype.connectedCallback;
           prototype.connectedCallback = function (this: HTMLElement) {
             const testId = this.getAttribute('data-testid');
@@ -49,7 +49,7 @@ export class VerifyPage {
             connected?.call(this);
           };
         }
-        define(name, constructor, options);
+        define(name, elementClass, options);
       };
     }, serviceOrigin);
     return screens;

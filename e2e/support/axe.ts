@@ -23,7 +23,12 @@ export async function expectNoSeriousA11yViolations(page: Page, screen: string):
   const violations = await page.evaluate(async () => {
     const scope = window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } };
     const result = await scope.axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, nodes: violation.nodes.map((node) => node.target) }));
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => node.target),
+    }));
   });
   const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
   expect(serious, `axe on ${screen}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);

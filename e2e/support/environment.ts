@@ -47,6 +47,7 @@ export function readTargetEnvironment(target: TargetName): TargetEnvironment {
   if (!file) throw new Error(`${ENVIRONMENT_FILE_VARIABLE} is not set: run the suite through e2e/playwright.config.ts, whose global setup starts the services`);
   const environment = JSON.parse(readFileSync(file, 'utf8')) as E2EEnvironment;
   const targetEnvironment = environment[target];
-  if (!targetEnvironment) throw new Error(`Global setup started no services for target "${target}" (started: ${Object.keys(environment).join(', ') || 'none'})`);
+  if (!targetEnvironment)
+    throw new Error(`Global setup started no services for target "${target}" (started: ${Object.keys(environment).join(', ') || 'none'})`);
   return targetEnvironment;
 }

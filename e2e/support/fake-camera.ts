@@ -60,8 +60,24 @@ export function makeFakeCameraVideos(): string[] {
     if (made.includes(output)) continue; // e2e/fixtures wins over an engine image of the same name
     const result = spawnSync(
       'ffmpeg',
-      ['-loglevel', 'error', '-y', '-loop', '1', '-i', path, '-t', '2', '-r', '10',
-        '-vf', 'scale=640:480:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2', '-pix_fmt', 'yuv420p', output],
+      [
+        '-loglevel',
+        'error',
+        '-y',
+        '-loop',
+        '1',
+        '-i',
+        path,
+        '-t',
+        '2',
+        '-r',
+        '10',
+        '-vf',
+        'scale=640:480:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2',
+        '-pix_fmt',
+        'yuv420p',
+        output,
+      ],
       { encoding: 'utf8' },
     );
     if (result.status !== 0) throw new Error(`ffmpeg could not make ${output} from ${file}: ${result.stderr || result.error?.message}`);

@@ -87,9 +87,7 @@ export function returnPage(outcome: ValidationOutcome, callbackStatus: string | 
   }
 
   const { result } = outcome;
-  const heading = result.accessGranted
-    ? `<h1 data-testid="access-granted">Access granted</h1>`
-    : `<h1 data-testid="access-denied">Access denied</h1>`;
+  const heading = result.accessGranted ? `<h1 data-testid="access-granted">Access granted</h1>` : `<h1 data-testid="access-denied">Access denied</h1>`;
   return layout(
     result.accessGranted ? 'Access granted' : 'Access denied',
     `${heading}

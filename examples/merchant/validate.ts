@@ -18,9 +18,7 @@ export type { ValidateSessionResult as ValidationResult } from '@ageverify/serve
  * unknown session, service down) is a normal answer the page has to render.
  * `httpStatus` is null when the service could not be reached at all.
  */
-export type ValidationOutcome =
-  | { ok: true; result: ValidateSessionResult }
-  | { ok: false; httpStatus: number | null; message: string };
+export type ValidationOutcome = { ok: true; result: ValidateSessionResult } | { ok: false; httpStatus: number | null; message: string };
 
 export interface ValidateSessionOptions {
   /** Origin of the age verification service, for example `http://127.0.0.1:3000`. */

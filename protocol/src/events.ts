@@ -1,11 +1,5 @@
 /** Spec "Events": the exact values of the envelope's `event` field. */
-export const EVENT_KINDS = [
-  'session.started',
-  'verification.completed',
-  'verification.failed',
-  'verification.cancelled',
-  'session.timeout',
-] as const;
+export const EVENT_KINDS = ['session.started', 'verification.completed', 'verification.failed', 'verification.cancelled', 'session.timeout'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 export function isEventKind(value: string): value is EventKind {

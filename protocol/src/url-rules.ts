@@ -3,9 +3,7 @@
  * production requires HTTPS; http://localhost and http://127.0.0.1 are allowed on any port and path;
  * every other scheme (file:, javascript:, data:, …) is blocked.
  */
-export type UrlVerdict =
-  | { ok: true; url: URL }
-  | { ok: false; reason: 'invalid' | 'blocked-scheme' | 'https-required' | 'credentials'; message: string };
+export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: 'invalid' | 'blocked-scheme' | 'https-required' | 'credentials'; message: string };
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
 

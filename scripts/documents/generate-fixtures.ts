@@ -14,7 +14,16 @@ const portrait = readFileSync(join(FIXTURES, 'astronaut.jpg'));
 const random = seededRandom(2026);
 const photo = { scale: 0.75, rotateDegrees: 1.2, blurSigma: 0.6, noise: 8, jpegQuality: 75 };
 
-const passport: SyntheticIdentity = { format: 'TD3', country: 'NLD', surname: 'COLLINS', givenNames: 'EILEEN<MARIE', documentNumber: 'NX7K40L2P', birthDate: '1956-11-19', expiryDate: '2031-04-30', sex: 'F' };
+const passport: SyntheticIdentity = {
+  format: 'TD3',
+  country: 'NLD',
+  surname: 'COLLINS',
+  givenNames: 'EILEEN<MARIE',
+  documentNumber: 'NX7K40L2P',
+  birthDate: '1956-11-19',
+  expiryDate: '2031-04-30',
+  sex: 'F',
+};
 const lines = mrzLines(passport);
 writeFileSync(join(FIXTURES, 'passport.jpg'), await degrade(await renderDocument(passport, lines, portrait), photo, random));
 
@@ -25,7 +34,16 @@ writeFileSync(join(FIXTURES, 'passport-altered-check-digit.jpg'), await degrade(
 const expired = { ...passport, expiryDate: '2019-04-30' };
 writeFileSync(join(FIXTURES, 'passport-expired.jpg'), await degrade(await renderDocument(expired, mrzLines(expired), portrait), photo, random));
 
-const idCard: SyntheticIdentity = { format: 'TD1', country: 'BEL', surname: 'COLLINS', givenNames: 'EILEEN', documentNumber: 'B7Q91M3K2', birthDate: '2011-02-03', expiryDate: '2030-09-08', sex: 'F' };
+const idCard: SyntheticIdentity = {
+  format: 'TD1',
+  country: 'BEL',
+  surname: 'COLLINS',
+  givenNames: 'EILEEN',
+  documentNumber: 'B7Q91M3K2',
+  birthDate: '2011-02-03',
+  expiryDate: '2030-09-08',
+  sex: 'F',
+};
 writeFileSync(join(FIXTURES, 'id-card-minor.jpg'), await degrade(await renderDocument(idCard, mrzLines(idCard), portrait), photo, random));
 
 writeFileSync(join(FIXTURES, 'licence.png'), await renderLicenceBarcode({ birthDate: '1990-01-31', expiryDate: '2030-01-31' }));

@@ -30,7 +30,24 @@ export interface Degradation {
 export const CLEAN: Degradation = { scale: 1, rotateDegrees: 0, blurSigma: 0, noise: 0, jpegQuality: 92 };
 
 const COUNTRIES = ['FRA', 'DEU', 'GBR', 'ITA', 'ESP', 'NLD', 'BEL', 'AUT', 'SWE', 'POL', 'PRT', 'IRL', 'CAN', 'AUS'];
-const SURNAMES = ['MARTIN', 'SCHMIDT', 'SMITH', 'ROSSI', 'GARCIA', 'DE<JONG', 'PEETERS', 'GRUBER', 'LINDQVIST', 'KOWALSKA', 'SILVA', 'OKEEFFE', 'TREMBLAY', 'NGUYEN', 'KLEIN', 'OLOFSSON'];
+const SURNAMES = [
+  'MARTIN',
+  'SCHMIDT',
+  'SMITH',
+  'ROSSI',
+  'GARCIA',
+  'DE<JONG',
+  'PEETERS',
+  'GRUBER',
+  'LINDQVIST',
+  'KOWALSKA',
+  'SILVA',
+  'OKEEFFE',
+  'TREMBLAY',
+  'NGUYEN',
+  'KLEIN',
+  'OLOFSSON',
+];
 const GIVEN = ['ANNA', 'LUKAS', 'OLIVER', 'GIULIA', 'LUCIA', 'DAAN', 'EMMA', 'ELIAS', 'KARL<OLOF', 'ZOFIA', 'JOAO', 'AOIFE', 'LIAM', 'MAI', 'LEA<MARIE'];
 
 /** Mulberry32: small, seeded, good enough for test data. */
@@ -55,7 +72,16 @@ export function randomIdentity(random: () => number, format: 'TD1' | 'TD3', toda
   const age = 16 + Math.floor(random() * 60);
   const birth = `${today.getUTCFullYear() - age}-${pad2(1 + Math.floor(random() * 12))}-${pad2(1 + Math.floor(random() * 28))}`;
   const expiry = `${today.getUTCFullYear() + 1 + Math.floor(random() * 8)}-${pad2(1 + Math.floor(random() * 12))}-${pad2(1 + Math.floor(random() * 28))}`;
-  return { format, country: pick(random, COUNTRIES), surname: pick(random, SURNAMES), givenNames: pick(random, GIVEN), documentNumber, birthDate: birth, expiryDate: expiry, sex: random() < 0.5 ? 'F' : 'M' };
+  return {
+    format,
+    country: pick(random, COUNTRIES),
+    surname: pick(random, SURNAMES),
+    givenNames: pick(random, GIVEN),
+    documentNumber,
+    birthDate: birth,
+    expiryDate: expiry,
+    sex: random() < 0.5 ? 'F' : 'M',
+  };
 }
 
 const fill = (text: string, length: number) => (text + '<'.repeat(length)).slice(0, length);
@@ -106,7 +132,9 @@ export async function renderDocument(id: SyntheticIdentity, lines: string[], por
   let page = sharp(Buffer.from(svg));
   if (portrait) {
     const photoWidth = left - 80;
-    const photo = await sharp(portrait).resize({ width: photoWidth, height: Math.round(photoWidth * 1.28), fit: 'cover', position: 'north' }).toBuffer();
+    const photo = await sharp(portrait)
+      .resize({ width: photoWidth, height: Math.round(photoWidth * 1.28), fit: 'cover', position: 'north' })
+      .toBuffer();
     page = sharp(await page.png().toBuffer()).composite([{ input: photo, left: 40, top: 100 }]);
   }
   return page.png().toBuffer();
@@ -118,12 +146,14 @@ export async function degrade(png: Buffer, d: Degradation, random: () => number)
   let image = sharp(png).resize({ width: Math.round(meta.width! * d.scale) });
   if (d.rotateDegrees) image = sharp(await image.png().toBuffer()).rotate(d.rotateDegrees, { background: { r: 40, g: 40, b: 45 } });
   if (d.blurSigma >= 0.3) image = image.blur(d.blurSigma);
-  let raw = await image.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const raw = await image.removeAlpha().raw().toBuffer({ resolveWithObject: true });
   if (d.noise > 0) {
     const data = raw.data;
     for (let i = 0; i < data.length; i++) data[i] = Math.max(0, Math.min(255, data[i]! + (random() - 0.5) * 2 * d.noise));
   }
-  return sharp(raw.data, { raw: { width: raw.info.width, height: raw.info.height, channels: 3 } }).jpeg({ quality: d.jpegQuality }).toBuffer();
+  return sharp(raw.data, { raw: { width: raw.info.width, height: raw.info.height, channels: 3 } })
+    .jpeg({ quality: d.jpegQuality })
+    .toBuffer();
 }
 
 /** A random phone-photo degradation within the ranges measured in research ml.md §4. */

@@ -21,10 +21,17 @@ export function aamvaPayload(fields: { birthDate: string; expiryDate: string }):
 export async function renderLicenceBarcode(fields: { birthDate: string; expiryDate: string }): Promise<Buffer> {
   if (!prepared) {
     const wasm = readFileSync(join(dirname(require.resolve('zxing-wasm/package.json')), 'dist', 'writer', 'zxing_writer.wasm'));
-    prepareZXingModule({ overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer }, fireImmediately: true });
+    prepareZXingModule({
+      overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer },
+      fireImmediately: true,
+    });
     prepared = true;
   }
   const written = await writeBarcode(aamvaPayload(fields), { format: 'PDF417', scale: 3 } as Parameters<typeof writeBarcode>[1]);
   if (written.error) throw new Error(written.error);
-  return sharp(Buffer.from(written.svg)).flatten({ background: '#fff' }).extend({ top: 40, bottom: 40, left: 40, right: 40, background: '#fff' }).png().toBuffer();
+  return sharp(Buffer.from(written.svg))
+    .flatten({ background: '#fff' })
+    .extend({ top: 40, bottom: 40, left: 40, right: 40, background: '#fff' })
+    .png()
+    .toBuffer();
 }

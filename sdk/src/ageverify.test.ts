@@ -115,7 +115,9 @@ describe('verify() in redirect mode', () => {
     browser.respond = () => created({ verifyUrl: returned });
     await sdk.verify({ autoReturn: true });
     const sent = browser.assigned[0] ?? '';
-    expect(sent).toBe(`${VERIFY_ORIGIN}/verify?sessionId=ses_123&sessionToken=a%2Bb~c&returnUrl=https%3A%2F%2Fshop.example%2Fdone&merchantName=Shop%20A&lang=pt&auto_return=true#top`);
+    expect(sent).toBe(
+      `${VERIFY_ORIGIN}/verify?sessionId=ses_123&sessionToken=a%2Bb~c&returnUrl=https%3A%2F%2Fshop.example%2Fdone&merchantName=Shop%20A&lang=pt&auto_return=true#top`,
+    );
     expect(new URL(sent).searchParams.get('sessionToken')).toBe('a+b~c');
   });
 
@@ -137,10 +139,20 @@ describe('verify() in redirect mode', () => {
   });
 
   test.each([
-    ['400', () => jsonResponse(400, { statusCode: 400, message: 'Return URL domain not allowed', timestamp: 't', path: '/p' }), 'API_ERROR', 'Return URL domain not allowed'],
+    [
+      '400',
+      () => jsonResponse(400, { statusCode: 400, message: 'Return URL domain not allowed', timestamp: 't', path: '/p' }),
+      'API_ERROR',
+      'Return URL domain not allowed',
+    ],
     ['401', () => jsonResponse(401, { statusCode: 401, message: 'API key required', timestamp: 't', path: '/p' }), 'API_ERROR', 'API key required'],
     ['429', () => jsonResponse(429, { statusCode: 429, message: 'Too Many Requests', timestamp: 't', path: '/p' }), 'RATE_LIMITED', 'Rate limit'],
-    ['503', () => jsonResponse(503, { statusCode: 503, message: 'unavailable', code: 'SESSION_LAUNCH_CONFIGURATION_UNAVAILABLE', timestamp: 't', path: '/p' }), 'API_ERROR', 'SESSION_LAUNCH_CONFIGURATION_UNAVAILABLE'],
+    [
+      '503',
+      () => jsonResponse(503, { statusCode: 503, message: 'unavailable', code: 'SESSION_LAUNCH_CONFIGURATION_UNAVAILABLE', timestamp: 't', path: '/p' }),
+      'API_ERROR',
+      'SESSION_LAUNCH_CONFIGURATION_UNAVAILABLE',
+    ],
     [
       'network',
       () => {

@@ -32,7 +32,10 @@ export class AgeVerify {
   constructor(options: AgeVerifyOptions, environment?: Partial<Environment>) {
     this.env = environment ? { ...browserEnvironment(), ...environment } : browserEnvironment();
     this.config = resolveOptions(options, this.env.scriptUrl);
-    this.limiter = new AttemptLimiter(() => this.env.storage(), () => this.env.now());
+    this.limiter = new AttemptLimiter(
+      () => this.env.storage(),
+      () => this.env.now(),
+    );
   }
 
   /**
@@ -47,8 +50,7 @@ export class AgeVerify {
       return this.fail(
         new AgeVerifyError(
           'VERIFICATION_IN_PROGRESS',
-          'Expected one verification at a time, got a verify() call while another is still running. ' +
-            'Wait for it to finish, or call destroy() first.',
+          'Expected one verification at a time, got a verify() call while another is still running. ' + 'Wait for it to finish, or call destroy() first.',
         ),
       );
     }

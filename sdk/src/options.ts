@@ -1,10 +1,4 @@
-import {
-  CHALLENGE_AGE_MAX,
-  CHALLENGE_AGE_MIN,
-  SDK_LANGUAGES,
-  VERIFICATION_MODES,
-  type CreateSessionRequest,
-} from '@ageverify/protocol';
+import { CHALLENGE_AGE_MAX, CHALLENGE_AGE_MIN, SDK_LANGUAGES, VERIFICATION_MODES, type CreateSessionRequest } from '@ageverify/protocol';
 import { resolveBaseUrl } from './base-url';
 import { AgeVerifyError, describeValue, maskKey } from './errors';
 import type { AgeVerifyOptions, LaunchMode, NewTabTarget, VerifyOptions } from './types';

@@ -1,11 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import {
-  AttemptLimiter,
-  RATE_LIMIT_STORAGE_KEY,
-  RATE_LIMIT_WINDOW_MS,
-  decideAttempt,
-  rateLimitError,
-} from './rate-limit';
+import { AttemptLimiter, RATE_LIMIT_STORAGE_KEY, RATE_LIMIT_WINDOW_MS, decideAttempt, rateLimitError } from './rate-limit';
 import { MemoryStorage } from './testing/fake-environment';
 
 const T0 = 1_700_000_000_000;
@@ -67,10 +61,18 @@ describe('AttemptLimiter with a fake clock', () => {
   test('attempts are kept in localStorage, so a new page (redirect mode) sees them', () => {
     const area = new MemoryStorage();
     const clock = { now: T0 };
-    const first = new AttemptLimiter(() => area, () => clock.now, { attempts: [] });
+    const first = new AttemptLimiter(
+      () => area,
+      () => clock.now,
+      { attempts: [] },
+    );
     for (let i = 0; i < 5; i += 1) first.tryAttempt();
     expect(JSON.parse(area.getItem(RATE_LIMIT_STORAGE_KEY) ?? '[]')).toHaveLength(5);
-    const afterReload = new AttemptLimiter(() => area, () => clock.now, { attempts: [] });
+    const afterReload = new AttemptLimiter(
+      () => area,
+      () => clock.now,
+      { attempts: [] },
+    );
     expect(afterReload.tryAttempt().allowed).toBe(false);
   });
 

@@ -15,9 +15,7 @@ export const RATE_LIMIT_ATTEMPTS = 5;
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 export const RATE_LIMIT_STORAGE_KEY = 'ageverify:attempts';
 
-export type AttemptDecision =
-  | { allowed: true; attempts: number[] }
-  | { allowed: false; retryAfterMs: number };
+export type AttemptDecision = { allowed: true; attempts: number[] } | { allowed: false; retryAfterMs: number };
 
 /**
  * Decides whether one more attempt fits at `now`, given the times of earlier attempts. Times outside
@@ -38,8 +36,7 @@ export function rateLimitError(retryAfterMs: number): AgeVerifyError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return new AgeVerifyError(
     'RATE_LIMITED',
-    `Rate limit reached: expected at most ${RATE_LIMIT_ATTEMPTS} verification attempts per minute, got one more. ` +
-      `Try again in ${seconds} s.`,
+    `Rate limit reached: expected at most ${RATE_LIMIT_ATTEMPTS} verification attempts per minute, got one more. ` + `Try again in ${seconds} s.`,
     { retryAfterMs },
   );
 }

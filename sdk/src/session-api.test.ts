@@ -43,7 +43,14 @@ describe('createSession: answers', () => {
   const failures: [string, () => ReturnType<FakeBrowser['respond']>, string, number | undefined, string[]][] = [
     [
       '400 with validation messages',
-      () => jsonResponse(400, { statusCode: 400, message: ['property foo should not exist', 'returnUrl must be a URL'], timestamp: 't', path: '/api/v1/sessions/create', error: 'Bad Request' }),
+      () =>
+        jsonResponse(400, {
+          statusCode: 400,
+          message: ['property foo should not exist', 'returnUrl must be a URL'],
+          timestamp: 't',
+          path: '/api/v1/sessions/create',
+          error: 'Bad Request',
+        }),
       'API_ERROR',
       400,
       ['HTTP 400', 'property foo should not exist; returnUrl must be a URL'],
@@ -88,7 +95,13 @@ describe('createSession: answers', () => {
     ['500 with an empty body', () => textResponse(500, ''), 'API_ERROR', 500, ['HTTP 500', 'no message']],
     ['201 that is not JSON', () => textResponse(201, 'ok'), 'INVALID_RESPONSE', undefined, ['sessionId and a verifyUrl', 'HTTP 201']],
     ['201 without verifyUrl', () => jsonResponse(201, { sessionId: 'ses_1' }), 'INVALID_RESPONSE', undefined, ['verifyUrl']],
-    ['201 with a javascript: verifyUrl', () => created({ verifyUrl: 'javascript:alert(1)' }), 'INVALID_RESPONSE', undefined, ['unusable verifyUrl', 'javascript:']],
+    [
+      '201 with a javascript: verifyUrl',
+      () => created({ verifyUrl: 'javascript:alert(1)' }),
+      'INVALID_RESPONSE',
+      undefined,
+      ['unusable verifyUrl', 'javascript:'],
+    ],
     ['201 with an http verifyUrl', () => created({ verifyUrl: 'http://verify.example.com/verify?sessionId=s' }), 'INVALID_RESPONSE', undefined, ['https']],
     [
       'network failure',
@@ -173,11 +186,19 @@ describe('reportCancel (POST {base_url}/verify/cancel)', () => {
   });
 
   test.each([
-    ['200 with redirectUrl', () => jsonResponse(200, { redirectUrl: CANCEL_CALLBACK, status: 'cancelled' }), { kind: 'cancelled', redirectUrl: CANCEL_CALLBACK }],
+    [
+      '200 with redirectUrl',
+      () => jsonResponse(200, { redirectUrl: CANCEL_CALLBACK, status: 'cancelled' }),
+      { kind: 'cancelled', redirectUrl: CANCEL_CALLBACK },
+    ],
     ['200 without redirectUrl', () => jsonResponse(200, { status: 'cancelled' }), { kind: 'cancelled' }],
     ['200 with a non-string redirectUrl', () => jsonResponse(200, { redirectUrl: 5 }), { kind: 'cancelled' }],
     ['200 with no JSON', () => textResponse(200, 'ok'), { kind: 'cancelled' }],
-    ['409 already completed', () => jsonResponse(409, { statusCode: 409, message: 'Session is already completed (status verified)' }), { kind: 'already-completed' }],
+    [
+      '409 already completed',
+      () => jsonResponse(409, { statusCode: 409, message: 'Session is already completed (status verified)' }),
+      { kind: 'already-completed' },
+    ],
     ['401', () => jsonResponse(401, { statusCode: 401, message: 'Invalid session token' }), { kind: 'unconfirmed' }],
     ['429', () => jsonResponse(429, {}), { kind: 'unconfirmed' }],
     ['500', () => jsonResponse(500, {}), { kind: 'unconfirmed' }],

@@ -26,10 +26,7 @@ export interface CreateSessionCall {
   body: CreateSessionRequest;
 }
 
-export async function createSession(
-  env: Pick<Environment, 'fetch' | 'setTimeout' | 'clearTimeout'>,
-  call: CreateSessionCall,
-): Promise<CreateSessionOutcome> {
+export async function createSession(env: Pick<Environment, 'fetch' | 'setTimeout' | 'clearTimeout'>, call: CreateSessionCall): Promise<CreateSessionOutcome> {
   const endpoint = `${call.baseUrl}/sessions/create`;
   let response: ResponseLike;
   let text: string;
@@ -50,8 +47,7 @@ export async function createSession(
   } catch (cause) {
     return failure(
       'NETWORK_ERROR',
-      `Could not reach the verification service at ${endpoint}: ${errorText(cause)}. ` +
-        'Check the network connection and the baseUrl option.',
+      `Could not reach the verification service at ${endpoint}: ${errorText(cause)}. Check the network connection and the baseUrl option.`,
     );
   }
 
@@ -142,11 +138,7 @@ function withTimeout(
 function apiError(response: ResponseLike, text: string): AgeVerifyError {
   const body = parseJson(text);
   const errorBody = isRecord(body) ? (body as Partial<ErrorBody>) : {};
-  const serverMessage = Array.isArray(errorBody.message)
-    ? errorBody.message.join('; ')
-    : typeof errorBody.message === 'string'
-      ? errorBody.message
-      : undefined;
+  const serverMessage = Array.isArray(errorBody.message) ? errorBody.message.join('; ') : typeof errorBody.message === 'string' ? errorBody.message : undefined;
   const serverCode = typeof errorBody.code === 'string' ? errorBody.code : undefined;
   const status = response.status;
   const said = (serverMessage || response.statusText || 'no message').replace(/\.$/, '');

@@ -74,9 +74,7 @@ describe('checkUrl: spec "Browser SDK" URL rules', () => {
     expect(() => checkUrl('http://shop.example/r', 'cancelUrl')).toThrow(
       'Expected cancelUrl to use https: (http: is allowed only for localhost and 127.0.0.1), got "http://shop.example/r" instead.',
     );
-    expect(() => checkUrl('javascript:alert(1)', 'returnUrl')).toThrow(
-      'Expected returnUrl to use https:, got the blocked scheme "javascript:" instead.',
-    );
+    expect(() => checkUrl('javascript:alert(1)', 'returnUrl')).toThrow('Expected returnUrl to use https:, got the blocked scheme "javascript:" instead.');
     expect(() => checkUrl('/relative', 'returnUrl')).toThrow(
       'Expected returnUrl to be an absolute URL such as "https://shop.example/age-verified", got "/relative" instead.',
     );

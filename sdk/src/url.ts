@@ -23,10 +23,7 @@ export function checkUrl(value: unknown, field: UrlField): URL {
           `Expected ${field} to use https: (http: is allowed only for localhost and 127.0.0.1), got ${describeValue(value)} instead.`,
         );
       case 'blocked-scheme':
-        throw new AgeVerifyError(
-          'BLOCKED_URL_SCHEME',
-          `Expected ${field} to use https:, got the blocked scheme "${schemeOf(value)}" instead.`,
-        );
+        throw new AgeVerifyError('BLOCKED_URL_SCHEME', `Expected ${field} to use https:, got the blocked scheme "${schemeOf(value)}" instead.`);
       case 'credentials':
         throw credentialsError(field);
       default:

@@ -64,7 +64,9 @@ describe.skipIf(!built)('sdk/dist', () => {
 
   test('the IIFE refuses a secret key at construction', () => {
     const global = loadIife('https://svc.example/sdk/ageverify.iife.min.js');
-    expect(() => new global.AgeVerify({ apiKey: 'sk_live_1', returnUrl: 'https://shop.example' }, {})).toThrow('Secret keys must never be used in browser code');
+    expect(() => new global.AgeVerify({ apiKey: 'sk_live_1', returnUrl: 'https://shop.example' }, {})).toThrow(
+      'Secret keys must never be used in browser code',
+    );
     expect(() => new global.AgeVerify({ apiKey: 'pk_1', returnUrl: 'https://shop.example', baseUrl: BASE_URL }, {})).not.toThrow();
   });
 

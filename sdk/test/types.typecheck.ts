@@ -27,7 +27,14 @@ const full: AgeVerifyOptions = {
 create(full);
 const version: string = VERSION;
 element.addEventListener('click', async () => {
-  const result: VerifyResult = await minimal.verify({ externalUserId: 'u1', verificationMode: 'L1', challengeAge: 30, language: 'de', skipIntro: true, autoReturn: true });
+  const result: VerifyResult = await minimal.verify({
+    externalUserId: 'u1',
+    verificationMode: 'L1',
+    challengeAge: 30,
+    language: 'de',
+    skipIntro: true,
+    autoReturn: true,
+  });
   if (result.ok) {
     const id: string = result.sessionId;
     void id;

@@ -1,13 +1,31 @@
 import { describe, expect, test } from 'bun:test';
 import { createClient } from './client';
 
-const ok = { sessionId: 'ses_1', merchantId: 'ten_1', verified: true, accessGranted: true, status: 'verified', verificationMode: 'L1', challengeAge: 25, faceMatchEnabled: true, externalUserId: null, testMode: false, timestamp: 't', expiresAt: 'e' };
-const reply = (status: number, body: unknown) => (async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })) as unknown as typeof fetch;
+const ok = {
+  sessionId: 'ses_1',
+  merchantId: 'ten_1',
+  verified: true,
+  accessGranted: true,
+  status: 'verified',
+  verificationMode: 'L1',
+  challengeAge: 25,
+  faceMatchEnabled: true,
+  externalUserId: null,
+  testMode: false,
+  timestamp: 't',
+  expiresAt: 'e',
+};
+const reply = (status: number, body: unknown) =>
+  (async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })) as unknown as typeof fetch;
 const error = (status: number, message: string) => ({ statusCode: status, message, timestamp: 't', path: '/api/v1/sessions/validate', error: 'x' });
 
 describe('createClient', () => {
   test.each([
-    ['a publishable key', { baseUrl: 'https://av.example.com/api/v1', secretKey: 'pk_live_x' }, 'Expected a secret key starting with "sk_", got "pk_live_…" instead.'],
+    [
+      'a publishable key',
+      { baseUrl: 'https://av.example.com/api/v1', secretKey: 'pk_live_x' },
+      'Expected a secret key starting with "sk_", got "pk_live_…" instead.',
+    ],
     ['a number', { baseUrl: 'https://av.example.com/api/v1', secretKey: 42 }, 'got a value of type number instead'],
     ['a bad base URL', { baseUrl: 'av.example.com', secretKey: 'sk_live_x' }, 'Expected baseUrl to be an absolute URL'],
   ])('refuses %s at once', (_, options, message) => {

@@ -82,10 +82,13 @@ describe('the official standardwebhooks library verifies what the service signs'
     expect(webhook.verify(body, signedHeaders(secret, Math.floor(Date.now() / 1000)))).toEqual(JSON.parse(body));
   });
 
-  test.each(secrets.filter(([, , isBase64Form]) => !isBase64Form))('%s: new Webhook(secret) does not verify (why the README needs the raw form)', (_, secret) => {
-    const verify = () => new Webhook(secret).verify(body, signedHeaders(secret, Math.floor(Date.now() / 1000)));
-    expect(verify).toThrow();
-  });
+  test.each(secrets.filter(([, , isBase64Form]) => !isBase64Form))(
+    '%s: new Webhook(secret) does not verify (why the README needs the raw form)',
+    (_, secret) => {
+      const verify = () => new Webhook(secret).verify(body, signedHeaders(secret, Math.floor(Date.now() / 1000)));
+      expect(verify).toThrow();
+    },
+  );
 
   test('format "raw" with a string reads one byte per UTF-16 unit: wrong for a non-ASCII secret, so pass its UTF-8 bytes', () => {
     const secret = 'geheimnis-größe-ß';

@@ -47,7 +47,10 @@ export function verifyWebhookSignature(rawBody: Bytes, header: string | null | u
 
 /** `v1,<base64 HMAC-SHA256("<id>.<timestamp>.<body>")>` (Standard Webhooks). */
 export function standardSignature(secret: string, id: string, timestampSeconds: number, rawBody: Bytes): string {
-  const mac = createHmac('sha256', standardWebhooksKey(secret)).update(encoder.encode(`${id}.${timestampSeconds}.`)).update(toBytes(rawBody)).digest('base64');
+  const mac = createHmac('sha256', standardWebhooksKey(secret))
+    .update(encoder.encode(`${id}.${timestampSeconds}.`))
+    .update(toBytes(rawBody))
+    .digest('base64');
   return `v1,${mac}`;
 }
 
@@ -69,7 +72,8 @@ export function verifyStandardWebhook(
   options: { nowSeconds?: number; toleranceSeconds?: number } = {},
 ): StandardVerdict {
   const get = (name: string) =>
-    (typeof headers.get === 'function' ? (headers as { get(n: string): string | null }).get(name) : (headers as Record<string, string | undefined>)[name]) ?? null;
+    (typeof headers.get === 'function' ? (headers as { get(n: string): string | null }).get(name) : (headers as Record<string, string | undefined>)[name]) ??
+    null;
   const id = get('webhook-id');
   const timestamp = get('webhook-timestamp');
   const signatures = get('webhook-signature');

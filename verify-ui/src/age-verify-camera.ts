@@ -1,4 +1,4 @@
-import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { LitElement, css, html, type PropertyValues } from 'lit';
 import { CHECK_LIMITS, type DocumentType } from '@ageverify/protocol';
 import { FRAME_SETTINGS, captureBurst } from './frame-capture';
 import { i18n } from './i18n';
@@ -201,11 +201,13 @@ export class AgeVerifyCamera extends LitElement {
       <div class="controls">
       <p class="muted" role="status" data-testid="camera-status">${this.statusLine()}</p>
       <div class="actions">
-        ${this.state === CameraState.paused
-          ? html`<button type="button" data-testid="camera-resume" @click=${this.start}>${i18n.t('camera.resume')}</button>`
-          : html`<button type="button" data-testid="capture" ?disabled=${this.state !== CameraState.live} aria-busy=${busy ? 'true' : 'false'} @click=${this.capture}>
+        ${
+          this.state === CameraState.paused
+            ? html`<button type="button" data-testid="camera-resume" @click=${this.start}>${i18n.t('camera.resume')}</button>`
+            : html`<button type="button" data-testid="capture" ?disabled=${this.state !== CameraState.live} aria-busy=${busy ? 'true' : 'false'} @click=${this.capture}>
               ${this.purpose === 'selfie' ? i18n.t('camera.capture') : i18n.t('camera.captureDocument')}
-            </button>`}
+            </button>`
+        }
         <button type="button" class="link" data-testid="upload-instead" ?disabled=${busy} @click=${this.onUploadInstead}>${i18n.t('camera.uploadInstead')}</button>
       </div>
       </div>

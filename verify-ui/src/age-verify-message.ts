@@ -94,18 +94,20 @@ export class AgeVerifyMessage extends LitElement {
       ${this.body ? html`<p>${this.body}</p>` : nothing}
       ${this.hint ? html`<p class="muted">${this.hint}</p>` : nothing}
       ${this.detail ? html`<p class="detail">${this.detail}</p>` : nothing}
-      ${hasActions
-        ? html`<div class="actions">
-            ${this.actionLabel
-              ? html`<button type="button" data-testid=${this.actionTestId} @click=${this.onAction}>${this.actionLabel}</button>`
-              : nothing}
-            ${this.linkHref && this.linkLabel
-              ? html`<a class="button secondary" data-testid=${this.linkTestId} href=${this.linkHref} rel="noopener noreferrer"
+      ${
+        hasActions
+          ? html`<div class="actions">
+            ${this.actionLabel ? html`<button type="button" data-testid=${this.actionTestId} @click=${this.onAction}>${this.actionLabel}</button>` : nothing}
+            ${
+              this.linkHref && this.linkLabel
+                ? html`<a class="button secondary" data-testid=${this.linkTestId} href=${this.linkHref} rel="noopener noreferrer"
                   >${this.linkLabel}</a
                 >`
-              : nothing}
+                : nothing
+            }
           </div>`
-        : nothing}
+          : nothing
+      }
     `;
   }
 

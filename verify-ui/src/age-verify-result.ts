@@ -75,20 +75,22 @@ export class AgeVerifyResult extends LitElement {
       <h1 tabindex="-1" data-testid="result-heading">${this.reason === 'too_many_attempts' ? i18n.t('result.tooManyHeading') : i18n.t(text.heading)}</h1>
       <p>${i18n.t(text.body)}</p>
       ${this.reason ? html`<p data-testid="result-reason" data-reason=${this.reason}>${i18n.t(`result.reasons.${this.reason}`)}</p>` : nothing}
-      ${this.channel === ReturnChannel.opener
-        ? html`<p class="muted">${i18n.t('result.windowNotice')}</p>
+      ${
+        this.channel === ReturnChannel.opener
+          ? html`<p class="muted">${i18n.t('result.windowNotice')}</p>
             <div class="actions">
               <button type="button" data-testid="close-window" @click=${() => this.emit('verify-close')}>
                 ${i18n.t('result.closeWindow')}
               </button>
               <a class="button secondary" data-testid="return-link" href=${this.redirectUrl}>${i18n.t('result.returnLink')}</a>
             </div>`
-        : html`<p class="muted">${i18n.t('result.redirectNotice')}</p>
+          : html`<p class="muted">${i18n.t('result.redirectNotice')}</p>
             <div class="actions">
               <button type="button" data-testid="continue" @click=${() => this.emit('verify-continue')}>
                 ${i18n.t('result.continue')}
               </button>
-            </div>`}
+            </div>`
+      }
     `;
   }
 

@@ -62,9 +62,7 @@ export class AgeVerifySandboxPanel extends LitElement {
         <span class="badge">${i18n.t('app.sandboxBadge')}</span>
         <h1 id="sandbox-heading" tabindex="-1">${i18n.t('sandbox.heading')}</h1>
         <p>
-          ${this.merchantName
-            ? i18n.t('sandbox.bodyMerchant', { merchant: this.merchantName })
-            : i18n.t('sandbox.bodyGeneric')}
+          ${this.merchantName ? i18n.t('sandbox.bodyMerchant', { merchant: this.merchantName }) : i18n.t('sandbox.bodyGeneric')}
         </p>
         <div class="actions">
           ${SIMULATED_OUTCOMES.map(
@@ -79,12 +77,14 @@ export class AgeVerifySandboxPanel extends LitElement {
             </button>`,
           )}
         </div>
-        ${this.errorMessage
-          ? html`<div class="error" role="alert" data-testid="simulate-error">
+        ${
+          this.errorMessage
+            ? html`<div class="error" role="alert" data-testid="simulate-error">
               <p>${this.errorMessage}</p>
               ${this.errorDetail ? html`<p class="muted">${this.errorDetail}</p>` : nothing}
             </div>`
-          : nothing}
+            : nothing
+        }
       </section>
     `;
   }

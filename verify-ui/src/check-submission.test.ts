@@ -16,7 +16,13 @@ describe('checkFormData (protocol/src/checks.ts wire format)', () => {
   });
 
   test('document with face match: one submission carries the document and the selfie', () => {
-    const form = checkFormData({ credentials: { sessionId: 'ses_1', handoffToken: 'h' }, check: 'document', documentType: 'passport', selfie: [jpeg()], document: jpeg() });
+    const form = checkFormData({
+      credentials: { sessionId: 'ses_1', handoffToken: 'h' },
+      check: 'document',
+      documentType: 'passport',
+      selfie: [jpeg()],
+      document: jpeg(),
+    });
     expect([...form.keys()]).toEqual(['sessionId', 'handoffToken', 'check', 'documentType', 'document', 'selfie']);
     expect(form.get('documentType')).toBe('passport');
     expect(form.has('sessionToken')).toBe(false);
@@ -32,7 +38,11 @@ describe('checkFormData (protocol/src/checks.ts wire format)', () => {
     ['document without image', { credentials: desktop, check: 'document', documentType: 'passport', selfie: [], document: null }, /document image/],
     ['document without type', { credentials: desktop, check: 'document', selfie: [], document: jpeg() }, /documentType/],
     ['L1 without frames', { credentials: desktop, check: 'age_estimation', selfie: [], document: null }, /at least one selfie frame/],
-    ['too many frames', { credentials: desktop, check: 'age_estimation', selfie: Array.from({ length: CHECK_LIMITS.maxSelfieFrames + 1 }, jpeg), document: null }, /at most 5/],
+    [
+      'too many frames',
+      { credentials: desktop, check: 'age_estimation', selfie: Array.from({ length: CHECK_LIMITS.maxSelfieFrames + 1 }, jpeg), document: null },
+      /at most 5/,
+    ],
   ];
   for (const [name, submission, message] of misuse) test(`refuses ${name}`, () => expect(() => checkFormData(submission)).toThrow(message));
 });
@@ -60,11 +70,18 @@ describe('isCheckResult', () => {
 
 describe('interpretCheckResponse', () => {
   test('a 200 CheckResult', () =>
-    expect(interpretCheckResponse(200, '{"decision":"step_up","next":"document"}', noHeaders)).toEqual({ ok: true, value: { decision: 'step_up', next: 'document' } }));
-  test('a 200 with another body is invalid', () => expect(interpretCheckResponse(200, '{}', noHeaders)).toEqual({ ok: false, failure: { kind: 'invalid-response', status: 200 } }));
+    expect(interpretCheckResponse(200, '{"decision":"step_up","next":"document"}', noHeaders)).toEqual({
+      ok: true,
+      value: { decision: 'step_up', next: 'document' },
+    }));
+  test('a 200 with another body is invalid', () =>
+    expect(interpretCheckResponse(200, '{}', noHeaders)).toEqual({ ok: false, failure: { kind: 'invalid-response', status: 200 } }));
   test('status 0 is the network', () => expect(interpretCheckResponse(0, '', noHeaders)).toEqual({ ok: false, failure: { kind: 'network' } }));
   test('413 with the error body', () =>
-    expect(interpretCheckResponse(413, '{"statusCode":413,"message":"Too large"}', noHeaders)).toEqual({ ok: false, failure: { kind: 'http', status: 413, message: 'Too large' } }));
+    expect(interpretCheckResponse(413, '{"statusCode":413,"message":"Too large"}', noHeaders)).toEqual({
+      ok: false,
+      failure: { kind: 'http', status: 413, message: 'Too large' },
+    }));
   test('429 keeps Retry-After', () =>
     expect(interpretCheckResponse(429, 'busy', { get: (name: string) => (name === 'retry-after' ? '3' : null) })).toEqual({
       ok: false,

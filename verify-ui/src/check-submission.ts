@@ -37,9 +37,12 @@ const CHECK_TIMEOUT_MS = 90_000;
  */
 export function checkFormData(submission: CheckSubmission): FormData {
   if (submission.check === 'document' && (!submission.documentType || !submission.document)) {
-    throw new Error(`Expected a document image and documentType for check=document, got ${submission.document ? 'an image' : 'no image'} and ${submission.documentType ?? 'no documentType'}`);
+    throw new Error(
+      `Expected a document image and documentType for check=document, got ${submission.document ? 'an image' : 'no image'} and ${submission.documentType ?? 'no documentType'}`,
+    );
   }
-  if (submission.check === 'age_estimation' && submission.selfie.length === 0) throw new Error('Expected at least one selfie frame for check=age_estimation, got none');
+  if (submission.check === 'age_estimation' && submission.selfie.length === 0)
+    throw new Error('Expected at least one selfie frame for check=age_estimation, got none');
   if (submission.selfie.length > CHECK_LIMITS.maxSelfieFrames) {
     throw new Error(`Expected at most ${CHECK_LIMITS.maxSelfieFrames} selfie frames, got ${submission.selfie.length}`);
   }
@@ -47,8 +50,9 @@ export function checkFormData(submission: CheckSubmission): FormData {
   for (const [name, value] of Object.entries(credentialBody(submission.credentials))) form.append(name, value);
   form.append('check', submission.check);
   if (submission.check === 'document' && submission.documentType) form.append('documentType', submission.documentType);
-  if (submission.check === 'document' && submission.document) form.append(CHECK_IMAGE_PARTS.document, submission.document, `document${extensionOf(submission.document)}`);
-  submission.selfie.forEach((frame, index) => form.append(CHECK_IMAGE_PARTS.selfie, frame, `selfie-${index + 1}${extensionOf(frame)}`));
+  if (submission.check === 'document' && submission.document)
+    form.append(CHECK_IMAGE_PARTS.document, submission.document, `document${extensionOf(submission.document)}`);
+  for (const [index, frame] of submission.selfie.entries()) form.append(CHECK_IMAGE_PARTS.selfie, frame, `selfie-${index + 1}${extensionOf(frame)}`);
   return form;
 }
 

@@ -35,7 +35,13 @@ export function encodeJpeg(source: CanvasImageSource, sourceWidth: number, sourc
 }
 
 /** `count` frames of a playing video, `intervalMs` apart, oldest first. */
-export async function captureBurst(video: HTMLVideoElement, count: number, intervalMs: number, maxSide: number, onFrame?: (taken: number) => void): Promise<Blob[]> {
+export async function captureBurst(
+  video: HTMLVideoElement,
+  count: number,
+  intervalMs: number,
+  maxSide: number,
+  onFrame?: (taken: number) => void,
+): Promise<Blob[]> {
   const frames: Blob[] = [];
   for (let index = 0; index < count; index++) {
     if (index > 0) await new Promise((resolve) => setTimeout(resolve, intervalMs));

@@ -4,11 +4,21 @@ import { isLoopbackUrl, safeHandoffUrl, withLanguage } from './handoff-link';
 const PAGE = 'https://verify.example.com';
 const LINK = 'https://verify.example.com/verify?sessionId=ses_1&handoffToken=hand.abc';
 
-describe('safeHandoffUrl (the QR code may only point back at this page\'s origin)', () => {
+describe("safeHandoffUrl (the QR code may only point back at this page's origin)", () => {
   const cases: Array<[string, string | null | undefined, string, string | null]> = [
     ['the server link on the page origin', LINK, PAGE, LINK],
-    ['http on a local page', 'http://localhost:3000/verify?sessionId=s&handoffToken=h', 'http://localhost:3000', 'http://localhost:3000/verify?sessionId=s&handoffToken=h'],
-    ['normalised to ASCII', 'https://verify.example.com/verify?sessionId=s&handoffToken=h&x=ä', PAGE, 'https://verify.example.com/verify?sessionId=s&handoffToken=h&x=%C3%A4'],
+    [
+      'http on a local page',
+      'http://localhost:3000/verify?sessionId=s&handoffToken=h',
+      'http://localhost:3000',
+      'http://localhost:3000/verify?sessionId=s&handoffToken=h',
+    ],
+    [
+      'normalised to ASCII',
+      'https://verify.example.com/verify?sessionId=s&handoffToken=h&x=ä',
+      PAGE,
+      'https://verify.example.com/verify?sessionId=s&handoffToken=h&x=%C3%A4',
+    ],
     ['another host', 'https://evil.example/verify?sessionId=s&handoffToken=h', PAGE, null],
     ['a look-alike host', 'https://verify.example.com.evil.example/verify?sessionId=s&handoffToken=h', PAGE, null],
     ['another port', 'https://verify.example.com:8443/verify?sessionId=s&handoffToken=h', PAGE, null],
@@ -30,8 +40,11 @@ describe('safeHandoffUrl (the QR code may only point back at this page\'s origin
 
 describe('withLanguage', () => {
   test('adds lang to the handoff link', () =>
-    expect(withLanguage('https://v.example.com/verify?sessionId=s&handoffToken=h', 'de')).toBe('https://v.example.com/verify?sessionId=s&handoffToken=h&lang=de'));
-  test('replaces a lang already there', () => expect(withLanguage('https://v.example.com/verify?lang=en&sessionId=s', 'fr')).toBe('https://v.example.com/verify?lang=fr&sessionId=s'));
+    expect(withLanguage('https://v.example.com/verify?sessionId=s&handoffToken=h', 'de')).toBe(
+      'https://v.example.com/verify?sessionId=s&handoffToken=h&lang=de',
+    ));
+  test('replaces a lang already there', () =>
+    expect(withLanguage('https://v.example.com/verify?lang=en&sessionId=s', 'fr')).toBe('https://v.example.com/verify?lang=fr&sessionId=s'));
 });
 
 describe('isLoopbackUrl: a phone cannot reach these', () => {

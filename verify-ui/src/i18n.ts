@@ -69,5 +69,5 @@ export async function addLiveTranslations(): Promise<void> {
   const language = (i18n.resolvedLanguage ?? DEFAULT_LANGUAGE) as UiLanguage;
   const languages = [...new Set<UiLanguage>([language in LIVE_LOCALES ? language : DEFAULT_LANGUAGE, DEFAULT_LANGUAGE])];
   const bundles = await Promise.all(languages.map((code) => LIVE_LOCALES[code]()));
-  languages.forEach((code, index) => i18n.addResourceBundle(code, 'translation', bundles[index], true, false));
+  for (const [index, code] of languages.entries()) i18n.addResourceBundle(code, 'translation', bundles[index], true, false);
 }

@@ -52,7 +52,10 @@ export interface LiveContext {
 /** A finished check, handed to the app, which takes the user back (merchant-return.ts). */
 export type FinishedCheck = Extract<CheckResult, { decision: 'verified' | 'failed' }>;
 
-export type LiveTransition = { kind: 'step'; step: LiveStep; context: LiveContext } | { kind: 'submit'; context: LiveContext } | { kind: 'finish'; result: FinishedCheck };
+export type LiveTransition =
+  | { kind: 'step'; step: LiveStep; context: LiveContext }
+  | { kind: 'submit'; context: LiveContext }
+  | { kind: 'finish'; result: FinishedCheck };
 
 /** Where a live check starts: the check the server expects next (`nextCheck`), so a reload after a step-up resumes at the document. */
 export function startLive(session: Pick<VerifySessionView, 'nextCheck' | 'verificationMode' | 'faceMatchEnabled'>): { step: LiveStep; context: LiveContext } {
@@ -67,7 +70,11 @@ export function captureStep(context: LiveContext, purpose: CapturePurpose): Live
 }
 
 export function afterDocumentChosen(context: LiveContext, documentType: DocumentType): LiveTransition {
-  return { kind: 'step', step: context.cameraUnusable ? captureStep(context, 'document') : { kind: 'camera-intro', purpose: 'document' }, context: { ...context, documentType } };
+  return {
+    kind: 'step',
+    step: context.cameraUnusable ? captureStep(context, 'document') : { kind: 'camera-intro', purpose: 'document' },
+    context: { ...context, documentType },
+  };
 }
 
 /** Images taken (by the camera or the upload fallback): ask for what is still missing, else submit. */

@@ -2,7 +2,8 @@ import { describe, expect, test } from 'bun:test';
 import qrcode from 'qrcode-generator';
 import { encodeQr } from './qr-code';
 
-const LINK = 'https://verify.example.com/verify?sessionId=ses_01J9Z8Y7X6W5V4T3S2R1Q0P9N8&handoffToken=hand_0123456789abcdefghijklmnopqrstuvwxyz.ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const LINK =
+  'https://verify.example.com/verify?sessionId=ses_01J9Z8Y7X6W5V4T3S2R1Q0P9N8&handoffToken=hand_0123456789abcdefghijklmnopqrstuvwxyz.ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
 /** Paints the path back into a module matrix, to compare with what the encoder says is dark. */
 function paint(path: string, size: number): boolean[][] {

@@ -49,19 +49,26 @@ function principalQueries(db: Db) {
         .select({
           pair: keyPairs,
           tenant: tenants,
-          domains: sql<string[]>`coalesce((select array_agg(${allowedDomains.domain}) from ${allowedDomains} where ${allowedDomains.tenantId} = ${tenants.id}), '{}')`,
+          domains: sql<
+            string[]
+          >`coalesce((select array_agg(${allowedDomains.domain}) from ${allowedDomains} where ${allowedDomains.tenantId} = ${tenants.id}), '{}')`,
         })
         .from(keyPairs)
         .innerJoin(tenants, eq(tenants.id, keyPairs.tenantId))
         .where(eq(column, sql.placeholder('key')))
         .prepare(name);
-    queries = { byPublishableKey: query(keyPairs.publishableKey, 'principal_by_publishable_key'), bySecretKeyHash: query(keyPairs.secretKeyHash, 'principal_by_secret_key_hash') };
+    queries = {
+      byPublishableKey: query(keyPairs.publishableKey, 'principal_by_publishable_key'),
+      bySecretKeyHash: query(keyPairs.secretKeyHash, 'principal_by_secret_key_hash'),
+    };
     preparedByDb.set(db, queries);
   }
   return queries;
 }
 const preparedByDb = new WeakMap<Db, { byPublishableKey: PrincipalQuery; bySecretKeyHash: PrincipalQuery }>();
-type PrincipalQuery = { execute(values: { key: string }): Promise<{ pair: typeof keyPairs.$inferSelect; tenant: typeof tenants.$inferSelect; domains: string[] }[]> };
+type PrincipalQuery = {
+  execute(values: { key: string }): Promise<{ pair: typeof keyPairs.$inferSelect; tenant: typeof tenants.$inferSelect; domains: string[] }[]>;
+};
 
 export async function authenticate(db: Db, headers: Headers): Promise<ApiPrincipal> {
   const key = extractApiKey(headers);

@@ -41,23 +41,39 @@ async function faces(dir: string, out: string | undefined, pad: number, limit: n
     if (pad > 0) {
       const width = (await sharp(bytes).metadata()).width ?? 200;
       const border = Math.round(width * pad);
-      bytes = await sharp(bytes).extend({ top: border, bottom: border, left: border, right: border, background: { r: 128, g: 128, b: 128 } }).png().toBuffer();
+      bytes = await sharp(bytes)
+        .extend({ top: border, bottom: border, left: border, right: border, background: { r: 128, g: 128, b: 128 } })
+        .png()
+        .toBuffer();
     }
     const started = performance.now();
     const findings = (await runJob({ kind: 'age_estimation', selfies: [bytes] })) as AgeFindings;
     const frame = findings.frames[0];
     const face = frame && 'face' in frame ? frame.face : null;
-    const l1 = Object.fromEntries(CHALLENGE_AGES.map((c) => [String(c), decideAgeEstimation(findings.frames, { challengeAge: c, l1Margin: margin, stepUpAllowed: true }).decision]));
-    const result: FaceResult = { file: row.file!, ageMin: Number(row.age_min), ageMax: Number(row.age_max), face: face !== null, estimatedAge: face?.estimatedAge ?? null, l1, ms: Math.round(performance.now() - started) };
+    const l1 = Object.fromEntries(
+      CHALLENGE_AGES.map((c) => [String(c), decideAgeEstimation(findings.frames, { challengeAge: c, l1Margin: margin, stepUpAllowed: true }).decision]),
+    );
+    const result: FaceResult = {
+      file: row.file!,
+      ageMin: Number(row.age_min),
+      ageMax: Number(row.age_max),
+      face: face !== null,
+      estimatedAge: face?.estimatedAge ?? null,
+      l1,
+      ms: Math.round(performance.now() - started),
+    };
     results.push(result);
-    if (out) appendFileSync(out, `${JSON.stringify({ file: result.file, face: result.face, estimatedAge: result.estimatedAge, l1: result.l1, ms: result.ms })}\n`);
+    if (out)
+      appendFileSync(out, `${JSON.stringify({ file: result.file, face: result.face, estimatedAge: result.estimatedAge, l1: result.l1, ms: result.ms })}\n`);
   }
   const summary = summariseFaces(results, CHALLENGE_AGES);
   console.log(`\nFaces: ${dir} (${results.length} images, L1 margin ${margin})`);
   console.log(`  face found: ${pct(summary.found, results.length)}   MAE (exact ages): ${summary.mae?.toFixed(2) ?? 'n/a'}   p50 ${summary.p50Ms} ms`);
   console.log('  challengeAge | passes L1: age_max < 18 | age_max < C | age_min >= C');
   for (const row of summary.byChallenge) {
-    console.log(`  ${String(row.challengeAge).padEnd(12)} | ${pct(row.minors.passed, row.minors.total).padEnd(22)} | ${pct(row.underChallenge.passed, row.underChallenge.total).padEnd(11)} | ${pct(row.atLeastChallenge.passed, row.atLeastChallenge.total)}`);
+    console.log(
+      `  ${String(row.challengeAge).padEnd(12)} | ${pct(row.minors.passed, row.minors.total).padEnd(22)} | ${pct(row.underChallenge.passed, row.underChallenge.total).padEnd(11)} | ${pct(row.atLeastChallenge.passed, row.atLeastChallenge.total)}`,
+    );
   }
 }
 
@@ -70,7 +86,13 @@ async function documents(dir: string, out: string | undefined, limit: number) {
   let acceptedValid = 0;
   for (const row of readCsv(join(dir, 'labels.csv')).slice(0, limit)) {
     const started = performance.now();
-    const findings = (await runJob({ kind: 'document', documentType: row.document_type as never, document: readFileSync(join(dir, row.file!)), selfies: [], faceMatch: false })) as DocumentFindings;
+    const findings = (await runJob({
+      kind: 'document',
+      documentType: row.document_type as never,
+      document: readFileSync(join(dir, row.file!)),
+      selfies: [],
+      faceMatch: false,
+    })) as DocumentFindings;
     const decision = decideDocument(findings, { legalMinimumAge: 0, faceMatchEnabled: false }, now);
     const reading = findings.reading;
     const dob = reading?.found ? (reading.source === 'mrz' ? reading.birthDate && mrzBirthDate(reading.birthDate, now) : reading.birthDate) : null;
@@ -85,11 +107,17 @@ async function documents(dir: string, out: string | undefined, limit: number) {
       invalidTotal++;
       if (decision.decision === 'verified') wronglyAccepted++;
     }
-    if (out) appendFileSync(out, `${JSON.stringify({ file: row.file, valid, dobRead: dob, dobRight: right, decision: decision.decision, reason: 'reason' in decision ? decision.reason : 'hint' in decision ? decision.hint : undefined, ms: Math.round(performance.now() - started) })}\n`);
+    if (out)
+      appendFileSync(
+        out,
+        `${JSON.stringify({ file: row.file, valid, dobRead: dob, dobRight: right, decision: decision.decision, reason: 'reason' in decision ? decision.reason : 'hint' in decision ? decision.hint : undefined, ms: Math.round(performance.now() - started) })}\n`,
+      );
   }
   console.log(`\nDocuments: ${dir}`);
   console.log(`  valid documents: DOB read correctly (all check digits valid) ${pct(readRight, validTotal)}; accepted ${pct(acceptedValid, validTotal)}`);
-  console.log(`  wrongly accepted (altered check digit accepted, or a wrong DOB accepted): ${pct(wronglyAccepted, validTotal + invalidTotal)}; altered documents: ${invalidTotal}`);
+  console.log(
+    `  wrongly accepted (altered check digit accepted, or a wrong DOB accepted): ${pct(wronglyAccepted, validTotal + invalidTotal)}; altered documents: ${invalidTotal}`,
+  );
 }
 
 async function pairs(file: string, out: string | undefined, limit: number) {
@@ -112,8 +140,13 @@ async function pairs(file: string, out: string | undefined, limit: number) {
     }
     const similarity = cosineSimilarity(a, b);
     const match = isSamePerson(similarity);
-    if (same) (counts.same++, match || counts.falseRejects++);
-    else (counts.different++, match && counts.falseAccepts++);
+    if (same) {
+      counts.same++;
+      if (!match) counts.falseRejects++;
+    } else {
+      counts.different++;
+      if (match) counts.falseAccepts++;
+    }
     if (out) appendFileSync(out, `${JSON.stringify({ a: row.a, b: row.b, same, similarity: Math.round(similarity * 1000) / 1000, match })}\n`);
   }
   console.log(`\nFace match: ${file} (cosine similarity ≥ ${FACE_MATCH_MIN_SIMILARITY})`);

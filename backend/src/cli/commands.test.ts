@@ -27,7 +27,18 @@ for (const target of TARGETS) {
       expect(json.pairId).toMatch(/^kp_/);
       expect(json.publishableKey).toMatch(/^pk_test_/);
       expect(json.secretKey).toMatch(/^sk_test_/);
-      const live = await run('tenant', 'create', '--name', 'Live', '--domain', 'live.example.com', '--owner', 'Owner@Example.com', '--password', 'correct horse battery');
+      const live = await run(
+        'tenant',
+        'create',
+        '--name',
+        'Live',
+        '--domain',
+        'live.example.com',
+        '--owner',
+        'Owner@Example.com',
+        '--password',
+        'correct horse battery',
+      );
       expect(live.json.publishableKey).toMatch(/^pk_live_/);
     });
 
@@ -47,19 +58,40 @@ for (const target of TARGETS) {
 
     test('domains add and remove', async () => {
       const { json: tenant } = await run('tenant', 'create', '--name', 'D', '--domain', 'd.example.com');
-      expect((await run('domains', 'add', '--tenant', tenant.tenantId, '--domain', '*.Brand.example')).json.domains).toEqual(['*.brand.example', 'd.example.com']);
+      expect((await run('domains', 'add', '--tenant', tenant.tenantId, '--domain', '*.Brand.example')).json.domains).toEqual([
+        '*.brand.example',
+        'd.example.com',
+      ]);
       expect((await run('domains', 'remove', '--tenant', tenant.tenantId, '--domain', 'd.example.com')).json.domains).toEqual(['*.brand.example']);
     });
 
     test('webhooks add prints endpointId and secret once; list hides the secret; remove', async () => {
       const { json: tenant } = await run('tenant', 'create', '--name', 'W', '--domain', 'w.example.com');
-      const added = await run('webhooks', 'add', '--tenant', tenant.tenantId, '--url', 'https://hooks.example.com/av', '--events', 'session.started,verification.completed', '--pair', tenant.pairId, '--disabled');
+      const added = await run(
+        'webhooks',
+        'add',
+        '--tenant',
+        tenant.tenantId,
+        '--url',
+        'https://hooks.example.com/av',
+        '--events',
+        'session.started,verification.completed',
+        '--pair',
+        tenant.pairId,
+        '--disabled',
+      );
       expect(added.exitCode).toBe(0);
       expect(added.json.endpointId).toMatch(/^whe_/);
       expect(added.json.secret).toMatch(/^whsec_/);
       const { json: listed } = await run('webhooks', 'list', '--tenant', tenant.tenantId);
       expect(listed).toEqual([
-        expect.objectContaining({ endpointId: added.json.endpointId, url: 'https://hooks.example.com/av', events: ['session.started', 'verification.completed'], pairId: tenant.pairId, enabled: false }),
+        expect.objectContaining({
+          endpointId: added.json.endpointId,
+          url: 'https://hooks.example.com/av',
+          events: ['session.started', 'verification.completed'],
+          pairId: tenant.pairId,
+          enabled: false,
+        }),
       ]);
       expect(JSON.stringify(listed)).not.toContain(added.json.secret);
       expect((await run('webhooks', 'remove', '--tenant', tenant.tenantId, '--endpoint', added.json.endpointId)).exitCode).toBe(0);
@@ -68,7 +100,20 @@ for (const target of TARGETS) {
 
     test('plan set', async () => {
       const { json: tenant } = await run('tenant', 'create', '--name', 'P', '--domain', 'p.example.com');
-      const { json } = await run('plan', 'set', '--tenant', tenant.tenantId, '--code', 'pro', '--monthly', '1000', '--sandbox-allowance', 'unlimited', '--portal-url', 'https://billing.example.com/p');
+      const { json } = await run(
+        'plan',
+        'set',
+        '--tenant',
+        tenant.tenantId,
+        '--code',
+        'pro',
+        '--monthly',
+        '1000',
+        '--sandbox-allowance',
+        'unlimited',
+        '--portal-url',
+        'https://billing.example.com/p',
+      );
       expect(json.plan).toEqual({ code: 'pro', active: true, monthlyAllowance: 1000, sandboxAllowance: null, portalUrl: 'https://billing.example.com/p' });
     });
 
@@ -87,7 +132,9 @@ for (const target of TARGETS) {
       expect((await run('policy', 'set', '--tenant', tenant.tenantId, '--step-up', 'maybe')).stderr).toMatch(/--step-up must be true or false/);
       expect((await run('rate-limit', 'set', '--tenant', tenant.tenantId, '--create', '1000')).json.rateLimits).toEqual({ create: 1000, validate: null });
       expect((await run('rate-limit', 'set', '--tenant', tenant.tenantId, '--create', 'default')).json.rateLimits).toEqual({ create: null, validate: null });
-      expect((await run('policy', 'set', '--tenant', tenant.tenantId, '--challenge-age', '18')).stderr).toMatch(/challenge age must be a whole number from 25 to 99/);
+      expect((await run('policy', 'set', '--tenant', tenant.tenantId, '--challenge-age', '18')).stderr).toMatch(
+        /challenge age must be a whole number from 25 to 99/,
+      );
       expect((await run('rate-limit', 'set', '--tenant', tenant.tenantId, '--validate', '0')).stderr).toMatch(/validate limit must be a whole number from 1/);
     });
 
@@ -123,17 +170,31 @@ for (const target of TARGETS) {
         expect(result.stderr).toMatch(message);
       }
       // The operator allowlist (WEBHOOK_ALLOWED_CIDRS) exempts listed ranges.
-      const allowed = await runCommand({ ...ctx, guard: { resolver, allowedCidrs: [ipaddr.parseCIDR('10.0.0.0/8')] } }, ['webhooks', 'add', '--tenant', tenant.tenantId, '--url', 'https://internal.example.com/x', '--events', 'session.started']);
+      const allowed = await runCommand({ ...ctx, guard: { resolver, allowedCidrs: [ipaddr.parseCIDR('10.0.0.0/8')] } }, [
+        'webhooks',
+        'add',
+        '--tenant',
+        tenant.tenantId,
+        '--url',
+        'https://internal.example.com/x',
+        '--events',
+        'session.started',
+      ]);
       expect(allowed.exitCode).toBe(0);
     });
 
     test('at most 20 endpoints per tenant and 20 events per endpoint', async () => {
       const { json: tenant } = await run('tenant', 'create', '--name', 'L', '--domain', 'l.example.com');
-      for (let i = 0; i < 20; i++) expect((await run('webhooks', 'add', '--tenant', tenant.tenantId, '--url', `https://hooks.example.com/${i}`, '--events', 'session.started')).exitCode).toBe(0);
+      for (let i = 0; i < 20; i++)
+        expect(
+          (await run('webhooks', 'add', '--tenant', tenant.tenantId, '--url', `https://hooks.example.com/${i}`, '--events', 'session.started')).exitCode,
+        ).toBe(0);
       const twentyFirst = await run('webhooks', 'add', '--tenant', tenant.tenantId, '--url', 'https://hooks.example.com/21', '--events', 'session.started');
       expect(twentyFirst.stderr).toMatch(/already has 20 webhook endpoints, the maximum/);
       const manyEvents = Array.from({ length: 21 }, () => 'session.started').join(',');
-      expect((await run('webhooks', 'add', '--tenant', tenant.tenantId, '--url', 'https://hooks.example.com/e', '--events', manyEvents)).stderr).toMatch(/at most 20 events, got 21/);
+      expect((await run('webhooks', 'add', '--tenant', tenant.tenantId, '--url', 'https://hooks.example.com/e', '--events', manyEvents)).stderr).toMatch(
+        /at most 20 events, got 21/,
+      );
     });
   });
 }

@@ -10,7 +10,11 @@ describe('cli engine check: refusals (no model is loaded for these)', () => {
     ['L1 without a selfie', ['engine', 'check', '--mode', 'L1'], /--selfie FILE is required with --mode L1/],
     ['L2 without a document', ['engine', 'check', '--mode', 'L2'], /--document FILE is required with --mode L2/],
     ['a bad challenge age', ['engine', 'check', '--mode', 'L1', '--selfie', 'x.jpg', '--challenge-age', 'old'], /--challenge-age must be a whole number/],
-    ['an unknown document type', ['engine', 'check', '--mode', 'L2', '--document', 'x.jpg', '--document-type', 'library_card'], /--document-type must be one of/],
+    [
+      'an unknown document type',
+      ['engine', 'check', '--mode', 'L2', '--document', 'x.jpg', '--document-type', 'library_card'],
+      /--document-type must be one of/,
+    ],
   ])('%s', async (_, argv, message) => {
     const result = await engineCommand(argv, now);
     expect(result.exitCode).toBe(1);

@@ -52,10 +52,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (config.databaseUrl) await warnIfElsewhere(await postgresIdentity(database.db, config.databaseUrl));
     return report(
-      await runCommand(
-        { db: database.db, clock: systemClock, guard: { allowedCidrs: config.webhookAllowedCidrs, caFile: config.webhookCaFile } },
-        argv,
-      ),
+      await runCommand({ db: database.db, clock: systemClock, guard: { allowedCidrs: config.webhookAllowedCidrs, caFile: config.webhookCaFile } }, argv),
     );
   } finally {
     await database.close();
@@ -71,7 +68,10 @@ function report(result: CommandResult): number {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const message = error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DataDirPermissionError ? error.message : String((error as Error)?.message ?? error);
+    const message =
+      error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DataDirPermissionError
+        ? error.message
+        : String((error as Error)?.message ?? error);
     process.stderr.write(`error: ${message}\n`);
     process.exit(2);
   },

@@ -5,10 +5,14 @@ const ours = { kind: 'pglite' as const, id: 'aaaaaaaaaaaaaaaa' };
 
 test.each<[string, ServerHealth | null, RegExp | null]>([
   ['no server answers', null, null],
-  ['a server that does not report its database (older version, another program)', { }, null],
+  ['a server that does not report its database (older version, another program)', {}, null],
   ['a malformed report', { database: { kind: 'pglite' } }, null],
   ['the same database', { database: { kind: 'pglite', id: 'aaaaaaaaaaaaaaaa' } }, null],
-  ['another embedded folder', { database: { kind: 'pglite', id: 'bbbbbbbbbbbbbbbb' } }, /server on port 3000 uses another embedded database folder \(id bbbbbbbbbbbbbbbb\), not this embedded database in \/x\/\.data/],
+  [
+    'another embedded folder',
+    { database: { kind: 'pglite', id: 'bbbbbbbbbbbbbbbb' } },
+    /server on port 3000 uses another embedded database folder \(id bbbbbbbbbbbbbbbb\), not this embedded database in \/x\/\.data/,
+  ],
   ['PostgreSQL', { database: { kind: 'postgres', id: 'aaaaaaaaaaaaaaaa' } }, /uses a PostgreSQL database .*same DATA_DIR or DATABASE_URL/],
 ])('%s', (_name, server, expected) => {
   const warning = databaseMismatchWarning(ours, 'embedded database in /x/.data', 3000, server);

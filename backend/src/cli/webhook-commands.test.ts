@@ -19,7 +19,17 @@ for (const target of TARGETS) {
     };
 
     test('usage lists the webhook subcommands', () => {
-      for (const sub of ['webhooks edit', 'webhooks enable|disable', 'webhooks test', 'webhooks redeliver', 'webhooks health', 'webhooks attempts', 'webhooks notices', 'webhooks legacy-set']) expect(USAGE).toContain(sub);
+      for (const sub of [
+        'webhooks edit',
+        'webhooks enable|disable',
+        'webhooks test',
+        'webhooks redeliver',
+        'webhooks health',
+        'webhooks attempts',
+        'webhooks notices',
+        'webhooks legacy-set',
+      ])
+        expect(USAGE).toContain(sub);
     });
 
     test('add prints a Standard Webhooks secret; list shows the delivery state', async () => {
@@ -33,14 +43,34 @@ for (const target of TARGETS) {
 
     test('edit, disable, enable', async () => {
       const [endpoint] = (await run('webhooks', 'list', '--tenant', bed.tenantId)).json;
-      const edited = await run('webhooks', 'edit', '--tenant', bed.tenantId, '--endpoint', endpoint.endpointId, '--events', 'verification.completed,session.timeout');
+      const edited = await run(
+        'webhooks',
+        'edit',
+        '--tenant',
+        bed.tenantId,
+        '--endpoint',
+        endpoint.endpointId,
+        '--events',
+        'verification.completed,session.timeout',
+      );
       expect(edited.json.events).toEqual(['verification.completed', 'session.timeout']);
-      expect((await run('webhooks', 'edit', '--tenant', bed.tenantId, '--endpoint', endpoint.endpointId, '--url', 'http://insecure.example/')).stderr).toMatch(/must use https/);
+      expect((await run('webhooks', 'edit', '--tenant', bed.tenantId, '--endpoint', endpoint.endpointId, '--url', 'http://insecure.example/')).stderr).toMatch(
+        /must use https/,
+      );
       expect((await run('webhooks', 'edit', '--tenant', bed.tenantId, '--endpoint', endpoint.endpointId)).stderr).toMatch(/nothing to change/);
-      expect((await run('webhooks', 'disable', '--tenant', bed.tenantId, '--endpoint', endpoint.endpointId)).json).toMatchObject({ state: 'disabled', changed: true });
-      expect((await run('webhooks', 'disable', '--tenant', bed.tenantId, '--endpoint', endpoint.endpointId)).json).toMatchObject({ state: 'disabled', changed: false });
+      expect((await run('webhooks', 'disable', '--tenant', bed.tenantId, '--endpoint', endpoint.endpointId)).json).toMatchObject({
+        state: 'disabled',
+        changed: true,
+      });
+      expect((await run('webhooks', 'disable', '--tenant', bed.tenantId, '--endpoint', endpoint.endpointId)).json).toMatchObject({
+        state: 'disabled',
+        changed: false,
+      });
       expect((await run('webhooks', 'test', '--tenant', bed.tenantId, '--endpoint', endpoint.endpointId)).stderr).toMatch(/disabled; enable it first/);
-      expect((await run('webhooks', 'enable', '--tenant', bed.tenantId, '--endpoint', endpoint.endpointId)).json).toMatchObject({ state: 'active', changed: true });
+      expect((await run('webhooks', 'enable', '--tenant', bed.tenantId, '--endpoint', endpoint.endpointId)).json).toMatchObject({
+        state: 'active',
+        changed: true,
+      });
     });
 
     test('test sends a signed test event; health and attempts report it; redeliver queues', async () => {
@@ -56,12 +86,26 @@ for (const target of TARGETS) {
       expect(attempts.json.deliveries[0].attempts[0]).toMatchObject({ statusCode: 200, outcome: 'success' });
       const recent = await run('webhooks', 'attempts', '--tenant', bed.tenantId, '--endpoint', endpoint.endpointId);
       expect(recent.json.map((a: { purpose: string }) => a.purpose).sort()).toEqual(['delivery', 'test']);
-      expect((await run('webhooks', 'redeliver', '--tenant', bed.tenantId, '--endpoint', endpoint.endpointId)).json).toMatchObject({ undeliveredEvents: 0, batches: 0 });
+      expect((await run('webhooks', 'redeliver', '--tenant', bed.tenantId, '--endpoint', endpoint.endpointId)).json).toMatchObject({
+        undeliveredEvents: 0,
+        batches: 0,
+      });
       expect((await run('webhooks', 'notices', '--tenant', bed.tenantId)).json).toEqual({ notices: [], emails: [] });
     });
 
     test('legacy-set is refused once an endpoint exists; errors name what is wrong', async () => {
-      const refused = await run('webhooks', 'legacy-set', '--tenant', bed.tenantId, '--url', bed.receiver.url('/legacy'), '--events', 'session.started', '--secret', 's');
+      const refused = await run(
+        'webhooks',
+        'legacy-set',
+        '--tenant',
+        bed.tenantId,
+        '--url',
+        bed.receiver.url('/legacy'),
+        '--events',
+        'session.started',
+        '--secret',
+        's',
+      );
       expect(refused.exitCode).toBe(1);
       expect(refused.stderr).toMatch(/has webhook endpoints; the legacy webhook no longer applies/);
       expect((await run('webhooks', 'attempts', '--tenant', bed.tenantId)).stderr).toMatch(/give --event ID/);

@@ -2,7 +2,16 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataDirLockedError, acquireDataDirLock, judgeRecordedHolder, lockPath, readLock, systemProcessProbe, type LockInfo, type ProcessProbe } from './data-dir-lock';
+import {
+  DataDirLockedError,
+  acquireDataDirLock,
+  judgeRecordedHolder,
+  lockPath,
+  readLock,
+  systemProcessProbe,
+  type LockInfo,
+  type ProcessProbe,
+} from './data-dir-lock';
 import { systemFileLock, type FileLock } from './file-lock';
 
 const cleanup: (() => void)[] = [];
@@ -94,7 +103,9 @@ const hasProc = existsSync('/proc/self/stat');
 const leftOvers: [string, () => Promise<string>][] = [
   ['our own pid (reused)', async () => record({ pid: process.pid, processStart: systemProcessProbe.startTime(process.pid) ?? undefined })],
   ['a dead pid', async () => record({ pid: await deadPid() })],
-  ...(hasProc ? [['a live pid with another start time (reused)', async () => record({ pid: process.ppid, processStart: '1' })] as [string, () => Promise<string>]] : []),
+  ...(hasProc
+    ? [['a live pid with another start time (reused)', async () => record({ pid: process.ppid, processStart: '1' })] as [string, () => Promise<string>]]
+    : []),
   ['malformed', async () => '{"pid": 12, "startedAt'],
   ['empty', async () => ''],
 ];

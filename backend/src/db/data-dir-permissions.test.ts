@@ -30,7 +30,9 @@ describe('secureDataDir', () => {
     const before = process.umask();
     try {
       expect(() => secureDataDir(dir)).toThrow(DataDirPermissionError);
-      expect(() => secureDataDir(dir)).toThrow(`is accessible to other users (mode ${mode.toString(8)}); it holds secrets and the database. Restrict it to the service's user with: chmod -R go-rwx ${dir}`);
+      expect(() => secureDataDir(dir)).toThrow(
+        `is accessible to other users (mode ${mode.toString(8)}); it holds secrets and the database. Restrict it to the service's user with: chmod -R go-rwx ${dir}`,
+      );
       // Refused, not silently changed.
       expect(modeOf(dir)).toBe(mode);
     } finally {

@@ -32,7 +32,9 @@ export function secureDataDir(dataDir: string): void {
   }
   const uid = process.getuid?.();
   if (uid !== undefined && stat.uid !== uid) {
-    throw new DataDirPermissionError(`DATA_DIR ${dataDir} belongs to user id ${stat.uid}, not to this process (user id ${uid}); run the service as its owner or chown the folder`);
+    throw new DataDirPermissionError(
+      `DATA_DIR ${dataDir} belongs to user id ${stat.uid}, not to this process (user id ${uid}); run the service as its owner or chown the folder`,
+    );
   }
 }
 

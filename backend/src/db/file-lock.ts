@@ -50,6 +50,7 @@ export function systemFileLock(): FileLock | null {
 function loadFlock(libc: Libc | undefined): FileLock | null {
   if (!libc) return null;
   for (const path of libc.paths) {
+    // biome-ignore lint/suspicious/noImplicitAnyLet: dlopen's generic result type, assigned in the try below.
     let library;
     try {
       library = dlopen(path, {

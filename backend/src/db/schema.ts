@@ -7,17 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { BillingBlock, CallbackStatus, EventKind, KeyType, SessionState, TenantStatus, UserRole, VerificationMode } from '@ageverify/protocol';
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -54,7 +44,9 @@ export const users = pgTable(
   'users',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id').notNull().references(() => tenants.id),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     /** Dashboard access of the tenant's people. */
@@ -68,7 +60,9 @@ export const keyPairs = pgTable(
   'key_pairs',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id').notNull().references(() => tenants.id),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
     /** A pair is either live or sandbox (docs/decisions/0020). */
     sandbox: boolean('sandbox').notNull(),
     publishableKey: text('publishable_key').notNull(),
@@ -89,7 +83,9 @@ export const keyPairs = pgTable(
 export const allowedDomains = pgTable(
   'allowed_domains',
   {
-    tenantId: text('tenant_id').notNull().references(() => tenants.id),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
     domain: text('domain').notNull(),
     createdAt: ts('created_at').notNull(),
   },
@@ -100,8 +96,12 @@ export const sessions = pgTable(
   'sessions',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id').notNull().references(() => tenants.id),
-    pairId: text('pair_id').notNull().references(() => keyPairs.id),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    pairId: text('pair_id')
+      .notNull()
+      .references(() => keyPairs.id),
     sandbox: boolean('sandbox').notNull(),
     /** Transitions live in modules/sessions/session-state.ts. */
     state: text('state').$type<SessionState>().notNull(),
@@ -144,8 +144,12 @@ export const events = pgTable(
   'events',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id').notNull().references(() => tenants.id),
-    sessionId: text('session_id').notNull().references(() => sessions.id),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id),
     pairId: text('pair_id').notNull(),
     kind: text('kind').$type<EventKind>().notNull(),
     test: boolean('test').notNull(),
@@ -167,7 +171,9 @@ export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id').notNull().references(() => tenants.id),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
     url: text('url').notNull(),
     /** Signing secret; needed in clear to compute HMACs. Shown once at creation. */
     secret: text('secret').notNull(),
@@ -225,7 +231,9 @@ export const rateLimitWindows = pgTable(
 export const billingUsage = pgTable(
   'billing_usage',
   {
-    tenantId: text('tenant_id').notNull().references(() => tenants.id),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
     sandbox: boolean('sandbox').notNull(),
     month: ts('month').notNull(),
     used: integer('used').notNull(),
@@ -251,9 +259,15 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id').notNull().references(() => tenants.id),
-    eventId: text('event_id').notNull().references(() => events.id),
-    endpointId: text('endpoint_id').notNull().references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => events.id),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
     url: text('url').notNull(),
     /** 'completion' | 'timeout' | 'in-request' (spec Delivery rules 3–5). */
     policy: text('policy').notNull(),
@@ -291,8 +305,12 @@ export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id').notNull().references(() => tenants.id),
-    endpointId: text('endpoint_id').notNull().references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
     /** Null for dashboard test events. */
     deliveryId: text('delivery_id').references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
     eventId: text('event_id'),
@@ -322,8 +340,12 @@ export const webhookRedeliveries = pgTable(
   'webhook_redeliveries',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id').notNull().references(() => tenants.id),
-    endpointId: text('endpoint_id').notNull().references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
     /** 'waiting' | 'done' | 'interrupted'. */
     status: text('status').notNull(),
     requestedAt: ts('requested_at').notNull(),
@@ -342,7 +364,9 @@ export const dashboardNotices = pgTable(
   'dashboard_notices',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id').notNull().references(() => tenants.id),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
     endpointId: text('endpoint_id').references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull(),
     message: text('message').notNull(),
@@ -361,7 +385,9 @@ export const emailOutbox = pgTable(
   'email_outbox',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id').notNull().references(() => tenants.id),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
     dedupeKey: text('dedupe_key').notNull(),
     recipients: jsonb('recipients').$type<string[]>().notNull(),
     subject: text('subject').notNull(),

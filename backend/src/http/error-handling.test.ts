@@ -42,7 +42,10 @@ describe('error responses', () => {
 
   test('validation errors: 400 with an array of messages, one per field', async () => {
     const body = await expectErrorBody(
-      await ctx.request('POST', '/api/v1/sessions/create', { key, body: { foo: 1, returnUrl: 5, challengeAge: 24.5, verificationMode: 'L3', faceMatchEnabled: 'yes' } }),
+      await ctx.request('POST', '/api/v1/sessions/create', {
+        key,
+        body: { foo: 1, returnUrl: 5, challengeAge: 24.5, verificationMode: 'L3', faceMatchEnabled: 'yes' },
+      }),
       400,
       '/api/v1/sessions/create',
     );
@@ -91,7 +94,11 @@ describe('error responses', () => {
       },
     });
     const response = await ctx.app.handle(
-      new Request('http://localhost:3000/api/v1/sessions/create', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: stream }),
+      new Request('http://localhost:3000/api/v1/sessions/create', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: stream,
+      }),
     );
     const body = await expectErrorBody(response, 413, '/api/v1/sessions/create');
     expect(body.message).toBe('Request body is larger than 16384 bytes');

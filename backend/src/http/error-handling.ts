@@ -33,66 +33,69 @@ export interface ErrorHandlingDeps {
 export function errorHandling(deps: ErrorHandlingDeps) {
   const { clock, logger, maxBodyBytes, allowedMethods = () => [], ownBodyPaths = new Set<string>() } = deps;
 
-  return new Elysia({ name: 'error-handling' })
-    // onRequest is the first hook, so even a request that fails in parsing has its id and start time.
-    .onRequest(({ request, set }) => {
-      const incoming = request.headers.get('x-request-id');
-      // A caller-supplied id is kept when it is harmless, so a merchant can correlate its own logs.
-      set.headers['x-request-id'] = incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomBase62(16)}`;
-      startedAt.set(request, performance.now());
-    })
-    .onParse({ as: 'global' }, async ({ request, path }) => {
-      if (request.method === 'GET' || request.method === 'HEAD') return;
-      if (ownBodyPaths.has(path)) return;
-      const declared = Number(request.headers.get('content-length') ?? '0');
-      if (declared > maxBodyBytes) throw HTTP_ERRORS.BODY_TOO_LARGE({ maxBytes: maxBodyBytes });
-      const bytes = await readLimited(request, maxBodyBytes);
-      if (bytes.byteLength === 0) return {};
-      // The raw header: Elysia's `contentType` has its parameters (charset) cut off.
-      const mediaTypeProblem = jsonBodyMediaTypeProblem(request.headers.get('content-type'));
-      if (mediaTypeProblem) throw HTTP_ERRORS.UNSUPPORTED_MEDIA_TYPE({ problem: mediaTypeProblem, path });
-      try {
-        return parseJsonBody(bytes);
-      } catch (error) {
-        // Refused fields read like validation messages (an array); unreadable JSON is one message.
-        if (error instanceof JsonBodyError) throw error.kind === 'field' ? HTTP_ERRORS.REFUSED_FIELD({ reason: error.message }) : HTTP_ERRORS.MALFORMED_JSON({ reason: error.message });
-        throw error;
-      }
-    })
-    .onError({ as: 'global' }, ({ code, error, path, request, set, body }) => {
-      const requestId = String(set.headers['x-request-id']);
-      let failure = asAppError(code, error, request.method, path, body, allowedMethods);
-      // The database is down or restarting: the request may succeed later, so 503 and when to
-      // retry rather than a 500 (issue 15, item 2). Logged by codes only (describeError).
-      if (!failure && databaseUnavailable(error)) {
-        logger.warn('database unavailable', { requestId, path, method: request.method, ...describeError(error) });
-        failure = HTTP_ERRORS.DATABASE_UNAVAILABLE({ headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } });
-      }
-      // A failure nobody foresaw (or an AppError raised without a status) is a bug: logged with
-      // context, and the client gets a bare 500 with nothing internal in it (STYLE.md, svix).
-      if (!failure || failure.status === 500) {
-        logger.error('unhandled error', { requestId, path, method: request.method, code: String(code), ...describeError(error) });
-        failure = HTTP_ERRORS.INTERNAL_ERROR();
-      }
-      set.status = failure.status; // for the access log
-      // Headers set before the failure (rate-limit, CORS) stay on the error response.
-      const carried: Record<string, string> = {};
-      for (const [name, value] of Object.entries(set.headers)) if (typeof value === 'string') carried[name] = value;
-      return new Response(JSON.stringify(errorBody(failure, path, clock.now())), {
-        status: failure.status,
-        headers: { ...carried, ...failure.headers, 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId },
-      });
-    })
-    .onAfterResponse({ as: 'global' }, ({ request, path, set }) => {
-      const started = startedAt.get(request);
-      logger.info('request', {
-        requestId: set.headers['x-request-id'],
-        method: request.method,
-        path,
-        status: typeof set.status === 'number' ? set.status : 200,
-        ms: started === undefined ? undefined : Math.round((performance.now() - started) * 10) / 10,
-      });
-    });
+  return (
+    new Elysia({ name: 'error-handling' })
+      // onRequest is the first hook, so even a request that fails in parsing has its id and start time.
+      .onRequest(({ request, set }) => {
+        const incoming = request.headers.get('x-request-id');
+        // A caller-supplied id is kept when it is harmless, so a merchant can correlate its own logs.
+        set.headers['x-request-id'] = incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomBase62(16)}`;
+        startedAt.set(request, performance.now());
+      })
+      .onParse({ as: 'global' }, async ({ request, path }) => {
+        if (request.method === 'GET' || request.method === 'HEAD') return;
+        if (ownBodyPaths.has(path)) return;
+        const declared = Number(request.headers.get('content-length') ?? '0');
+        if (declared > maxBodyBytes) throw HTTP_ERRORS.BODY_TOO_LARGE({ maxBytes: maxBodyBytes });
+        const bytes = await readLimited(request, maxBodyBytes);
+        if (bytes.byteLength === 0) return {};
+        // The raw header: Elysia's `contentType` has its parameters (charset) cut off.
+        const mediaTypeProblem = jsonBodyMediaTypeProblem(request.headers.get('content-type'));
+        if (mediaTypeProblem) throw HTTP_ERRORS.UNSUPPORTED_MEDIA_TYPE({ problem: mediaTypeProblem, path });
+        try {
+          return parseJsonBody(bytes);
+        } catch (error) {
+          // Refused fields read like validation messages (an array); unreadable JSON is one message.
+          if (error instanceof JsonBodyError)
+            throw error.kind === 'field' ? HTTP_ERRORS.REFUSED_FIELD({ reason: error.message }) : HTTP_ERRORS.MALFORMED_JSON({ reason: error.message });
+          throw error;
+        }
+      })
+      .onError({ as: 'global' }, ({ code, error, path, request, set, body }) => {
+        const requestId = String(set.headers['x-request-id']);
+        let failure = asAppError(code, error, request.method, path, body, allowedMethods);
+        // The database is down or restarting: the request may succeed later, so 503 and when to
+        // retry rather than a 500 (issue 15, item 2). Logged by codes only (describeError).
+        if (!failure && databaseUnavailable(error)) {
+          logger.warn('database unavailable', { requestId, path, method: request.method, ...describeError(error) });
+          failure = HTTP_ERRORS.DATABASE_UNAVAILABLE({ headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } });
+        }
+        // A failure nobody foresaw (or an AppError raised without a status) is a bug: logged with
+        // context, and the client gets a bare 500 with nothing internal in it (STYLE.md, svix).
+        if (!failure || failure.status === 500) {
+          logger.error('unhandled error', { requestId, path, method: request.method, code: String(code), ...describeError(error) });
+          failure = HTTP_ERRORS.INTERNAL_ERROR();
+        }
+        set.status = failure.status; // for the access log
+        // Headers set before the failure (rate-limit, CORS) stay on the error response.
+        const carried: Record<string, string> = {};
+        for (const [name, value] of Object.entries(set.headers)) if (typeof value === 'string') carried[name] = value;
+        return new Response(JSON.stringify(errorBody(failure, path, clock.now())), {
+          status: failure.status,
+          headers: { ...carried, ...failure.headers, 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId },
+        });
+      })
+      .onAfterResponse({ as: 'global' }, ({ request, path, set }) => {
+        const started = startedAt.get(request);
+        logger.info('request', {
+          requestId: set.headers['x-request-id'],
+          method: request.method,
+          path,
+          status: typeof set.status === 'number' ? set.status : 200,
+          ms: started === undefined ? undefined : Math.round((performance.now() - started) * 10) / 10,
+        });
+      })
+  );
 }
 
 /**

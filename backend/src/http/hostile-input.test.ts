@@ -13,7 +13,14 @@ import { sessions } from '../db/schema';
 
 type Json = Record<string, any>;
 
-const ROUTES = ['/api/v1/sessions/create', '/api/v1/sessions/validate', '/api/v1/verify/session', '/api/v1/verify/simulate', '/api/v1/verify/status', '/api/v1/verify/cancel'] as const;
+const ROUTES = [
+  '/api/v1/sessions/create',
+  '/api/v1/sessions/validate',
+  '/api/v1/verify/session',
+  '/api/v1/verify/simulate',
+  '/api/v1/verify/status',
+  '/api/v1/verify/cancel',
+] as const;
 
 const MARK = 'hostile-marker';
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -89,8 +96,20 @@ const hostileBodies = (field: string): Hostile[] => [
     body: (valid) => JSON.stringify({ ...valid, [field]: 'x'.repeat(2 * 1024 * 1024) }),
     message: 'Request body is larger than 16384 bytes',
   },
-  { name: 'Content-Type text/plain', status: 415, contentType: 'text/plain', body: (valid) => JSON.stringify(valid), message: 'Content-Type must be application/json' },
-  { name: 'Content-Type application/jsonx', status: 415, contentType: 'application/jsonx', body: (valid) => JSON.stringify(valid), message: 'Content-Type must be application/json' },
+  {
+    name: 'Content-Type text/plain',
+    status: 415,
+    contentType: 'text/plain',
+    body: (valid) => JSON.stringify(valid),
+    message: 'Content-Type must be application/json',
+  },
+  {
+    name: 'Content-Type application/jsonx',
+    status: 415,
+    contentType: 'application/jsonx',
+    body: (valid) => JSON.stringify(valid),
+    message: 'Content-Type must be application/json',
+  },
   {
     name: 'Content-Type with charset=utf-16',
     status: 415,
@@ -128,7 +147,8 @@ for (const target of TARGETS) {
       if (route === '/api/v1/verify/simulate') return { sessionId: session.sessionId, sessionToken: session.sessionToken, outcome: 'failed' };
       return { sessionId: session.sessionId, sessionToken: session.sessionToken };
     };
-    const keyFor = (route: string) => (route.startsWith('/api/v1/sessions/create') ? tenant.publishableKey : route.startsWith('/api/v1/sessions/') ? tenant.secretKey : undefined);
+    const keyFor = (route: string) =>
+      route.startsWith('/api/v1/sessions/create') ? tenant.publishableKey : route.startsWith('/api/v1/sessions/') ? tenant.secretKey : undefined;
 
     for (const route of ROUTES) {
       for (const hostile of hostileBodies(FIELD[route])) {
@@ -154,7 +174,10 @@ for (const target of TARGETS) {
     }
 
     test('nothing hostile reached the database', async () => {
-      const [row] = await ctx.database.db.select({ n: count() }).from(sessions).where(like(sessions.externalUserId, `%${MARK}%`));
+      const [row] = await ctx.database.db
+        .select({ n: count() })
+        .from(sessions)
+        .where(like(sessions.externalUserId, `%${MARK}%`));
       expect(row!.n).toBe(0);
     });
 
@@ -172,15 +195,18 @@ for (const target of TARGETS) {
     });
     afterAll(() => ctx.close());
 
-    test.each(['/api/v1/sessions/validate/', '/api/v1/sessions/create/', '/api/v1/sessions//validate', '/api/v1/verify/status/'])('%s is 404 and counts nothing', async (path) => {
-      const t = await ctx.tenant();
-      const response = await ctx.request('POST', path, { key: t.secretKey, body: { sessionId: 'ses_x' } });
-      expect(response.status).toBe(404);
-      const create = await ctx.request('POST', '/api/v1/sessions/create', { key: t.secretKey, body: { returnUrl: 'https://shop.example.com/r' } });
-      expect(create.headers.get('x-ratelimit-remaining')).toBe('299');
-      const validate = await ctx.request('POST', '/api/v1/sessions/validate', { key: t.secretKey, body: { sessionId: 'ses_x' } });
-      expect(validate.headers.get('x-ratelimit-remaining')).toBe('99');
-    });
+    test.each(['/api/v1/sessions/validate/', '/api/v1/sessions/create/', '/api/v1/sessions//validate', '/api/v1/verify/status/'])(
+      '%s is 404 and counts nothing',
+      async (path) => {
+        const t = await ctx.tenant();
+        const response = await ctx.request('POST', path, { key: t.secretKey, body: { sessionId: 'ses_x' } });
+        expect(response.status).toBe(404);
+        const create = await ctx.request('POST', '/api/v1/sessions/create', { key: t.secretKey, body: { returnUrl: 'https://shop.example.com/r' } });
+        expect(create.headers.get('x-ratelimit-remaining')).toBe('299');
+        const validate = await ctx.request('POST', '/api/v1/sessions/validate', { key: t.secretKey, body: { sessionId: 'ses_x' } });
+        expect(validate.headers.get('x-ratelimit-remaining')).toBe('99');
+      },
+    );
 
     test('validations with a trailing slash cannot go past the validate limit', async () => {
       const t = await ctx.tenant();
@@ -236,7 +262,9 @@ for (const target of TARGETS) {
 
     test('120 requests with a garbage token leave the real user untouched; the stranger is limited', async () => {
       const t = await ctx.tenant();
-      const session = await ctx.json(await ctx.request('POST', '/api/v1/sessions/create', { key: t.publishableKey, body: { returnUrl: 'https://shop.example.com/r' } }));
+      const session = await ctx.json(
+        await ctx.request('POST', '/api/v1/sessions/create', { key: t.publishableKey, body: { returnUrl: 'https://shop.example.com/r' } }),
+      );
       ctx.clock.set(new Date(Math.ceil(ctx.clock.now().getTime() / 60_000) * 60_000));
       const garbage = { sessionId: session.sessionId, sessionToken: 'garbage' };
       for (let i = 0; i < 120; i++) {
@@ -275,12 +303,27 @@ for (const target of TARGETS) {
       ctx.app.handle(new Request('http://localhost:3000/api/v1/verify/checks', { method: 'POST', headers, body }));
 
     test.each([
-      ['a NUL byte in sessionId', () => multipart({ sessionId: `ses_${MARK}\u0000`, sessionToken: 'x', check: 'age_estimation', selfie: new Blob([new Uint8Array([1])]) }), 400, 'sessionId must not contain NUL'],
+      [
+        'a NUL byte in sessionId',
+        () => multipart({ sessionId: `ses_${MARK}\u0000`, sessionToken: 'x', check: 'age_estimation', selfie: new Blob([new Uint8Array([1])]) }),
+        400,
+        'sessionId must not contain NUL',
+      ],
       // (A lone surrogate cannot travel in multipart: FormData encodes it as U+FFFD, an ordinary character.)
-      ['an unknown image part', () => multipart({ sessionId: 'ses_x', sessionToken: 'x', check: 'age_estimation', avatar: new Blob([new Uint8Array([1])]) }), 400, 'part avatar should not exist'],
+      [
+        'an unknown image part',
+        () => multipart({ sessionId: 'ses_x', sessionToken: 'x', check: 'age_estimation', avatar: new Blob([new Uint8Array([1])]) }),
+        400,
+        'part avatar should not exist',
+      ],
       ['an unknown check', () => multipart({ sessionId: 'ses_x', sessionToken: 'x', check: 'vibes' }), 400, 'check must be one of age_estimation, document'],
       ['a JSON body', () => JSON.stringify({ sessionId: 'ses_x' }), 415, 'Content-Type must be multipart/form-data'],
-      ['an image over 4 MB', () => multipart({ sessionId: 'ses_x', sessionToken: 'x', check: 'age_estimation', selfie: new Blob([new Uint8Array(4 * 1024 * 1024 + 1)]) }), 413, 'is larger than'],
+      [
+        'an image over 4 MB',
+        () => multipart({ sessionId: 'ses_x', sessionToken: 'x', check: 'age_estimation', selfie: new Blob([new Uint8Array(4 * 1024 * 1024 + 1)]) }),
+        413,
+        'is larger than',
+      ],
     ] as const)('%s → %d', async (_name, body, status, message) => {
       const made = body();
       const response = await post(made, typeof made === 'string' ? { 'content-type': 'application/json' } : {});

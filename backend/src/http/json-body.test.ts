@@ -28,7 +28,10 @@ describe('parseJsonBody accepts', () => {
     ['{"merchantName":"Bäckerei Müller 🥨"}', { merchantName: 'Bäckerei Müller 🥨' }],
     ['{"a":"\\ud83e\\udd68"}', { a: '🥨' }],
     ['{"a":"\\uFFFD"}', { a: '\uFFFD' }],
-    [`{"a":${'['.repeat(MAX_JSON_DEPTH - 1)}${']'.repeat(MAX_JSON_DEPTH - 1)}}`, { a: JSON.parse('['.repeat(MAX_JSON_DEPTH - 1) + ']'.repeat(MAX_JSON_DEPTH - 1)) }],
+    [
+      `{"a":${'['.repeat(MAX_JSON_DEPTH - 1)}${']'.repeat(MAX_JSON_DEPTH - 1)}}`,
+      { a: JSON.parse('['.repeat(MAX_JSON_DEPTH - 1) + ']'.repeat(MAX_JSON_DEPTH - 1)) },
+    ],
   ])('%p', (text, expected) => {
     expect(parseJsonBody(utf8(text))).toEqual(expected);
   });
@@ -46,8 +49,16 @@ describe('parseJsonBody refuses, naming the field', () => {
     ['a UTF-8-encoded surrogate', bytes('{"x":"', [0xed, 0xa0, 0x80], '"}'), 'x is not valid UTF-8'],
     ['a truncated sequence', bytes('{"x":"', [0xe2, 0x82], '"}'), 'x is not valid UTF-8'],
     ['invalid UTF-8 outside any string', bytes('{"x":1}', [0xff]), 'Request body is not valid UTF-8'],
-    ['10,000-deep nesting in a string field', bytes(`{"externalUserId":${'['.repeat(10_000)}${']'.repeat(10_000)}}`), `externalUserId${'[0]'.repeat(MAX_JSON_DEPTH - 1)} is nested deeper than ${MAX_JSON_DEPTH} levels`],
-    ['deep objects', bytes(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`), `${Array(MAX_JSON_DEPTH).fill('a').join('.')} is nested deeper than ${MAX_JSON_DEPTH} levels`],
+    [
+      '10,000-deep nesting in a string field',
+      bytes(`{"externalUserId":${'['.repeat(10_000)}${']'.repeat(10_000)}}`),
+      `externalUserId${'[0]'.repeat(MAX_JSON_DEPTH - 1)} is nested deeper than ${MAX_JSON_DEPTH} levels`,
+    ],
+    [
+      'deep objects',
+      bytes(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`),
+      `${Array(MAX_JSON_DEPTH).fill('a').join('.')} is nested deeper than ${MAX_JSON_DEPTH} levels`,
+    ],
   ])('%s', (_name, input, message) => {
     expect(refusal(input)).toBe(message);
   });

@@ -8,5 +8,8 @@ import type { SchemaOptions, TLiteral, TUnion } from '@sinclair/typebox';
 type Literals<Values extends readonly string[]> = { -readonly [K in keyof Values]: TLiteral<Values[K]> };
 
 export function literalUnion<const Values extends readonly string[]>(values: Values, options: SchemaOptions = {}): TUnion<Literals<Values>> {
-  return t.Union(values.map((value) => t.Literal(value)), options) as unknown as TUnion<Literals<Values>>;
+  return t.Union(
+    values.map((value) => t.Literal(value)),
+    options,
+  ) as unknown as TUnion<Literals<Values>>;
 }

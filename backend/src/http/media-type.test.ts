@@ -12,18 +12,16 @@ describe('parseMediaType', () => {
     expect(parseMediaType(header)).toEqual(expected);
   });
 
-  test.each(['', 'json', 'application/', '/json', 'application/json/x', 'application/json; charset', 'appli cation/json'])('%p is not a media type', (header) => {
-    expect(parseMediaType(header)).toBeNull();
-  });
+  test.each(['', 'json', 'application/', '/json', 'application/json/x', 'application/json; charset', 'appli cation/json'])(
+    '%p is not a media type',
+    (header) => {
+      expect(parseMediaType(header)).toBeNull();
+    },
+  );
 });
 
 describe('jsonBodyMediaTypeProblem', () => {
-  test.each([
-    'application/json',
-    'APPLICATION/JSON',
-    'Application/Json; charset=utf-8',
-    'application/json; charset="UTF-8"',
-  ])('%p is accepted', (header) => {
+  test.each(['application/json', 'APPLICATION/JSON', 'Application/Json; charset=utf-8', 'application/json; charset="UTF-8"'])('%p is accepted', (header) => {
     expect(jsonBodyMediaTypeProblem(header)).toBeNull();
   });
 

@@ -35,18 +35,46 @@ export const STATUS_PHRASES: Readonly<Record<number, string>> = {
 /** Every operation with a JSON body can answer these, before its own rules run. */
 export const BODY_ERROR_STATUSES = [413, 415] as const;
 export const bodyErrors = (path: string): Readonly<Record<number, ErrorExample[]>> => ({
-  413: [{ name: 'bodyTooLarge', summary: `The body is larger than MAX_BODY_BYTES (${DEFAULT_MAX_BODY_BYTES} by default).`, message: `Request body is larger than ${DEFAULT_MAX_BODY_BYTES} bytes` }],
-  415: [{ name: 'notJson', summary: 'The body is not sent as application/json (UTF-8).', message: `Content-Type must be application/json, got "text/plain" on ${path}` }],
+  413: [
+    {
+      name: 'bodyTooLarge',
+      summary: `The body is larger than MAX_BODY_BYTES (${DEFAULT_MAX_BODY_BYTES} by default).`,
+      message: `Request body is larger than ${DEFAULT_MAX_BODY_BYTES} bytes`,
+    },
+  ],
+  415: [
+    {
+      name: 'notJson',
+      summary: 'The body is not sent as application/json (UTF-8).',
+      message: `Content-Type must be application/json, got "text/plain" on ${path}`,
+    },
+  ],
 });
 
-const invalidJson: ErrorExample = { name: 'validation', summary: 'A property is unknown, missing, of the wrong type or too long.', message: ['property foo should not exist'] };
-const apiKeyRequired: ErrorExample = { name: 'apiKeyRequired', summary: 'No key in Authorization: Bearer or x-api-key.', message: ERROR_MESSAGES.apiKeyRequired };
+const invalidJson: ErrorExample = {
+  name: 'validation',
+  summary: 'A property is unknown, missing, of the wrong type or too long.',
+  message: ['property foo should not exist'],
+};
+const apiKeyRequired: ErrorExample = {
+  name: 'apiKeyRequired',
+  summary: 'No key in Authorization: Bearer or x-api-key.',
+  message: ERROR_MESSAGES.apiKeyRequired,
+};
 const invalidKey: ErrorExample = { name: 'invalidKey', summary: 'The key is unknown or revoked.', message: 'Invalid API key' };
 const suspended: ErrorExample = { name: 'suspended', summary: 'The account is suspended.', message: 'Insufficient permissions: this account is suspended' };
-const verifyLimit: ErrorExample = { name: 'rateLimited', summary: 'Too many calls for this session in the current window.', message: 'Rate limit exceeded for this session; retry in 42 s' };
+const verifyLimit: ErrorExample = {
+  name: 'rateLimited',
+  summary: 'Too many calls for this session in the current window.',
+  message: 'Rate limit exceeded for this session; retry in 42 s',
+};
 const sessionNotFound: ErrorExample = { name: 'notFound', summary: 'No session with this id.', message: ERROR_MESSAGES.sessionNotFound };
 const invalidSessionToken: ErrorExample = { name: 'invalidToken', summary: 'The token does not belong to this session.', message: 'Invalid session token' };
-const alreadyCompleted: ErrorExample = { name: 'completed', summary: 'The session has already ended.', message: 'Session is already completed (status verified)' };
+const alreadyCompleted: ErrorExample = {
+  name: 'completed',
+  summary: 'The session has already ended.',
+  message: 'Session is already completed (status verified)',
+};
 
 const rateLimited = (bucket: keyof typeof DEFAULT_LIMITS): ErrorExample => ({
   name: 'rateLimited',
@@ -59,14 +87,24 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<number, Err
   '/api/v1/sessions/create': {
     400: [
       invalidJson,
-      { name: 'domainNotAllowed', summary: "returnUrl or cancelUrl is not on one of the account's allowed domains.", message: ERROR_MESSAGES.returnUrlDomainNotAllowed },
+      {
+        name: 'domainNotAllowed',
+        summary: "returnUrl or cancelUrl is not on one of the account's allowed domains.",
+        message: ERROR_MESSAGES.returnUrlDomainNotAllowed,
+      },
       { name: 'merchantIdMismatch', summary: 'merchantId names another account than the key.', message: ERROR_MESSAGES.merchantIdMismatch },
-      { name: 'idempotencyKeyInvalid', summary: 'The Idempotency-Key header is empty, too long or not printable ASCII.', message: IDEMPOTENCY_MESSAGES.invalidKey },
+      {
+        name: 'idempotencyKeyInvalid',
+        summary: 'The Idempotency-Key header is empty, too long or not printable ASCII.',
+        message: IDEMPOTENCY_MESSAGES.invalidKey,
+      },
       { name: 'idempotencyKeyReused', summary: 'The Idempotency-Key was used before with a different request.', message: IDEMPOTENCY_MESSAGES.otherRequest },
     ],
     401: [apiKeyRequired, invalidKey],
     403: [suspended],
-    409: [{ name: 'idempotencyKeyInProgress', summary: 'A request with the same Idempotency-Key has not finished yet.', message: IDEMPOTENCY_MESSAGES.inProgress }],
+    409: [
+      { name: 'idempotencyKeyInProgress', summary: 'A request with the same Idempotency-Key has not finished yet.', message: IDEMPOTENCY_MESSAGES.inProgress },
+    ],
     429: [rateLimited('create')],
     503: [
       {
@@ -91,8 +129,14 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<number, Err
     429: [rateLimited('validate')],
   },
   '/api/v1/verify/session': {
-    400: [{ name: 'credentials', summary: 'Neither or both of sessionToken and handoffToken.', message: ['send exactly one of sessionToken or handoffToken'] }, invalidJson],
-    401: [invalidSessionToken, { name: 'invalidHandoffToken', summary: 'The handoff token does not belong to this session.', message: 'Invalid handoff token' }],
+    400: [
+      { name: 'credentials', summary: 'Neither or both of sessionToken and handoffToken.', message: ['send exactly one of sessionToken or handoffToken'] },
+      invalidJson,
+    ],
+    401: [
+      invalidSessionToken,
+      { name: 'invalidHandoffToken', summary: 'The handoff token does not belong to this session.', message: 'Invalid handoff token' },
+    ],
     404: [sessionNotFound],
     429: [verifyLimit],
   },
@@ -116,19 +160,31 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<number, Err
   '/api/v1/verify/checks': {
     400: [
       { name: 'submission', summary: 'A field or part is missing, unknown or malformed.', message: ['check must be one of age_estimation, document'] },
-      { name: 'faceMatchSelfie', summary: 'Face match is on and no selfie was sent with the document.', message: ['at least one selfie part is required: this session has face match on'] },
+      {
+        name: 'faceMatchSelfie',
+        summary: 'Face match is on and no selfie was sent with the document.',
+        message: ['at least one selfie part is required: this session has face match on'],
+      },
     ],
     401: [invalidSessionToken],
     403: [{ name: 'billingBlock', summary: 'Billing blocks this session.', message: 'This session is blocked by billing; no check can start' }],
     404: [sessionNotFound],
     409: [
       alreadyCompleted,
-      { name: 'wrongCheck', summary: 'The session expects the other kind of check (e.g. a document after a step-up).', message: 'This session expects a document check' },
+      {
+        name: 'wrongCheck',
+        summary: 'The session expects the other kind of check (e.g. a document after a step-up).',
+        message: 'This session expects a document check',
+      },
     ],
     413: [{ name: 'imageTooLarge', summary: 'An image part or the whole body is over its limit.', message: 'Image part selfie is larger than 4194304 bytes' }],
-    415: [{ name: 'notMultipart', summary: 'The body is not multipart/form-data.', message: 'Content-Type must be multipart/form-data on /api/v1/verify/checks' }],
+    415: [
+      { name: 'notMultipart', summary: 'The body is not multipart/form-data.', message: 'Content-Type must be multipart/form-data on /api/v1/verify/checks' },
+    ],
     429: [verifyLimit],
-    503: [{ name: 'engineBusy', summary: 'The engine queue is full; retry after Retry-After seconds.', message: 'The verification engine is busy; retry shortly' }],
+    503: [
+      { name: 'engineBusy', summary: 'The engine queue is full; retry after Retry-After seconds.', message: 'The verification engine is busy; retry shortly' },
+    ],
   },
   '/api/v1/verify/cancel': {
     400: [{ name: 'sessionTokenRequired', summary: 'Only the sessionToken holder may cancel.', message: ['sessionToken is required'] }],

@@ -18,7 +18,9 @@ describe('OpenAPI 3.1', () => {
   let ctx: TestContext;
   let doc: Record<string, any>;
   const operations = () =>
-    Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+    Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+    );
   beforeAll(async () => {
     ctx = await createTestContext('pglite');
     const response = await ctx.request('GET', '/api/v1/openapi.json');
@@ -29,7 +31,15 @@ describe('OpenAPI 3.1', () => {
 
   test('is OpenAPI 3.1 and lists the merchant and verify UI APIs, not internal or static routes', () => {
     expect(doc.openapi).toStartWith('3.1');
-    expect(Object.keys(doc.paths).sort()).toEqual(['/api/v1/sessions/create', '/api/v1/sessions/validate', '/api/v1/verify/cancel', '/api/v1/verify/checks', '/api/v1/verify/session', '/api/v1/verify/simulate', '/api/v1/verify/status']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/v1/sessions/create',
+      '/api/v1/sessions/validate',
+      '/api/v1/verify/cancel',
+      '/api/v1/verify/checks',
+      '/api/v1/verify/session',
+      '/api/v1/verify/simulate',
+      '/api/v1/verify/status',
+    ]);
   });
 
   test('request and response schemas are the ones the routes validate with', () => {
@@ -42,11 +52,15 @@ describe('OpenAPI 3.1', () => {
     expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '409', '413', '415', '429', '503']);
     // Idempotency-Key (issue 15, item 4) is documented as an optional header parameter.
     expect(create.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }));
-    expect(Object.keys(create.responses['201'].content['application/json'].schema.properties).sort()).toEqual(Object.keys(createSessionResult.properties).sort());
+    expect(Object.keys(create.responses['201'].content['application/json'].schema.properties).sort()).toEqual(
+      Object.keys(createSessionResult.properties).sort(),
+    );
     const validate = doc.paths['/api/v1/sessions/validate'].post;
     expect(Object.keys(validate.requestBody.content['application/json'].schema.properties)).toEqual(['sessionId']);
     expect(Object.keys(validate.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '429']);
-    expect(Object.keys(validate.responses['200'].content['application/json'].schema.properties).sort()).toEqual(Object.keys(validateSessionResult.properties).sort());
+    expect(Object.keys(validate.responses['200'].content['application/json'].schema.properties).sort()).toEqual(
+      Object.keys(validateSessionResult.properties).sort(),
+    );
   });
 
   test('the verify UI operations declare their responses (protocol types) and that the token in the body is the credential', () => {
@@ -126,7 +140,8 @@ describe('OpenAPI 3.1', () => {
     };
     for (const { path, op } of operations()) {
       for (const media of Object.values((op.requestBody?.content ?? {}) as Record<string, any>)) visit(media.schema, `${path} request`);
-      for (const [status, response] of Object.entries(op.responses as Record<string, any>)) visit(response.content?.['application/json']?.schema, `${path} ${status}`);
+      for (const [status, response] of Object.entries(op.responses as Record<string, any>))
+        visit(response.content?.['application/json']?.schema, `${path} ${status}`);
     }
     expect(undescribed).toEqual([]);
   });
@@ -137,7 +152,19 @@ describe('OpenAPI 3.1', () => {
   });
 
   test('every schema example satisfies its schema', () => {
-    const schemas = [createSessionBody, createSessionResult, validateSessionBody, validateSessionResult, errorBodySchema, loadSessionBody, simulateBody, sessionTokenBody, sessionViewResult, outcomeResult, sessionStatusResult];
+    const schemas = [
+      createSessionBody,
+      createSessionResult,
+      validateSessionBody,
+      validateSessionResult,
+      errorBodySchema,
+      loadSessionBody,
+      simulateBody,
+      sessionTokenBody,
+      sessionViewResult,
+      outcomeResult,
+      sessionStatusResult,
+    ];
     for (const schema of schemas) {
       const examples = (schema as { examples?: unknown[] }).examples ?? [];
       expect(examples.length).toBeGreaterThan(0);
@@ -146,7 +173,8 @@ describe('OpenAPI 3.1', () => {
   });
 
   test('the examples are what the routes really answer', async () => {
-    const example = (path: string, status: number, name: string) => doc.paths[path].post.responses[String(status)].content['application/json'].examples[name].value;
+    const example = (path: string, status: number, name: string) =>
+      doc.paths[path].post.responses[String(status)].content['application/json'].examples[name].value;
     const expectLike = async (response: Response, path: string, status: number, name: string) => {
       expect(response.status).toBe(status);
       const body = (await response.json()) as Record<string, unknown>;
@@ -158,11 +186,36 @@ describe('OpenAPI 3.1', () => {
     const validate = '/api/v1/sessions/validate';
     const { publishableKey, secretKey } = await ctx.tenant();
     await expectLike(await ctx.request('POST', create, { body: { returnUrl: 'https://shop.example.com/r' } }), create, 401, 'apiKeyRequired');
-    await expectLike(await ctx.request('POST', create, { body: { returnUrl: 'https://shop.example.com/r' }, key: 'pk_test_unknown' }), create, 401, 'invalidKey');
-    await expectLike(await ctx.request('POST', create, { body: { returnUrl: 'https://shop.example.com/r', foo: 1 }, key: publishableKey }), create, 400, 'validation');
-    await expectLike(await ctx.request('POST', create, { body: { returnUrl: 'https://elsewhere.example.org/r' }, key: publishableKey }), create, 400, 'domainNotAllowed');
-    await expectLike(await ctx.request('POST', create, { rawBody: 'x', key: publishableKey, headers: { 'content-type': 'text/plain' } }), create, 415, 'notJson');
-    await expectLike(await ctx.request('POST', create, { rawBody: JSON.stringify({ returnUrl: 'x'.repeat(20_000) }), key: publishableKey }), create, 413, 'bodyTooLarge');
+    await expectLike(
+      await ctx.request('POST', create, { body: { returnUrl: 'https://shop.example.com/r' }, key: 'pk_test_unknown' }),
+      create,
+      401,
+      'invalidKey',
+    );
+    await expectLike(
+      await ctx.request('POST', create, { body: { returnUrl: 'https://shop.example.com/r', foo: 1 }, key: publishableKey }),
+      create,
+      400,
+      'validation',
+    );
+    await expectLike(
+      await ctx.request('POST', create, { body: { returnUrl: 'https://elsewhere.example.org/r' }, key: publishableKey }),
+      create,
+      400,
+      'domainNotAllowed',
+    );
+    await expectLike(
+      await ctx.request('POST', create, { rawBody: 'x', key: publishableKey, headers: { 'content-type': 'text/plain' } }),
+      create,
+      415,
+      'notJson',
+    );
+    await expectLike(
+      await ctx.request('POST', create, { rawBody: JSON.stringify({ returnUrl: 'x'.repeat(20_000) }), key: publishableKey }),
+      create,
+      413,
+      'bodyTooLarge',
+    );
     await expectLike(await ctx.request('POST', validate, { body: { sessionId: 'ses_missing' }, key: publishableKey }), validate, 401, 'secretKeyRequired');
     await expectLike(await ctx.request('POST', validate, { body: { sessionId: 'ses_missing' }, key: secretKey }), validate, 404, 'notFound');
 
@@ -170,7 +223,12 @@ describe('OpenAPI 3.1', () => {
     const simulate = '/api/v1/verify/simulate';
     const credentials = { sessionId: session.sessionId, sessionToken: session.sessionToken };
     await expectLike(await ctx.request('POST', simulate, { body: { ...credentials, outcome: 'maybe' } }), simulate, 400, 'outcome');
-    await expectLike(await ctx.request('POST', simulate, { body: { ...credentials, sessionToken: 'st_wrong', outcome: 'verified' } }), simulate, 401, 'invalidToken');
+    await expectLike(
+      await ctx.request('POST', simulate, { body: { ...credentials, sessionToken: 'st_wrong', outcome: 'verified' } }),
+      simulate,
+      401,
+      'invalidToken',
+    );
     expect((await ctx.request('POST', simulate, { body: { ...credentials, outcome: 'verified' } })).status).toBe(200);
     await expectLike(await ctx.request('POST', simulate, { body: { ...credentials, outcome: 'verified' } }), simulate, 409, 'completed');
     expect((await ctx.request('POST', validate, { body: { sessionId: session.sessionId }, key: secretKey })).status).toBe(200);
@@ -193,12 +251,17 @@ describe('OpenAPI 3.1', () => {
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('<style');
     const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
-    expect(assets).toEqual(['/api/v1/reference/swagger-ui.css', '/api/v1/openapi.json', '/api/v1/reference/swagger-ui-bundle.js', '/api/v1/reference/start.js']);
+    expect(assets).toEqual([
+      '/api/v1/reference/swagger-ui.css',
+      '/api/v1/openapi.json',
+      '/api/v1/reference/swagger-ui-bundle.js',
+      '/api/v1/reference/start.js',
+    ]);
     for (const asset of assets) {
       const file = await ctx.request('GET', asset);
       expect(file.status).toBe(200);
       expect((await file.text()).length).toBeGreaterThan(0);
     }
-    expect(await (await ctx.request('GET', '/api/v1/reference/start.js')).text()).toContain("url: \"/api/v1/openapi.json\"");
+    expect(await (await ctx.request('GET', '/api/v1/reference/start.js')).text()).toContain('url: "/api/v1/openapi.json"');
   });
 });

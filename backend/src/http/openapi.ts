@@ -28,10 +28,16 @@ const RESPONSE_HEADERS = {
     description: `Requests allowed per window: per account for the Sessions API (${DEFAULT_LIMITS.create} creates, ${DEFAULT_LIMITS.validate} validations by default), per session for the Verify UI API (${VERIFY_UI_LIMIT}).`,
     schema: { type: 'integer', minimum: 0 },
   },
-  'X-RateLimit-Window': { description: `Length of the window in seconds (${RATE_LIMIT_WINDOW_SECONDS}). Windows are fixed and aligned to the clock.`, schema: { type: 'integer', minimum: 1 } },
+  'X-RateLimit-Window': {
+    description: `Length of the window in seconds (${RATE_LIMIT_WINDOW_SECONDS}). Windows are fixed and aligned to the clock.`,
+    schema: { type: 'integer', minimum: 1 },
+  },
   'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
   'Cache-Control': { description: 'Always no-store: results carry bearer tokens.', schema: { type: 'string', const: 'no-store' } },
-  'X-Request-Id': { description: "The request's id (yours if you sent a valid X-Request-Id, else generated); it appears in the service's logs.", schema: { type: 'string' } },
+  'X-Request-Id': {
+    description: "The request's id (yours if you sent a valid X-Request-Id, else generated); it appears in the service's logs.",
+    schema: { type: 'string' },
+  },
 } as const;
 const RETRY_AFTER_HEADER = {
   'X-RateLimit-Retry-After': { description: 'Only on 429: whole seconds until the window resets.', schema: { type: 'integer', minimum: 1 } },
@@ -93,7 +99,11 @@ export function buildDocument(app: AnyElysia): OpenApiDocument {
     servers: [{ url: '/', description: 'This server' }],
     tags: [
       { name: 'Sessions', description: 'The merchant API: create a session (publishable or secret key), validate it once (secret key).' },
-      { name: 'Verify UI', description: "The hosted verify UI's own API, authenticated by the session's sessionToken or handoffToken in the body. simulate is the API for automated sandbox tests." },
+      {
+        name: 'Verify UI',
+        description:
+          "The hosted verify UI's own API, authenticated by the session's sessionToken or handoffToken in the body. simulate is the API for automated sandbox tests.",
+      },
     ],
     components: {
       securitySchemes: {
@@ -111,10 +121,12 @@ function completeOperation(path: string, operation: Operation): void {
   if (!examples) throw new Error(`openapi: no error examples for ${path} (backend/src/http/openapi-errors.ts)`);
   operation.responses ??= {};
   const responses = operation.responses;
-  const errorSchema = Object.values(responses).find((response) => String(response.content?.['application/json']?.schema?.description ?? '').startsWith('Error body'))
-    ?.content?.['application/json']?.schema;
+  const errorSchema = Object.values(responses).find((response) =>
+    String(response.content?.['application/json']?.schema?.description ?? '').startsWith('Error body'),
+  )?.content?.['application/json']?.schema;
   for (const status of BODY_ERROR_STATUSES) {
-    if (operation.requestBody && errorSchema && !responses[status]) responses[status] = { description: '', content: { 'application/json': { schema: errorSchema } } };
+    if (operation.requestBody && errorSchema && !responses[status])
+      responses[status] = { description: '', content: { 'application/json': { schema: errorSchema } } };
   }
   for (const [status, response] of Object.entries(responses)) {
     const code = Number(status);
@@ -164,7 +176,8 @@ function restoreDescriptions(app: AnyElysia, paths: OpenApiDocument['paths']): v
     if (!operation) continue;
     const hooks = route.hooks as { body?: unknown; response?: Record<string, unknown> };
     copyDescriptions(hooks.body, operation.requestBody?.content?.['application/json']?.schema);
-    for (const [status, schema] of Object.entries(hooks.response ?? {})) copyDescriptions(schema, operation.responses?.[status]?.content?.['application/json']?.schema);
+    for (const [status, schema] of Object.entries(hooks.response ?? {}))
+      copyDescriptions(schema, operation.responses?.[status]?.content?.['application/json']?.schema);
   }
 }
 
@@ -179,7 +192,13 @@ function copyDescriptions(source: unknown, target: unknown): void {
   // A union of objects (the checks result): member by member, when the generator kept them all.
   const fromMembers = from.anyOf as unknown[] | undefined;
   const toMembers = to.anyOf as unknown[] | undefined;
-  if (fromMembers && toMembers && fromMembers.length === toMembers.length && fromMembers.length > 1 && fromMembers.every((m) => (m as { type?: unknown }).type === 'object')) {
+  if (
+    fromMembers &&
+    toMembers &&
+    fromMembers.length === toMembers.length &&
+    fromMembers.length > 1 &&
+    fromMembers.every((m) => (m as { type?: unknown }).type === 'object')
+  ) {
     for (const [index, member] of fromMembers.entries()) copyDescriptions(member, toMembers[index]);
     return;
   }
@@ -254,13 +273,19 @@ export function openapiRoutes(getApp: () => AnyElysia) {
   const hidden = { detail: { hide: true } };
   const pageHeaders = { 'content-security-policy': REFERENCE_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
   const asset = (file: string, type: string) => () =>
-    new Response(Bun.file(join(swaggerUiDir, file)), { headers: { 'content-type': type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' } });
+    new Response(Bun.file(join(swaggerUiDir, file)), {
+      headers: { 'content-type': type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' },
+    });
   return (
     new Elysia({ name: 'openapi' })
       // Built on first request: the route table is complete only once every module is mounted.
       .get(OPENAPI_PATH, () => Response.json(theDocument()), hidden)
       .get(REFERENCE_PATH, () => new Response(REFERENCE_HTML, { headers: { 'content-type': 'text/html; charset=utf-8', ...pageHeaders } }), hidden)
-      .get(`${REFERENCE_PATH}/start.js`, () => new Response(START_SCRIPT, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'x-content-type-options': 'nosniff' } }), hidden)
+      .get(
+        `${REFERENCE_PATH}/start.js`,
+        () => new Response(START_SCRIPT, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'x-content-type-options': 'nosniff' } }),
+        hidden,
+      )
       .get(`${REFERENCE_PATH}/swagger-ui.css`, asset('swagger-ui.css', 'text/css; charset=utf-8'), hidden)
       .get(`${REFERENCE_PATH}/swagger-ui-bundle.js`, asset('swagger-ui-bundle.js', 'text/javascript; charset=utf-8'), hidden)
   );

@@ -24,17 +24,20 @@ describe('cross-origin loading of the SDK', () => {
 
   // A merchant page loads these with <script integrity … crossorigin="anonymous"> or `import`: both are
   // CORS requests, refused by the browser without Access-Control-Allow-Origin.
-  test.each(['/sdk/ageverify.iife.min.js', '/sdk/ageverify.esm.min.js', '/sdk/3.5.0/ageverify.iife.min.js', '/sdk/3.5.0/ageverify.esm.js', '/sdk/integrity.json'])(
-    '%s: any origin may read it, and cross-origin-isolated pages may embed it',
-    async (path) => {
-      const response = await get(path);
-      expect(response.status).toBe(200);
-      expect(response.headers.get('access-control-allow-origin')).toBe('*');
-      expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
-      // `*` holds only for requests without credentials, which is how the SDK is loaded.
-      expect(response.headers.get('access-control-allow-credentials')).toBeNull();
-    },
-  );
+  test.each([
+    '/sdk/ageverify.iife.min.js',
+    '/sdk/ageverify.esm.min.js',
+    '/sdk/3.5.0/ageverify.iife.min.js',
+    '/sdk/3.5.0/ageverify.esm.js',
+    '/sdk/integrity.json',
+  ])('%s: any origin may read it, and cross-origin-isolated pages may embed it', async (path) => {
+    const response = await get(path);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    // `*` holds only for requests without credentials, which is how the SDK is loaded.
+    expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+  });
 
   test.each(['/verify', '/verify/assets/verify.js'])('%s (the verify UI) stays same-origin', async (path) => {
     const response = await get(path);
@@ -70,9 +73,14 @@ describe.skipIf(!built)('static assets (after `bun run build`)', () => {
   });
 
   test('integrity.json gives the sha384 of each bundle', async () => {
-    const body = (await (await ctx.request('GET', '/sdk/integrity.json')).json()) as { version: string; files: Record<string, { url: string; integrity: string }> };
+    const body = (await (await ctx.request('GET', '/sdk/integrity.json')).json()) as {
+      version: string;
+      files: Record<string, { url: string; integrity: string }>;
+    };
     expect(body.version).toBe('3.5.0');
-    const expected = `sha384-${createHash('sha384').update(readFileSync(join(root, 'sdk/dist/ageverify.iife.min.js'))).digest('base64')}`;
+    const expected = `sha384-${createHash('sha384')
+      .update(readFileSync(join(root, 'sdk/dist/ageverify.iife.min.js')))
+      .digest('base64')}`;
     expect(body.files['ageverify.iife.min.js']).toEqual({ url: '/sdk/3.5.0/ageverify.iife.min.js', integrity: expected });
   });
 

@@ -85,19 +85,27 @@ export function staticAssets(options: { root?: string } = {}) {
 
   const hidden = { detail: { hide: true } };
   return new Elysia({ name: 'static-assets' })
-    .get('/verify', () => {
-      if (!existsSync(verifyHtml)) throw HTTP_ERRORS.VERIFY_UI_NOT_BUILT();
-      // no-store: the page's URL carries the sessionToken; keep it out of caches.
-      return new Response(Bun.file(verifyHtml), {
-        headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...securityHeaders },
-      });
-    }, hidden)
+    .get(
+      '/verify',
+      () => {
+        if (!existsSync(verifyHtml)) throw HTTP_ERRORS.VERIFY_UI_NOT_BUILT();
+        // no-store: the page's URL carries the sessionToken; keep it out of caches.
+        return new Response(Bun.file(verifyHtml), {
+          headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...securityHeaders },
+        });
+      },
+      hidden,
+    )
     .get('/verify/assets/*', ({ params }) => fileResponse(verifyDist, params['*'], 'public, max-age=300'), hidden)
-    .get('/sdk/integrity.json', () => {
-      const integrity = sdkIntegrity(sdkDist);
-      if (Object.keys(integrity.files).length === 0) throw HTTP_ERRORS.SDK_NOT_BUILT();
-      return Response.json(integrity, { headers: SDK_CROSS_ORIGIN_HEADERS });
-    }, hidden)
+    .get(
+      '/sdk/integrity.json',
+      () => {
+        const integrity = sdkIntegrity(sdkDist);
+        if (Object.keys(integrity.files).length === 0) throw HTTP_ERRORS.SDK_NOT_BUILT();
+        return Response.json(integrity, { headers: SDK_CROSS_ORIGIN_HEADERS });
+      },
+      hidden,
+    )
     .get(`/sdk/${sdkVersion}/*`, ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=31536000, immutable', SDK_CROSS_ORIGIN_HEADERS), hidden)
     .get('/sdk/*', ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=300', SDK_CROSS_ORIGIN_HEADERS), hidden);
 }

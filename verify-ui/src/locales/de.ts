@@ -30,9 +30,9 @@ export const de: Translation = {
     error: 'Das Testergebnis konnte nicht gesendet werden.',
   },
   live: {
-    loading: "Die Kamera wird vorbereitet…",
-    loadFailed: "Der Kamerateil dieser Seite konnte nicht geladen werden. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",
-    retryLoad: "Erneut versuchen",
+    loading: 'Die Kamera wird vorbereitet…',
+    loadFailed: 'Der Kamerateil dieser Seite konnte nicht geladen werden. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+    retryLoad: 'Erneut versuchen',
   },
   result: {
     verifiedHeading: 'Verifiziert',
@@ -56,11 +56,13 @@ export const de: Translation = {
   blocked: {
     heading: 'Verifizierung nicht verfügbar',
     portalLink: 'Abrechnungsportal öffnen',
-    back: "Zurück zur Website",
+    back: 'Zurück zur Website',
     codes: {
-      SUBSCRIPTION_REQUIRED: "Die Altersverifizierung ist derzeit nicht verfügbar, weil dieser Händler kein aktives Abonnement hat. Bitte wenden Sie sich an den Händler.",
-      PLAN_LIMIT_REACHED: "Die Altersverifizierung ist derzeit nicht verfügbar, weil das monatliche Verifizierungslimit dieses Händlers erreicht ist. Bitte versuchen Sie es später erneut oder wenden Sie sich an den Händler.",
-      SANDBOX_LIMIT_REACHED: "Dieses Sandbox-Konto hat alle Testverifizierungen für diesen Monat verbraucht.",
+      SUBSCRIPTION_REQUIRED:
+        'Die Altersverifizierung ist derzeit nicht verfügbar, weil dieser Händler kein aktives Abonnement hat. Bitte wenden Sie sich an den Händler.',
+      PLAN_LIMIT_REACHED:
+        'Die Altersverifizierung ist derzeit nicht verfügbar, weil das monatliche Verifizierungslimit dieses Händlers erreicht ist. Bitte versuchen Sie es später erneut oder wenden Sie sich an den Händler.',
+      SANDBOX_LIMIT_REACHED: 'Dieses Sandbox-Konto hat alle Testverifizierungen für diesen Monat verbraucht.',
     },
   },
   handoff: {
@@ -76,7 +78,8 @@ export const de: Translation = {
     pollStopped: 'Diese Seite kann das Ergebnis von Ihrem Smartphone nicht mehr abfragen. Laden Sie diese Seite neu, wenn Sie dort fertig sind.',
     doneHeading: 'Fertig – kehren Sie zu Ihrem Computer zurück',
     doneBody: 'Die Website auf Ihrem Computer geht von selbst weiter. Sie können diese Seite schließen.',
-    loopback: "Dieser Dienst ist nur mit einer Adresse dieses Computers eingerichtet, daher kann ein Smartphone den Link nicht öffnen. Bitten Sie den Betreiber, PUBLIC_BASE_URL auf eine Adresse zu setzen, die Ihr Smartphone erreicht.",
+    loopback:
+      'Dieser Dienst ist nur mit einer Adresse dieses Computers eingerichtet, daher kann ein Smartphone den Link nicht öffnen. Bitten Sie den Betreiber, PUBLIC_BASE_URL auf eine Adresse zu setzen, die Ihr Smartphone erreicht.',
   },
   error: {
     incompleteHeading: 'Dieser Link ist unvollständig',

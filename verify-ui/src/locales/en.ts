@@ -62,7 +62,8 @@ export const en = {
     back: 'Back to the website',
     codes: {
       SUBSCRIPTION_REQUIRED: 'Age verification is not available right now because this merchant has no active subscription. Please contact the merchant.',
-      PLAN_LIMIT_REACHED: "Age verification is not available right now because this merchant's monthly verification limit has been reached. Please try again later or contact the merchant.",
+      PLAN_LIMIT_REACHED:
+        "Age verification is not available right now because this merchant's monthly verification limit has been reached. Please try again later or contact the merchant.",
       SANDBOX_LIMIT_REACHED: 'This sandbox account has used all of its test verifications for this month.',
     },
   },
@@ -70,7 +71,7 @@ export const en = {
     offer: 'No camera here, or prefer your phone? You can finish this verification there.',
     open: 'Continue on your phone',
     heading: 'Continue on your phone',
-    instructions: 'Scan this QR code with your phone\'s camera, or open the link below on your phone.',
+    instructions: "Scan this QR code with your phone's camera, or open the link below on your phone.",
     qrLabel: 'QR code with the link to continue this verification on your phone',
     linkLabel: 'Link for your phone:',
     copy: 'Copy link',
@@ -79,7 +80,8 @@ export const en = {
     pollStopped: 'This page can no longer check for the result from your phone. When you have finished there, reload this page.',
     doneHeading: 'Done — return to your computer',
     doneBody: 'The website on your computer continues by itself. You can close this page.',
-    loopback: 'This service is set up with an address of this computer only, so a phone cannot open the link. Ask the site operator to set PUBLIC_BASE_URL to an address your phone can reach.',
+    loopback:
+      'This service is set up with an address of this computer only, so a phone cannot open the link. Ask the site operator to set PUBLIC_BASE_URL to an address your phone can reach.',
   },
   error: {
     incompleteHeading: 'This link is incomplete',

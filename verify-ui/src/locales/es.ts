@@ -30,9 +30,9 @@ export const es: Translation = {
     error: 'No se pudo enviar el resultado de prueba.',
   },
   live: {
-    loading: "Preparando la cámara…",
-    loadFailed: "No se pudo cargar la parte de la cámara de esta página. Comprueba tu conexión e inténtalo de nuevo.",
-    retryLoad: "Intentar de nuevo",
+    loading: 'Preparando la cámara…',
+    loadFailed: 'No se pudo cargar la parte de la cámara de esta página. Comprueba tu conexión e inténtalo de nuevo.',
+    retryLoad: 'Intentar de nuevo',
   },
   result: {
     verifiedHeading: 'Verificado',
@@ -56,11 +56,13 @@ export const es: Translation = {
   blocked: {
     heading: 'La verificación no está disponible',
     portalLink: 'Abrir el portal de facturación',
-    back: "Volver al sitio web",
+    back: 'Volver al sitio web',
     codes: {
-      SUBSCRIPTION_REQUIRED: "La verificación de edad no está disponible ahora porque este comercio no tiene una suscripción activa. Ponte en contacto con el comercio.",
-      PLAN_LIMIT_REACHED: "La verificación de edad no está disponible ahora porque este comercio ha alcanzado su límite mensual de verificaciones. Inténtalo más tarde o ponte en contacto con el comercio.",
-      SANDBOX_LIMIT_REACHED: "Esta cuenta de pruebas ha agotado sus verificaciones de prueba de este mes.",
+      SUBSCRIPTION_REQUIRED:
+        'La verificación de edad no está disponible ahora porque este comercio no tiene una suscripción activa. Ponte en contacto con el comercio.',
+      PLAN_LIMIT_REACHED:
+        'La verificación de edad no está disponible ahora porque este comercio ha alcanzado su límite mensual de verificaciones. Inténtalo más tarde o ponte en contacto con el comercio.',
+      SANDBOX_LIMIT_REACHED: 'Esta cuenta de pruebas ha agotado sus verificaciones de prueba de este mes.',
     },
   },
   handoff: {
@@ -76,7 +78,8 @@ export const es: Translation = {
     pollStopped: 'Esta página ya no puede consultar el resultado de tu móvil. Cuando hayas terminado allí, vuelve a cargar esta página.',
     doneHeading: 'Listo: vuelve a tu ordenador',
     doneBody: 'El sitio web en tu ordenador continuará solo. Puedes cerrar esta página.',
-    loopback: "Este servicio está configurado con una dirección solo de este ordenador, así que un móvil no puede abrir el enlace. Pide al operador del sitio que configure PUBLIC_BASE_URL con una dirección accesible desde tu móvil.",
+    loopback:
+      'Este servicio está configurado con una dirección solo de este ordenador, así que un móvil no puede abrir el enlace. Pide al operador del sitio que configure PUBLIC_BASE_URL con una dirección accesible desde tu móvil.',
   },
   error: {
     incompleteHeading: 'Este enlace está incompleto',

@@ -30,9 +30,9 @@ export const fr: Translation = {
     error: 'Le résultat de test n’a pas pu être envoyé.',
   },
   live: {
-    loading: "Préparation de la caméra…",
-    loadFailed: "La partie caméra de cette page n’a pas pu être chargée. Vérifiez votre connexion et réessayez.",
-    retryLoad: "Réessayer",
+    loading: 'Préparation de la caméra…',
+    loadFailed: 'La partie caméra de cette page n’a pas pu être chargée. Vérifiez votre connexion et réessayez.',
+    retryLoad: 'Réessayer',
   },
   result: {
     verifiedHeading: 'Vérifié',
@@ -56,11 +56,13 @@ export const fr: Translation = {
   blocked: {
     heading: 'La vérification n’est pas disponible',
     portalLink: 'Ouvrir le portail de facturation',
-    back: "Retour au site web",
+    back: 'Retour au site web',
     codes: {
-      SUBSCRIPTION_REQUIRED: "La vérification de l’âge n’est pas disponible pour le moment, car ce marchand n’a pas d’abonnement actif. Veuillez contacter le marchand.",
-      PLAN_LIMIT_REACHED: "La vérification de l’âge n’est pas disponible pour le moment, car ce marchand a atteint sa limite mensuelle de vérifications. Réessayez plus tard ou contactez le marchand.",
-      SANDBOX_LIMIT_REACHED: "Ce compte de test a utilisé toutes ses vérifications de test pour ce mois.",
+      SUBSCRIPTION_REQUIRED:
+        'La vérification de l’âge n’est pas disponible pour le moment, car ce marchand n’a pas d’abonnement actif. Veuillez contacter le marchand.',
+      PLAN_LIMIT_REACHED:
+        'La vérification de l’âge n’est pas disponible pour le moment, car ce marchand a atteint sa limite mensuelle de vérifications. Réessayez plus tard ou contactez le marchand.',
+      SANDBOX_LIMIT_REACHED: 'Ce compte de test a utilisé toutes ses vérifications de test pour ce mois.',
     },
   },
   handoff: {
@@ -76,7 +78,8 @@ export const fr: Translation = {
     pollStopped: 'Cette page ne peut plus vérifier le résultat de votre téléphone. Une fois terminé sur celui-ci, rechargez cette page.',
     doneHeading: 'Terminé — retournez sur votre ordinateur',
     doneBody: 'Le site sur votre ordinateur continue de lui-même. Vous pouvez fermer cette page.',
-    loopback: "Ce service est configuré avec une adresse de cet ordinateur uniquement : un téléphone ne peut donc pas ouvrir le lien. Demandez à l’exploitant du site de régler PUBLIC_BASE_URL sur une adresse accessible depuis votre téléphone.",
+    loopback:
+      'Ce service est configuré avec une adresse de cet ordinateur uniquement : un téléphone ne peut donc pas ouvrir le lien. Demandez à l’exploitant du site de régler PUBLIC_BASE_URL sur une adresse accessible depuis votre téléphone.',
   },
   error: {
     incompleteHeading: 'Ce lien est incomplet',

@@ -30,9 +30,9 @@ export const it: Translation = {
     error: 'Non è stato possibile inviare l’esito di prova.',
   },
   live: {
-    loading: "Preparazione della fotocamera…",
-    loadFailed: "Non è stato possibile caricare la parte della fotocamera di questa pagina. Controlla la connessione e riprova.",
-    retryLoad: "Riprova",
+    loading: 'Preparazione della fotocamera…',
+    loadFailed: 'Non è stato possibile caricare la parte della fotocamera di questa pagina. Controlla la connessione e riprova.',
+    retryLoad: 'Riprova',
   },
   result: {
     verifiedHeading: 'Verificato',
@@ -56,11 +56,12 @@ export const it: Translation = {
   blocked: {
     heading: 'La verifica non è disponibile',
     portalLink: 'Apri il portale di fatturazione',
-    back: "Torna al sito web",
+    back: 'Torna al sito web',
     codes: {
-      SUBSCRIPTION_REQUIRED: "La verifica dell’età non è disponibile al momento perché questo esercente non ha un abbonamento attivo. Contatta l’esercente.",
-      PLAN_LIMIT_REACHED: "La verifica dell’età non è disponibile al momento perché questo esercente ha raggiunto il limite mensile di verifiche. Riprova più tardi o contatta l’esercente.",
-      SANDBOX_LIMIT_REACHED: "Questo account di prova ha esaurito le verifiche di prova di questo mese.",
+      SUBSCRIPTION_REQUIRED: 'La verifica dell’età non è disponibile al momento perché questo esercente non ha un abbonamento attivo. Contatta l’esercente.',
+      PLAN_LIMIT_REACHED:
+        'La verifica dell’età non è disponibile al momento perché questo esercente ha raggiunto il limite mensile di verifiche. Riprova più tardi o contatta l’esercente.',
+      SANDBOX_LIMIT_REACHED: 'Questo account di prova ha esaurito le verifiche di prova di questo mese.',
     },
   },
   handoff: {
@@ -76,7 +77,8 @@ export const it: Translation = {
     pollStopped: 'Questa pagina non può più controllare il risultato dallo smartphone. Quando avrai finito lì, ricarica questa pagina.',
     doneHeading: 'Fatto: torna al computer',
     doneBody: 'Il sito sul computer proseguirà da solo. Puoi chiudere questa pagina.',
-    loopback: "Questo servizio è configurato con un indirizzo solo di questo computer, quindi un telefono non può aprire il link. Chiedi al gestore del sito di impostare PUBLIC_BASE_URL su un indirizzo raggiungibile dal telefono.",
+    loopback:
+      'Questo servizio è configurato con un indirizzo solo di questo computer, quindi un telefono non può aprire il link. Chiedi al gestore del sito di impostare PUBLIC_BASE_URL su un indirizzo raggiungibile dal telefono.',
   },
   error: {
     incompleteHeading: 'Questo link è incompleto',

@@ -8,7 +8,8 @@
 export const liveEn = {
   camera: {
     selfieHeading: 'Take a selfie',
-    selfieIntro: 'We use your camera for a few seconds to take a short series of pictures of your face. Nothing is taken before you press the button, and the pictures are used only for this check.',
+    selfieIntro:
+      'We use your camera for a few seconds to take a short series of pictures of your face. Nothing is taken before you press the button, and the pictures are used only for this check.',
     selfieAfterDocument: 'Now take a selfie, so it can be compared with the photo on your document.',
     documentHeading: 'Photograph your document',
     documentIntro: 'We use your camera to take one picture of your document. The picture is used only for this check.',
@@ -29,7 +30,8 @@ export const liveEn = {
     deniedHeading: 'The camera is blocked',
     deniedBody: 'This page is not allowed to use your camera.',
     howToAllow: 'To allow it, select the camera or lock icon in the address bar, allow the camera for this site, then select “Try the camera again”.',
-    howToAllowSafari: 'To allow it, open Settings › Safari › Camera (on a Mac: Safari › Settings for This Website › Camera), choose Allow, then select “Try the camera again”.',
+    howToAllowSafari:
+      'To allow it, open Settings › Safari › Camera (on a Mac: Safari › Settings for This Website › Camera), choose Allow, then select “Try the camera again”.',
     unavailableHeading: 'No camera can be used',
     unavailableBody: 'This browser or device does not give this page a camera, or another app is using it.',
     desktopAlternative: 'You can continue on your phone instead (below), or upload a photo.',

@@ -30,9 +30,9 @@ export const pt: Translation = {
     error: 'Não foi possível enviar o resultado de teste.',
   },
   live: {
-    loading: "A preparar a câmara…",
-    loadFailed: "Não foi possível carregar a parte da câmara desta página. Verifique a sua ligação e tente novamente.",
-    retryLoad: "Tentar novamente",
+    loading: 'A preparar a câmara…',
+    loadFailed: 'Não foi possível carregar a parte da câmara desta página. Verifique a sua ligação e tente novamente.',
+    retryLoad: 'Tentar novamente',
   },
   result: {
     verifiedHeading: 'Verificado',
@@ -56,11 +56,13 @@ export const pt: Translation = {
   blocked: {
     heading: 'A verificação não está disponível',
     portalLink: 'Abrir o portal de faturamento',
-    back: "Voltar ao site",
+    back: 'Voltar ao site',
     codes: {
-      SUBSCRIPTION_REQUIRED: "A verificação de idade não está disponível de momento porque este comerciante não tem uma subscrição ativa. Contacte o comerciante.",
-      PLAN_LIMIT_REACHED: "A verificação de idade não está disponível de momento porque este comerciante atingiu o limite mensal de verificações. Tente mais tarde ou contacte o comerciante.",
-      SANDBOX_LIMIT_REACHED: "Esta conta de testes já usou todas as verificações de teste deste mês.",
+      SUBSCRIPTION_REQUIRED:
+        'A verificação de idade não está disponível de momento porque este comerciante não tem uma subscrição ativa. Contacte o comerciante.',
+      PLAN_LIMIT_REACHED:
+        'A verificação de idade não está disponível de momento porque este comerciante atingiu o limite mensal de verificações. Tente mais tarde ou contacte o comerciante.',
+      SANDBOX_LIMIT_REACHED: 'Esta conta de testes já usou todas as verificações de teste deste mês.',
     },
   },
   handoff: {
@@ -76,7 +78,8 @@ export const pt: Translation = {
     pollStopped: 'Esta página não consegue mais consultar o resultado do seu celular. Quando terminar lá, recarregue esta página.',
     doneHeading: 'Pronto — volte para o seu computador',
     doneBody: 'O site no seu computador continua sozinho. Você pode fechar esta página.',
-    loopback: "Este serviço está configurado com um endereço apenas deste computador, por isso um telemóvel não consegue abrir a ligação. Peça ao operador do site para definir PUBLIC_BASE_URL com um endereço que o seu telemóvel alcance.",
+    loopback:
+      'Este serviço está configurado com um endereço apenas deste computador, por isso um telemóvel não consegue abrir a ligação. Peça ao operador do site para definir PUBLIC_BASE_URL com um endereço que o seu telemóvel alcance.',
   },
   error: {
     incompleteHeading: 'Este link está incompleto',

@@ -14,7 +14,8 @@ export interface PlanFacts {
 
 export const BILLING_MESSAGES = {
   SUBSCRIPTION_REQUIRED: 'Age verification is not available right now because this merchant has no active subscription. Please contact the merchant.',
-  PLAN_LIMIT_REACHED: "Age verification is not available right now because this merchant's monthly verification limit has been reached. Please try again later or contact the merchant.",
+  PLAN_LIMIT_REACHED:
+    "Age verification is not available right now because this merchant's monthly verification limit has been reached. Please try again later or contact the merchant.",
   SANDBOX_LIMIT_REACHED: 'This sandbox account has used all of its test verifications for this month.',
 } as const;
 

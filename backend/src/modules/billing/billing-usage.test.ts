@@ -50,7 +50,10 @@ for (const target of TARGETS) {
       );
       expect(results.filter((usedBefore) => usedBefore < 5).sort()).toEqual([0, 1, 2, 3, 4]);
       expect(results.filter((usedBefore) => usedBefore === 5)).toHaveLength(7);
-      const [row] = await database.db.select().from(billingUsage).where(and(eq(billingUsage.tenantId, tenantId), eq(billingUsage.sandbox, false)));
+      const [row] = await database.db
+        .select()
+        .from(billingUsage)
+        .where(and(eq(billingUsage.tenantId, tenantId), eq(billingUsage.sandbox, false)));
       expect(row!.used).toBe(5);
     });
 

@@ -32,11 +32,7 @@ export function allowanceFor(plan: PlanFacts, sandbox: boolean): number | null {
  * this month before this one: the number `decideBillingBlock` takes. When the allowance is
  * exhausted nothing is counted and the allowance itself is returned (so the decision blocks).
  */
-export async function countAgainstAllowance(
-  tx: DbOrTx,
-  key: { tenantId: string; sandbox: boolean; now: Date },
-  allowance: number | null,
-): Promise<number> {
+export async function countAgainstAllowance(tx: DbOrTx, key: { tenantId: string; sandbox: boolean; now: Date }, allowance: number | null): Promise<number> {
   const limit = allowance === null ? null : Math.max(0, Math.trunc(allowance));
   // The INSERT's own WHERE stops the first row of a month when the allowance is 0; the conflict
   // WHERE stops every later increment at the allowance.

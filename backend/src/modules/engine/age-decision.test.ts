@@ -3,7 +3,18 @@ import { decideAgeEstimation } from './age-decision';
 import type { FaceAnalysis, FaceMeasurement } from './face-analysis';
 import type { FrameFindings } from './model';
 
-const good: FaceMeasurement = { box: [0.3, 0.25, 0.4, 0.5], detectorScore: 0.9, yaw: 3, pitch: -4, roll: 1, brightness: 120, sharpness: 200, estimatedAge: 40, antispoof: 0.7, liveness: 0.9 };
+const good: FaceMeasurement = {
+  box: [0.3, 0.25, 0.4, 0.5],
+  detectorScore: 0.9,
+  yaw: 3,
+  pitch: -4,
+  roll: 1,
+  brightness: 120,
+  sharpness: 200,
+  estimatedAge: 40,
+  antispoof: 0.7,
+  liveness: 0.9,
+};
 const frame = (change: Partial<FaceMeasurement> = {}, faceCount = 1): FaceAnalysis => ({ faceCount, face: { ...good, ...change } });
 const policy = { challengeAge: 25, l1Margin: 5, stepUpAllowed: true };
 

@@ -25,7 +25,10 @@ export function bestFrame(frames: readonly FrameFindings[]): { face: FaceMeasure
   return { hint };
 }
 
-export function decideAgeEstimation(frames: readonly FrameFindings[], policy: Pick<DecisionPolicy, 'challengeAge' | 'l1Margin' | 'stepUpAllowed'>): EngineDecision {
+export function decideAgeEstimation(
+  frames: readonly FrameFindings[],
+  policy: Pick<DecisionPolicy, 'challengeAge' | 'l1Margin' | 'stepUpAllowed'>,
+): EngineDecision {
   const best = bestFrame(frames);
   if ('hint' in best) return { decision: 'retry', hint: best.hint };
   // Anti-spoof and liveness are soft signals (research ml.md §3: 5–18 % of genuine selfies score

@@ -16,9 +16,25 @@ import type { FaceMeasurement } from './face-analysis';
 type Json = Record<string, any>;
 const face = (estimatedAge: number, change: Partial<FaceMeasurement> = {}) => ({
   faceCount: 1,
-  face: { box: [0.3, 0.25, 0.4, 0.5], detectorScore: 0.9, yaw: 0, pitch: 0, roll: 0, brightness: 120, sharpness: 200, estimatedAge, antispoof: 0.8, liveness: 0.9, descriptor: [1, 0], ...change },
+  face: {
+    box: [0.3, 0.25, 0.4, 0.5],
+    detectorScore: 0.9,
+    yaw: 0,
+    pitch: 0,
+    roll: 0,
+    brightness: 120,
+    sharpness: 200,
+    estimatedAge,
+    antispoof: 0.8,
+    liveness: 0.9,
+    descriptor: [1, 0],
+    ...change,
+  },
 });
-const age = (estimatedAge: number, change: Partial<FaceMeasurement> = {}): EngineFindings => ({ kind: 'age_estimation', frames: [face(estimatedAge, change) as never] });
+const age = (estimatedAge: number, change: Partial<FaceMeasurement> = {}): EngineFindings => ({
+  kind: 'age_estimation',
+  frames: [face(estimatedAge, change) as never],
+});
 const passport = (birthDate: string, valid = true): EngineFindings => ({
   kind: 'document',
   documentType: 'passport',
@@ -52,11 +68,14 @@ for (const target of TARGETS) {
     });
 
     const create = async (body: Json = {}) =>
-      ctx.json(await ctx.request('POST', '/api/v1/sessions/create', { key: keys.publishableKey, body: { returnUrl: 'https://shop.example.com/return', ...body } }));
+      ctx.json(
+        await ctx.request('POST', '/api/v1/sessions/create', { key: keys.publishableKey, body: { returnUrl: 'https://shop.example.com/return', ...body } }),
+      );
     const submit = (fields: Record<string, string>, parts: Record<string, number> = { selfie: 1 }) => {
       const form = new FormData();
       for (const [name, value] of Object.entries(fields)) form.append(name, value);
-      for (const [name, count] of Object.entries(parts)) for (let i = 0; i < count; i++) form.append(name, new Blob([new Uint8Array([0xff, 0xd8, 0xff, i])], { type: 'image/jpeg' }), `${name}${i}.jpg`);
+      for (const [name, count] of Object.entries(parts))
+        for (let i = 0; i < count; i++) form.append(name, new Blob([new Uint8Array([0xff, 0xd8, 0xff, i])], { type: 'image/jpeg' }), `${name}${i}.jpg`);
       return ctx.app.handle(new Request('http://localhost:3000/api/v1/verify/checks', { method: 'POST', body: form }));
     };
     const row = async (id: string) => (await ctx.database.db.select().from(sessions).where(eq(sessions.id, id)))[0]!;
@@ -79,19 +98,28 @@ for (const target of TARGETS) {
       next.push(age(27));
       const stepped = await ctx.json(await submit({ sessionId: session.sessionId, handoffToken: session.handoffToken, check: 'age_estimation' }));
       expect(stepped).toEqual({ decision: 'step_up', next: 'document' });
-      const view = await ctx.json(await ctx.request('POST', '/api/v1/verify/session', { body: { sessionId: session.sessionId, handoffToken: session.handoffToken } }));
+      const view = await ctx.json(
+        await ctx.request('POST', '/api/v1/verify/session', { body: { sessionId: session.sessionId, handoffToken: session.handoffToken } }),
+      );
       expect(view.nextCheck).toBe('document');
       // Another selfie is refused: the stage moved on.
       expect((await submit({ sessionId: session.sessionId, handoffToken: session.handoffToken, check: 'age_estimation' })).status).toBe(409);
       next.push(passport('900101'));
-      const decided = await ctx.json(await submit({ sessionId: session.sessionId, handoffToken: session.handoffToken, check: 'document', documentType: 'passport' }, { document: 1, selfie: 1 }));
+      const decided = await ctx.json(
+        await submit(
+          { sessionId: session.sessionId, handoffToken: session.handoffToken, check: 'document', documentType: 'passport' },
+          { document: 1, selfie: 1 },
+        ),
+      );
       expect(decided.decision).toBe('verified');
     });
 
     test('without step-up, L1 below the bar fails with age_not_met, recorded as the event reason', async () => {
       const other = await ctx.tenant({ sandbox: true, domains: ['strict.example.com'], name: 'Strict' });
       await ctx.database.db.update(tenants).set({ policyStepUpAllowed: false }).where(eq(tenants.id, other.tenantId));
-      const session = await ctx.json(await ctx.request('POST', '/api/v1/sessions/create', { key: other.publishableKey, body: { returnUrl: 'https://strict.example.com/r' } }));
+      const session = await ctx.json(
+        await ctx.request('POST', '/api/v1/sessions/create', { key: other.publishableKey, body: { returnUrl: 'https://strict.example.com/r' } }),
+      );
       next.push(age(22));
       const result = await ctx.json(await submit({ sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' }));
       expect(result).toMatchObject({ decision: 'failed', status: 'failed', reason: 'age_not_met' });
@@ -119,7 +147,12 @@ for (const target of TARGETS) {
       ] as const) {
         const session = await create({ verificationMode: 'L2' });
         next.push(findings);
-        const result = await ctx.json(await submit({ sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'document', documentType: 'passport' }, { document: 1, selfie: 1 }));
+        const result = await ctx.json(
+          await submit(
+            { sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'document', documentType: 'passport' },
+            { document: 1, selfie: 1 },
+          ),
+        );
         expect(result).toMatchObject({ decision: 'failed', reason });
       }
     });
@@ -136,7 +169,10 @@ for (const target of TARGETS) {
 
     test('a billing-blocked session never starts a check', async () => {
       const session = await create();
-      await ctx.database.db.update(sessions).set({ billingBlock: { code: 'SUBSCRIPTION_REQUIRED', message: 'x' } }).where(eq(sessions.id, session.sessionId));
+      await ctx.database.db
+        .update(sessions)
+        .set({ billingBlock: { code: 'SUBSCRIPTION_REQUIRED', message: 'x' } })
+        .where(eq(sessions.id, session.sessionId));
       const before = jobs.length;
       const response = await submit({ sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' });
       expect(response.status).toBe(403);
@@ -144,14 +180,53 @@ for (const target of TARGETS) {
     });
 
     test.each<[string, (s: Json) => Promise<Response>, number, RegExp]>([
-      ['JSON instead of multipart', (s) => ctx.request('POST', '/api/v1/verify/checks', { body: { sessionId: s.sessionId, sessionToken: s.sessionToken, check: 'age_estimation' } }), 415, /multipart\/form-data/],
-      ['too many selfie frames', (s) => submit({ sessionId: s.sessionId, sessionToken: s.sessionToken, check: 'age_estimation' }, { selfie: 6 }), 400, /at most 5 selfie parts/],
+      [
+        'JSON instead of multipart',
+        (s) => ctx.request('POST', '/api/v1/verify/checks', { body: { sessionId: s.sessionId, sessionToken: s.sessionToken, check: 'age_estimation' } }),
+        415,
+        /multipart\/form-data/,
+      ],
+      [
+        'too many selfie frames',
+        (s) => submit({ sessionId: s.sessionId, sessionToken: s.sessionToken, check: 'age_estimation' }, { selfie: 6 }),
+        400,
+        /at most 5 selfie parts/,
+      ],
       ['no selfie', (s) => submit({ sessionId: s.sessionId, sessionToken: s.sessionToken, check: 'age_estimation' }, {}), 400, /at least one selfie/],
       ['an unknown check', (s) => submit({ sessionId: s.sessionId, sessionToken: s.sessionToken, check: 'palm_reading' }), 400, /check must be one of/],
-      ['a document check on an L1 session', (s) => submit({ sessionId: s.sessionId, sessionToken: s.sessionToken, check: 'document', documentType: 'passport' }, { document: 1 }), 409, /expects a age_estimation check/],
+      [
+        'a document check on an L1 session',
+        (s) => submit({ sessionId: s.sessionId, sessionToken: s.sessionToken, check: 'document', documentType: 'passport' }, { document: 1 }),
+        409,
+        /expects a age_estimation check/,
+      ],
       ['a wrong token', (s) => submit({ sessionId: s.sessionId, sessionToken: 'nope', check: 'age_estimation' }), 401, /Invalid session token/],
-      ['a body over the limit', (s) => ctx.app.handle(new Request('http://localhost:3000/api/v1/verify/checks', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(13 * 1024 * 1024) }, body: 'x' })), 413, /larger than/],
-      ['a malformed multipart body', () => ctx.app.handle(new Request('http://localhost:3000/api/v1/verify/checks', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: 'not multipart' })), 400, /Malformed multipart body/],
+      [
+        'a body over the limit',
+        (_s) =>
+          ctx.app.handle(
+            new Request('http://localhost:3000/api/v1/verify/checks', {
+              method: 'POST',
+              headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(13 * 1024 * 1024) },
+              body: 'x',
+            }),
+          ),
+        413,
+        /larger than/,
+      ],
+      [
+        'a malformed multipart body',
+        () =>
+          ctx.app.handle(
+            new Request('http://localhost:3000/api/v1/verify/checks', {
+              method: 'POST',
+              headers: { 'content-type': 'multipart/form-data; boundary=x' },
+              body: 'not multipart',
+            }),
+          ),
+        400,
+        /Malformed multipart body/,
+      ],
     ])('refuses %s with the error body', async (_, send, status, message) => {
       const session = await create();
       const before = jobs.length;

@@ -62,7 +62,13 @@ export async function runCheck(deps: CheckDeps, { session }: VerifyCaller, submi
     outcome = await deps.engine.run(
       submission.check === 'age_estimation'
         ? { kind: 'age_estimation', selfies: submission.selfies }
-        : { kind: 'document', documentType: submission.documentType!, document: submission.document!, selfies: submission.selfies, faceMatch: session.faceMatchEnabled },
+        : {
+            kind: 'document',
+            documentType: submission.documentType!,
+            document: submission.document!,
+            selfies: submission.selfies,
+            faceMatch: session.faceMatchEnabled,
+          },
     );
   } catch (error) {
     if (error instanceof EngineBusy) {
@@ -74,7 +80,13 @@ export async function runCheck(deps: CheckDeps, { session }: VerifyCaller, submi
   const now = deps.clock.now();
   const decision = findings.kind === 'age_estimation' ? decideAgeEstimation(findings.frames, policy) : decideDocument(findings, policy, now);
   // Scores and timings only: never image bytes or document fields (names, numbers).
-  deps.logger?.info('check decided', { sessionId: session.id, check: submission.check, decision: decision.decision, ...summary(findings, decision), ms: outcome.timings });
+  deps.logger?.info('check decided', {
+    sessionId: session.id,
+    check: submission.check,
+    decision: decision.decision,
+    ...summary(findings, decision),
+    ms: outcome.timings,
+  });
   return apply(deps, session, decision);
 }
 
@@ -89,7 +101,11 @@ async function apply(deps: CheckDeps, session: SessionRow, decision: EngineDecis
   const pending = and(eq(sessions.id, session.id), eq(sessions.state, 'PENDING'));
   switch (decision.decision) {
     case 'retry': {
-      const [row] = await deps.db.update(sessions).set({ checkRetries: sql`${sessions.checkRetries} + 1` }).where(pending).returning();
+      const [row] = await deps.db
+        .update(sessions)
+        .set({ checkRetries: sql`${sessions.checkRetries} + 1` })
+        .where(pending)
+        .returning();
       if (!row) return lostRace(deps, session);
       if (row.checkRetries >= CHECK_ATTEMPT_LIMITS.qualityRetries) return fail(deps, row, 'too_many_attempts');
       return { decision: 'retry', hint: decision.hint, attemptsLeft: CHECK_ATTEMPT_LIMITS.qualityRetries - row.checkRetries };
@@ -105,7 +121,10 @@ async function apply(deps: CheckDeps, session: SessionRow, decision: EngineDecis
     }
     case 'verified':
     case 'failed': {
-      await deps.db.update(sessions).set({ checkDecisions: sql`${sessions.checkDecisions} + 1` }).where(pending);
+      await deps.db
+        .update(sessions)
+        .set({ checkDecisions: sql`${sessions.checkDecisions} + 1` })
+        .where(pending);
       if (decision.decision === 'failed') return fail(deps, session, decision.reason);
       const completed = await completeSession(deps.db, session.id, 'verified', deps.clock.now());
       if (!completed) return lostRace(deps, session);

@@ -61,16 +61,26 @@ export async function readCheckSubmission(request: Request, path: string): Promi
   if (selfies.length > CHECK_LIMITS.maxSelfieFrames) problems.push(`at most ${CHECK_LIMITS.maxSelfieFrames} ${CHECK_IMAGE_PARTS.selfie} parts`);
   if (documents.length > CHECK_LIMITS.maxDocumentImages) problems.push(`at most ${CHECK_LIMITS.maxDocumentImages} ${CHECK_IMAGE_PARTS.document} part`);
   if (!text.sessionId || text.sessionId.length > 64) problems.push('sessionId is required');
-  for (const token of ['sessionToken', 'handoffToken']) if (text[token] !== undefined && (text[token]!.length === 0 || text[token]!.length > 200)) problems.push(`${token} must be 1 to 200 characters`);
+  for (const token of ['sessionToken', 'handoffToken'])
+    if (text[token] !== undefined && (text[token]!.length === 0 || text[token]!.length > 200)) problems.push(`${token} must be 1 to 200 characters`);
   const check = text.check as CheckKind;
   if (!CHECK_KINDS.includes(check)) problems.push(`check must be one of ${CHECK_KINDS.join(', ')}`);
   const documentType = text.documentType as DocumentType | undefined;
   if (documentType !== undefined && !DOCUMENT_TYPES.includes(documentType)) problems.push(`documentType must be one of ${DOCUMENT_TYPES.join(', ')}`);
   if (check === 'document' && documentType === undefined) problems.push('documentType is required when check is document');
   if (check === 'document' && documents.length === 0) problems.push(`a ${CHECK_IMAGE_PARTS.document} part is required when check is document`);
-  if (check === 'age_estimation' && selfies.length === 0) problems.push(`at least one ${CHECK_IMAGE_PARTS.selfie} part is required when check is age_estimation`);
+  if (check === 'age_estimation' && selfies.length === 0)
+    problems.push(`at least one ${CHECK_IMAGE_PARTS.selfie} part is required when check is age_estimation`);
   if (check === 'age_estimation' && documents.length > 0) problems.push(`no ${CHECK_IMAGE_PARTS.document} part when check is age_estimation`);
   if (problems.length > 0) throw ENGINE_ERRORS.INVALID_SUBMISSION({ problems });
 
-  return { sessionId: text.sessionId!, sessionToken: text.sessionToken, handoffToken: text.handoffToken, check, documentType, selfies, document: documents[0] ?? null };
+  return {
+    sessionId: text.sessionId!,
+    sessionToken: text.sessionToken,
+    handoffToken: text.handoffToken,
+    check,
+    documentType,
+    selfies,
+    document: documents[0] ?? null,
+  };
 }

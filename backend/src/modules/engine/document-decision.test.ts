@@ -6,11 +6,40 @@ import type { DocumentFindings } from './model';
 const now = new Date('2026-11-22T12:00:00Z');
 const face = (descriptor: number[]): FaceAnalysis => ({
   faceCount: 1,
-  face: { box: [0.3, 0.25, 0.4, 0.5], detectorScore: 0.9, yaw: 0, pitch: 0, roll: 0, brightness: 120, sharpness: 200, estimatedAge: 30, antispoof: 0.8, liveness: 0.9, descriptor },
+  face: {
+    box: [0.3, 0.25, 0.4, 0.5],
+    detectorScore: 0.9,
+    yaw: 0,
+    pitch: 0,
+    roll: 0,
+    brightness: 120,
+    sharpness: 200,
+    estimatedAge: 30,
+    antispoof: 0.8,
+    liveness: 0.9,
+    descriptor,
+  },
 });
 const mrz = (change: Record<string, unknown> = {}): DocumentFindings['reading'] =>
-  ({ source: 'mrz', found: true, format: 'TD3', valid: true, invalidFields: [], birthDate: '900131', expirationDate: '300131', documentCode: 'P', ...change }) as DocumentFindings['reading'];
-const findings = (reading: DocumentFindings['reading'], change: Partial<DocumentFindings> = {}): DocumentFindings => ({ kind: 'document', documentType: 'passport', reading, portrait: null, frames: [], ...change });
+  ({
+    source: 'mrz',
+    found: true,
+    format: 'TD3',
+    valid: true,
+    invalidFields: [],
+    birthDate: '900131',
+    expirationDate: '300131',
+    documentCode: 'P',
+    ...change,
+  }) as DocumentFindings['reading'];
+const findings = (reading: DocumentFindings['reading'], change: Partial<DocumentFindings> = {}): DocumentFindings => ({
+  kind: 'document',
+  documentType: 'passport',
+  reading,
+  portrait: null,
+  frames: [],
+  ...change,
+});
 const policy = { legalMinimumAge: 18, faceMatchEnabled: false };
 
 describe('MRZ dates', () => {
@@ -37,18 +66,53 @@ describe('decideDocument', () => {
     ['valid adult passport', findings(mrz()), policy, { decision: 'verified' }],
     ['undecodable image', findings(null), policy, { decision: 'retry', hint: 'image_unreadable' }],
     ['no MRZ found', findings({ source: 'mrz', found: false }), policy, { decision: 'retry', hint: 'document_not_found' }],
-    ['a check digit fails', findings(mrz({ valid: false, invalidFields: ['birthDateCheckDigit'] })), policy, { decision: 'failed', reason: 'document_invalid' }],
+    [
+      'a check digit fails',
+      findings(mrz({ valid: false, invalidFields: ['birthDateCheckDigit'] })),
+      policy,
+      { decision: 'failed', reason: 'document_invalid' },
+    ],
     ['expired yesterday', findings(mrz({ expirationDate: '261121' })), policy, { decision: 'failed', reason: 'document_expired' }],
     ['expires today is still valid', findings(mrz({ expirationDate: '261122' })), policy, { decision: 'verified' }],
     ['17 years old', findings(mrz({ birthDate: '081123' })), policy, { decision: 'failed', reason: 'age_not_met' }],
     ['18 today', findings(mrz({ birthDate: '081122' })), policy, { decision: 'verified' }],
     ['tenant minimum 21', findings(mrz({ birthDate: '081122' })), { ...policy, legalMinimumAge: 21 }, { decision: 'failed', reason: 'age_not_met' }],
-    ['licence barcode', findings({ source: 'pdf417', found: true, valid: true, birthDate: '1990-01-31', expirationDate: '2030-01-31' }), policy, { decision: 'verified' }],
-    ['licence barcode without dates', findings({ source: 'pdf417', found: true, valid: false, birthDate: null, expirationDate: null }), policy, { decision: 'failed', reason: 'document_invalid' }],
-    ['face match: same person', findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([0.9, 0.2, 0])] }), { ...policy, faceMatchEnabled: true }, { decision: 'verified' }],
-    ['face match: another person', findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([0.2, 1, 0])] }), { ...policy, faceMatchEnabled: true }, { decision: 'failed', reason: 'face_mismatch' }],
-    ['face match: no portrait found', findings(mrz(), { portrait: { faceCount: 0, face: null }, frames: [face([0, 0, 0])] }), { ...policy, faceMatchEnabled: true }, { decision: 'retry', hint: 'document_unreadable' }],
-    ['face match: no selfie', findings(mrz(), { portrait: face([0, 0, 0]), frames: [] }), { ...policy, faceMatchEnabled: true }, { decision: 'retry', hint: 'no_face' }],
+    [
+      'licence barcode',
+      findings({ source: 'pdf417', found: true, valid: true, birthDate: '1990-01-31', expirationDate: '2030-01-31' }),
+      policy,
+      { decision: 'verified' },
+    ],
+    [
+      'licence barcode without dates',
+      findings({ source: 'pdf417', found: true, valid: false, birthDate: null, expirationDate: null }),
+      policy,
+      { decision: 'failed', reason: 'document_invalid' },
+    ],
+    [
+      'face match: same person',
+      findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([0.9, 0.2, 0])] }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'verified' },
+    ],
+    [
+      'face match: another person',
+      findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([0.2, 1, 0])] }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'failed', reason: 'face_mismatch' },
+    ],
+    [
+      'face match: no portrait found',
+      findings(mrz(), { portrait: { faceCount: 0, face: null }, frames: [face([0, 0, 0])] }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'retry', hint: 'document_unreadable' },
+    ],
+    [
+      'face match: no selfie',
+      findings(mrz(), { portrait: face([0, 0, 0]), frames: [] }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'retry', hint: 'no_face' },
+    ],
     ['face match off: selfie not needed', findings(mrz(), { frames: [] }), policy, { decision: 'verified' }],
   ])('%s', (_, f, p, expected) => expect(decideDocument(f, p, now)).toEqual(expected as never));
 });

@@ -50,7 +50,12 @@ describe('verification engine with the real models', () => {
     });
     keys = await createTenant(database.db, clock, { name: 'Engine Shop', domains: ['shop.example.com'], sandbox: true });
     // The astronaut selfie with a distinctive marker in its EXIF: findable if anything keeps the bytes.
-    markedSelfie = new Uint8Array(await sharp(fixture('astronaut.jpg')).withExif({ IFD0: { ImageDescription: marker } }).jpeg({ quality: 90 }).toBuffer());
+    markedSelfie = new Uint8Array(
+      await sharp(fixture('astronaut.jpg'))
+        .withExif({ IFD0: { ImageDescription: marker } })
+        .jpeg({ quality: 90 })
+        .toBuffer(),
+    );
     await engine.warmUp();
   }, 120_000);
   afterAll(async () => {
@@ -82,11 +87,17 @@ describe('verification engine with the real models', () => {
   };
 
   test('L1: the adult astronaut passes at challengeAge 25', async () => {
-    expect(await submit(await create({ challengeAge: 25 }), 'age_estimation', { selfie: markedSelfie })).toMatchObject({ decision: 'verified', status: 'verified' });
+    expect(await submit(await create({ challengeAge: 25 }), 'age_estimation', { selfie: markedSelfie })).toMatchObject({
+      decision: 'verified',
+      status: 'verified',
+    });
   }, 60_000);
 
   test('L1: at challengeAge 99 the estimate is inconclusive and steps up to a document', async () => {
-    expect(await submit(await create({ challengeAge: 99 }), 'age_estimation', { selfie: fixture('astronaut.jpg') })).toEqual({ decision: 'step_up', next: 'document' });
+    expect(await submit(await create({ challengeAge: 99 }), 'age_estimation', { selfie: fixture('astronaut.jpg') })).toEqual({
+      decision: 'step_up',
+      next: 'document',
+    });
   }, 60_000);
 
   test('L1: a picture without a face asks for a retry', async () => {
@@ -108,10 +119,16 @@ describe('verification engine with the real models', () => {
     ['passport-altered-check-digit.jpg', 'document_invalid'],
     ['passport-expired.jpg', 'document_expired'],
     ['id-card-minor.jpg', 'age_not_met'],
-  ])('L2: %s is refused with %s', async (file, reason) => {
-    const session = await create({ verificationMode: 'L2', faceMatchEnabled: true });
-    expect(await submit(session, 'document', { document: fixture(file), selfie: fixture('astronaut.jpg') }, file.startsWith('id') ? 'id_card' : 'passport')).toMatchObject({ decision: 'failed', reason });
-  }, 60_000);
+  ])(
+    'L2: %s is refused with %s',
+    async (file, reason) => {
+      const session = await create({ verificationMode: 'L2', faceMatchEnabled: true });
+      expect(
+        await submit(session, 'document', { document: fixture(file), selfie: fixture('astronaut.jpg') }, file.startsWith('id') ? 'id_card' : 'passport'),
+      ).toMatchObject({ decision: 'failed', reason });
+    },
+    60_000,
+  );
 
   test('L2: a driving licence is read from its PDF417 barcode (tenant with face match off)', async () => {
     await database.db.update(tenants).set({ policyFaceMatchEnabled: false }).where(eq(tenants.id, keys.tenantId));
@@ -138,7 +155,9 @@ describe('verification engine with the real models', () => {
       const content = readFileSync(file);
       for (const needle of needles) expect({ file, found: content.includes(needle) }).toEqual({ file, found: false });
     }
-    const tables = (await database.db.execute(sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`)) as unknown as { rows?: { table_name: string }[] };
+    const tables = (await database.db.execute(sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`)) as unknown as {
+      rows?: { table_name: string }[];
+    };
     const names = (tables.rows ?? (tables as unknown as { table_name: string }[])).map((t) => t.table_name);
     expect(names).toContain('sessions');
     for (const name of names) {

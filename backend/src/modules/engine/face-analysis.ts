@@ -44,6 +44,7 @@ interface FaceApiNets {
 export interface FaceModels {
   human: HumanInstance;
   faceApi: FaceApiNets;
+  // biome-ignore lint/suspicious/noExplicitAny: tfjs is loaded from its node-wasm build by path, without types.
   tf: any;
 }
 

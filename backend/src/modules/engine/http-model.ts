@@ -51,7 +51,11 @@ export const checkRequestBody = {
           sessionId: { type: 'string', maxLength: 64, description: 'The session, as returned by /sessions/create.' },
           sessionToken: { type: 'string', maxLength: 200, description: 'The desktop credential. Send it or handoffToken, not both.' },
           handoffToken: { type: 'string', maxLength: 200, description: 'The phone credential from the QR code. Send it or sessionToken, not both.' },
-          check: { type: 'string', enum: [...CHECK_KINDS], description: 'age_estimation (L1 face) or document (L2 ID document, with face match when the session has it on).' },
+          check: {
+            type: 'string',
+            enum: [...CHECK_KINDS],
+            description: 'age_estimation (L1 face) or document (L2 ID document, with face match when the session has it on).',
+          },
           documentType: { type: 'string', enum: [...DOCUMENT_TYPES], description: 'Required when check is document.' },
           [CHECK_IMAGE_PARTS.selfie]: {
             type: 'array',

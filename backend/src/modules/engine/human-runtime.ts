@@ -41,6 +41,7 @@ export interface HumanFace {
 
 let registered = false;
 
+// biome-ignore lint/suspicious/noExplicitAny: tfjs is loaded from its node-wasm build by path, without types.
 async function registerFileLoader(tf: any): Promise<void> {
   if (registered) return;
   registered = true;

@@ -3,7 +3,9 @@ import sharp from 'sharp';
 import { ImageRejected, brightnessAndSharpness, decodeImage, sniffImageType } from './image-decoding';
 
 const solid = (format: 'jpeg' | 'png' | 'webp', width = 64, height = 48) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 100, b: 50 } } })[format]().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 100, b: 50 } } })
+    [format]()
+    .toBuffer();
 
 async function rejection(promise: Promise<unknown>): Promise<string> {
   try {

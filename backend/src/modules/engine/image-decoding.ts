@@ -18,7 +18,10 @@ export interface DecodedImage {
 }
 
 export class ImageRejected extends Error {
-  constructor(readonly kind: 'unsupported_type' | 'too_large' | 'unreadable', message: string) {
+  constructor(
+    readonly kind: 'unsupported_type' | 'too_large' | 'unreadable',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -62,7 +65,10 @@ export async function decodeImage(bytes: Uint8Array, options: DecodeOptions): Pr
 }
 
 /** Mean luminance (0–255) and a sharpness score (variance of a Laplacian) of a region, for quality hints. */
-export function brightnessAndSharpness(image: DecodedImage, box?: { x: number; y: number; width: number; height: number }): { brightness: number; sharpness: number } {
+export function brightnessAndSharpness(
+  image: DecodedImage,
+  box?: { x: number; y: number; width: number; height: number },
+): { brightness: number; sharpness: number } {
   const x0 = Math.max(0, Math.floor(box?.x ?? 0));
   const y0 = Math.max(0, Math.floor(box?.y ?? 0));
   const x1 = Math.min(image.width, Math.ceil((box?.x ?? 0) + (box?.width ?? image.width)));

@@ -7,7 +7,7 @@
 import { Elysia } from 'elysia';
 import { VERIFY_UI_LIMIT, consume, rateLimitHeaders } from '../rate-limits/rate-limiter';
 import { RATE_LIMIT_ERRORS } from '../rate-limits/errors';
-import { authenticateCaller } from '../verify/service';
+import { authenticateCaller, type VerifyCaller } from '../verify/service';
 import { readCheckSubmission, type CheckSubmission } from './check-submission';
 import { runCheck, type CheckDeps } from './check-service';
 import { checkRequestBody, checkResult } from './http-model';
@@ -29,7 +29,7 @@ export function checkRoutes(deps: CheckDeps) {
       async ({ body, set }) => {
         const submission = body as CheckSubmission;
         const now = deps.clock.now();
-        let caller;
+        let caller: VerifyCaller;
         try {
           caller = await authenticateCaller(deps, submission, 'either');
         } catch (error) {

@@ -30,7 +30,11 @@ export type MrzReading =
 
 export async function createMrzOcr(): Promise<Worker> {
   const worker = await createWorker('mrz', OEM.LSTM_ONLY, { langPath: MODEL_DIR, cacheMethod: 'none', gzip: false, logger: () => {}, errorHandler: () => {} });
-  await worker.setParameters({ tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<', tessedit_pageseg_mode: PSM.SINGLE_BLOCK, user_defined_dpi: '300' });
+  await worker.setParameters({
+    tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<',
+    tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
+    user_defined_dpi: '300',
+  });
   return worker;
 }
 

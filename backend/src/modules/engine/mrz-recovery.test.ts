@@ -25,7 +25,7 @@ describe('recoverMrz', () => {
     ['I and L for 1 in digit fields', 'TD3', [TD3[0]!, 'L898902C36UTO7408I22FL204I59ZE184226B<<<<<10'], TD3],
     ['0 for O in the nationality', 'TD1', [TD1[0]!, '7408122F1204159UT0<<<<<<<<<<<6', TD1[2]!], TD1],
     ['a line one filler short is padded', 'TD3', ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<', TD3[1]!], TD3],
-    ['a line with a trailing extra character is cut', 'TD3', [TD3[0]! + 'K', TD3[1]!], TD3],
+    ['a line with a trailing extra character is cut', 'TD3', [`${TD3[0]!}K`, TD3[1]!], TD3],
     ['lower case and spaces', 'TD3', [TD3[0]!.toLowerCase(), TD3[1]!.replace('7408122', '740 8122')], TD3],
   ])('%s', (_, format, lines, expected) => {
     expect(recoverMrz(format, lines)).toEqual(expected);

@@ -16,7 +16,11 @@ describe('aamvaDate', () => {
 
 describe('parseAamva', () => {
   test('reads DBB and DBA', () => {
-    expect(parseAamva('@\n\x1e\rANSI 636014090002DL00410270ZC03110024DLDAQD1\nDBB01311990\nDBA01312030\r')).toEqual({ birthDate: '1990-01-31', expirationDate: '2030-01-31', valid: true });
+    expect(parseAamva('@\n\x1e\rANSI 636014090002DL00410270ZC03110024DLDAQD1\nDBB01311990\nDBA01312030\r')).toEqual({
+      birthDate: '1990-01-31',
+      expirationDate: '2030-01-31',
+      valid: true,
+    });
   });
   test('refuses a payload without the AAMVA header', () => {
     expect(parseAamva('DBB01311990\nDBA01312030').valid).toBe(false);

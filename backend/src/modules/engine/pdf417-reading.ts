@@ -18,7 +18,12 @@ function prepare(): Promise<unknown> {
   if (!prepared) {
     const packageDir = dirname(require.resolve('zxing-wasm/package.json'));
     const wasmBinary = readFileSync(join(packageDir, 'dist', 'reader', 'zxing_reader.wasm'));
-    prepared = Promise.resolve(prepareZXingModule({ overrides: { wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) as ArrayBuffer }, fireImmediately: true }));
+    prepared = Promise.resolve(
+      prepareZXingModule({
+        overrides: { wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) as ArrayBuffer },
+        fireImmediately: true,
+      }),
+    );
   }
   return prepared;
 }
@@ -38,6 +43,7 @@ export function aamvaDate(raw: string | undefined, country: 'USA' | 'CAN'): stri
 export function parseAamva(text: string): { birthDate: string | null; expirationDate: string | null; valid: boolean } {
   if (!/ANSI |AAMVA/.test(text.slice(0, 40))) return { birthDate: null, expirationDate: null, valid: false };
   const elements = new Map<string, string>();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: AAMVA separates records with RS (0x1E).
   for (const line of text.split(/[\n\r\x1e]+/)) {
     const match = /(?:^|DL|ID)(D[A-Z]{2})(.*)$/.exec(line.trim());
     if (match && !elements.has(match[1]!)) elements.set(match[1]!, match[2]!.trim());
@@ -57,12 +63,15 @@ export async function readPdf417(image: DecodedImage): Promise<Pdf417Reading> {
     rgba[j + 2] = image.data[i + 2]!;
     rgba[j + 3] = 255;
   }
-  const results = await readBarcodes({ data: rgba, width: image.width, height: image.height, colorSpace: 'srgb' } as unknown as Parameters<typeof readBarcodes>[0], {
-    formats: ['PDF417'],
-    tryHarder: true,
-    textMode: 'Plain',
-    maxNumberOfSymbols: 1,
-  });
+  const results = await readBarcodes(
+    { data: rgba, width: image.width, height: image.height, colorSpace: 'srgb' } as unknown as Parameters<typeof readBarcodes>[0],
+    {
+      formats: ['PDF417'],
+      tryHarder: true,
+      textMode: 'Plain',
+      maxNumberOfSymbols: 1,
+    },
+  );
   const text = results.find((r) => r.isValid)?.text;
   if (!text) return { found: false };
   return { found: true, ...parseAamva(text) };

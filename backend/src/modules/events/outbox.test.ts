@@ -34,11 +34,20 @@ for (const target of TARGETS) {
         const [session] = await bed.database.db.select().from(sessions).where(eq(sessions.id, sessionId));
         await expect(
           bed.database.db.transaction(async (tx) => {
-            await recordEvent(tx, { kind: 'verification.failed', session: session!, occurredAt: bed.clock.now(), createdAt: bed.clock.now(), reason: 'age_not_met' });
+            await recordEvent(tx, {
+              kind: 'verification.failed',
+              session: session!,
+              occurredAt: bed.clock.now(),
+              createdAt: bed.clock.now(),
+              reason: 'age_not_met',
+            });
             throw new Error('state change failed');
           }),
         ).rejects.toThrow('state change failed');
-        const failed = await bed.database.db.select().from(events).where(and(eq(events.sessionId, sessionId), eq(events.kind, 'verification.failed')));
+        const failed = await bed.database.db
+          .select()
+          .from(events)
+          .where(and(eq(events.sessionId, sessionId), eq(events.kind, 'verification.failed')));
         expect(failed).toHaveLength(0);
         const after = await bed.database.db.select({ n: sql<number>`count(*)::int` }).from(webhookDeliveries);
         expect(after[0]!.n).toBe(before[0]!.n + 1); // only session.started's delivery

@@ -19,7 +19,7 @@ import type { Db, DbOrTx } from '../../db/database';
 import { idempotencyKeys } from '../../db/schema';
 import { hmacSha256 } from '../../crypto';
 import { IDEMPOTENCY_ERRORS } from './errors';
-import { IDEMPOTENCY_MESSAGES, IDEMPOTENCY_TTL_MS, decideIdempotency } from './decide';
+import { IDEMPOTENCY_TTL_MS, decideIdempotency } from './decide';
 
 export interface IdempotentRequest {
   tenantId: string;

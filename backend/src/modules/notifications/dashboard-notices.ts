@@ -21,7 +21,10 @@ export async function addNotice(tx: DbOrTx, notice: Notice, now: Date): Promise<
 }
 
 export async function resolveEndpointNotices(tx: DbOrTx, endpointId: string, now: Date): Promise<void> {
-  await tx.update(dashboardNotices).set({ resolvedAt: now }).where(and(eq(dashboardNotices.endpointId, endpointId), isNull(dashboardNotices.resolvedAt)));
+  await tx
+    .update(dashboardNotices)
+    .set({ resolvedAt: now })
+    .where(and(eq(dashboardNotices.endpointId, endpointId), isNull(dashboardNotices.resolvedAt)));
 }
 
 /** The dashboard's view: notices, newest first. */
@@ -29,7 +32,9 @@ export async function listNotices(db: Db, tenantId: string, options: { includeRe
   const rows = await db
     .select()
     .from(dashboardNotices)
-    .where(options.includeResolved ? eq(dashboardNotices.tenantId, tenantId) : and(eq(dashboardNotices.tenantId, tenantId), isNull(dashboardNotices.resolvedAt)))
+    .where(
+      options.includeResolved ? eq(dashboardNotices.tenantId, tenantId) : and(eq(dashboardNotices.tenantId, tenantId), isNull(dashboardNotices.resolvedAt)),
+    )
     .orderBy(desc(dashboardNotices.createdAt));
   return rows.map((row) => ({
     noticeId: row.id,

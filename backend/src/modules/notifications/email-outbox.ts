@@ -74,7 +74,12 @@ export async function sendPendingEmails(deps: { db: Db; now: Date; mailer: Maile
     await tx
       .update(emailOutbox)
       .set({ status: 'sending', leaseUntil: now, attempts: sql`${emailOutbox.attempts} + 1` })
-      .where(inArray(emailOutbox.id, due.map((row) => row.id)));
+      .where(
+        inArray(
+          emailOutbox.id,
+          due.map((row) => row.id),
+        ),
+      );
     return due;
   });
 
@@ -89,10 +94,19 @@ export async function sendPendingEmails(deps: { db: Db; now: Date; mailer: Maile
       const attempts = row.attempts + 1;
       const giveUp = attempts >= MAX_EMAIL_ATTEMPTS;
       const delay = Math.min(60_000 * 2 ** (attempts - 1), 60 * 60 * 1000);
-      deps.logger.warn('webhook pause email not sent', { emailId: row.id, attempts, error: (error as Error)?.name ?? typeof error, smtpCode: (error as { responseCode?: number })?.responseCode });
+      deps.logger.warn('webhook pause email not sent', {
+        emailId: row.id,
+        attempts,
+        error: (error as Error)?.name ?? typeof error,
+        smtpCode: (error as { responseCode?: number })?.responseCode,
+      });
       await db
         .update(emailOutbox)
-        .set({ status: giveUp ? 'failed' : 'pending', lastError: String((error as Error)?.message ?? error).slice(0, 500), nextAttemptAt: new Date(now.getTime() + delay) })
+        .set({
+          status: giveUp ? 'failed' : 'pending',
+          lastError: String((error as Error)?.message ?? error).slice(0, 500),
+          nextAttemptAt: new Date(now.getTime() + delay),
+        })
         .where(eq(emailOutbox.id, row.id));
     }
   }

@@ -20,11 +20,16 @@ for (const target of TARGETS) {
     async function dueSessions(count: number): Promise<string[]> {
       const tenant = await createTenant(database.db, clock, { name: 'Shop', domains: [], sandbox: false });
       const ids: string[] = [];
-      for (let i = 0; i < count; i++) ids.push((await seedStartedSession(database.db, { tenantId: tenant.tenantId, pairId: tenant.pairId, now: clock.now() })).sessionId);
+      for (let i = 0; i < count; i++)
+        ids.push((await seedStartedSession(database.db, { tenantId: tenant.tenantId, pairId: tenant.pairId, now: clock.now() })).sessionId);
       clock.advance(SESSION_LIFETIME_MS + 1_000);
       return ids;
     }
-    const timeouts = (ids: string[]) => database.db.select().from(events).where(and(inArray(events.sessionId, ids), eq(events.kind, 'session.timeout')));
+    const timeouts = (ids: string[]) =>
+      database.db
+        .select()
+        .from(events)
+        .where(and(inArray(events.sessionId, ids), eq(events.kind, 'session.timeout')));
 
     test('stops between batches when asked: whole batches expired, the rest untouched', async () => {
       const ids = await dueSessions(25);

@@ -61,7 +61,13 @@ export function sessionRoutes(deps: SessionDeps) {
           // Issue 15, item 4: a retry after a lost response gets the first result, not a second session.
           const outcome = await runIdempotent(
             deps.db,
-            { tenantId: principal.tenantId, key: check.key, requestHash: requestFingerprint(principal, body), now: deps.clock.now(), serverSecret: deps.serverSecret },
+            {
+              tenantId: principal.tenantId,
+              key: check.key,
+              requestHash: requestFingerprint(principal, body),
+              now: deps.clock.now(),
+              serverSecret: deps.serverSecret,
+            },
             (store) => createSession(deps, principal, body, store),
             201,
           );
@@ -72,7 +78,15 @@ export function sessionRoutes(deps: SessionDeps) {
         {
           parse: 'json',
           body: createSessionBody,
-          response: { 201: createSessionResult, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema, 503: errorBodySchema },
+          response: {
+            201: createSessionResult,
+            400: errorBodySchema,
+            401: errorBodySchema,
+            403: errorBodySchema,
+            409: errorBodySchema,
+            429: errorBodySchema,
+            503: errorBodySchema,
+          },
           detail: {
             summary: 'Create a verification session',
             description:
@@ -98,7 +112,15 @@ export function sessionRoutes(deps: SessionDeps) {
       .post('/validate', ({ principal, body }) => validateSession(deps, principal, body.sessionId), {
         parse: 'json',
         body: validateSessionBody,
-        response: { 200: validateSessionResult, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema },
+        response: {
+          200: validateSessionResult,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          429: errorBodySchema,
+        },
         detail: {
           summary: 'Validate a session (once)',
           description:

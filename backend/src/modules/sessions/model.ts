@@ -16,18 +16,29 @@ export const LIMITS = {
 
 export const createSessionBody = t.Object(
   {
-    merchantId: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.id, description: "Optional. If sent, must be the key's own account id (ten_…); otherwise 400." })),
+    merchantId: t.Optional(
+      t.String({ minLength: 1, maxLength: LIMITS.id, description: "Optional. If sent, must be the key's own account id (ten_…); otherwise 400." }),
+    ),
     returnUrl: t.String({
       minLength: 1,
       maxLength: LIMITS.url,
       description: "Where the user returns with sessionId, status and timestamp. https (http only for localhost), on one of the account's allowed domains.",
     }),
-    cancelUrl: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.url, description: 'Where a cancelled user returns instead of returnUrl. Same rules as returnUrl.' })),
+    cancelUrl: t.Optional(
+      t.String({ minLength: 1, maxLength: LIMITS.url, description: 'Where a cancelled user returns instead of returnUrl. Same rules as returnUrl.' }),
+    ),
     merchantName: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.merchantName, description: 'Shown to the user in the verify UI.' })),
-    externalUserId: t.Optional(t.String({ minLength: 1, maxLength: LIMITS.externalUserId, description: 'Your reference for the user; echoed in the results and events.' })),
+    externalUserId: t.Optional(
+      t.String({ minLength: 1, maxLength: LIMITS.externalUserId, description: 'Your reference for the user; echoed in the results and events.' }),
+    ),
     verificationMode: t.Optional(literalUnion(VERIFICATION_MODES, { description: "L1 face age estimation or L2 ID document. Default: the account's policy." })),
     challengeAge: t.Optional(
-      t.Number({ multipleOf: 1, minimum: CHALLENGE_AGE_MIN, maximum: CHALLENGE_AGE_MAX, description: "The age to prove (whole years). Default: the account's policy." }),
+      t.Number({
+        multipleOf: 1,
+        minimum: CHALLENGE_AGE_MIN,
+        maximum: CHALLENGE_AGE_MAX,
+        description: "The age to prove (whole years). Default: the account's policy.",
+      }),
     ),
     faceMatchEnabled: t.Optional(t.Boolean({ description: 'L2: also compare a selfie with the document photo.' })),
   },
@@ -54,7 +65,15 @@ export const errorBodySchema = t.Object(
   },
   {
     description: 'Error body: every error response has this shape.',
-    examples: [{ statusCode: 400, message: ['property foo should not exist'], timestamp: '2026-01-15T12:00:00.000Z', path: '/api/v1/sessions/create', error: 'Bad Request' }],
+    examples: [
+      {
+        statusCode: 400,
+        message: ['property foo should not exist'],
+        timestamp: '2026-01-15T12:00:00.000Z',
+        path: '/api/v1/sessions/create',
+        error: 'Bad Request',
+      },
+    ],
   },
 );
 

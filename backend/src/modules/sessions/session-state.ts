@@ -22,13 +22,7 @@ const OUTCOME_TRANSITIONS: Record<CallbackStatus, { state: 'VERIFIED' | 'FAILED'
 };
 
 /** PENDING → VERIFIED | FAILED. Returns the updated row, or null when the session was not PENDING or past its deadline. */
-export async function completeSession(
-  db: Db,
-  sessionId: string,
-  outcome: CallbackStatus,
-  now: Date,
-  reason?: string,
-): Promise<SessionRow | null> {
+export async function completeSession(db: Db, sessionId: string, outcome: CallbackStatus, now: Date, reason?: string): Promise<SessionRow | null> {
   const { state, event } = OUTCOME_TRANSITIONS[outcome];
   const failureReason = outcome === 'cancelled' ? 'cancelled' : outcome === 'failed' ? (reason ?? 'age_not_met') : null;
   return db.transaction(async (tx) => {
@@ -120,4 +114,3 @@ export async function sessionAsOf(db: Db, session: SessionRow, now: Date): Promi
   const [stored] = await db.select().from(sessions).where(eq(sessions.id, session.id));
   return stored ?? session;
 }
-

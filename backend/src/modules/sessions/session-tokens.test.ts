@@ -18,7 +18,16 @@ describe('session tokens', () => {
     ['a different stored hash', () => verifyToken(secret, 'session', token, { ...session, storedHash: '0'.repeat(64) })],
     ['a truncated token', () => verifyToken(secret, 'session', token.slice(0, -1), session)],
     ['an empty string', () => verifyToken(secret, 'session', '', session)],
-    ['a tampered nonce', () => verifyToken(secret, 'session', token.replace(/_(.)/, (_, c) => `_${c === 'a' ? 'b' : 'a'}`), session)],
+    [
+      'a tampered nonce',
+      () =>
+        verifyToken(
+          secret,
+          'session',
+          token.replace(/_(.)/, (_, c) => `_${c === 'a' ? 'b' : 'a'}`),
+          session,
+        ),
+    ],
   ];
   for (const [name, check] of refusals) test(`refused with ${name}`, () => expect(check()).toBe(false));
 

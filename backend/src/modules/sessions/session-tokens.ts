@@ -33,12 +33,7 @@ export function issueToken(secret: string, purpose: TokenPurpose, sessionId: str
 }
 
 /** True when `token` was issued for this purpose, session and expiry, and matches the stored hash. */
-export function verifyToken(
-  secret: string,
-  purpose: TokenPurpose,
-  token: string,
-  session: { id: string; expiresAt: Date; storedHash: string },
-): boolean {
+export function verifyToken(secret: string, purpose: TokenPurpose, token: string, session: { id: string; expiresAt: Date; storedHash: string }): boolean {
   const match = /^([a-z]+)_([0-9A-Za-z]{24})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!match || match[1] !== PREFIX[purpose]) return false;
   const expected = mac(secret, purpose, session.id, session.expiresAt, match[2]!);

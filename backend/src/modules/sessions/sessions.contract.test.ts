@@ -149,8 +149,18 @@ for (const target of TARGETS) {
       });
 
       test('1. Authorization: Bearer and x-api-key are both accepted', async () => {
-        expect((await ctx.request('POST', '/api/v1/sessions/create', { headers: { authorization: `Bearer ${t.publishableKey}` }, body: { returnUrl: 'https://shop.example.com/' } })).status).toBe(201);
-        expect((await ctx.request('POST', '/api/v1/sessions/create', { headers: { 'x-api-key': t.secretKey }, body: { returnUrl: 'https://shop.example.com/' } })).status).toBe(201);
+        expect(
+          (
+            await ctx.request('POST', '/api/v1/sessions/create', {
+              headers: { authorization: `Bearer ${t.publishableKey}` },
+              body: { returnUrl: 'https://shop.example.com/' },
+            })
+          ).status,
+        ).toBe(201);
+        expect(
+          (await ctx.request('POST', '/api/v1/sessions/create', { headers: { 'x-api-key': t.secretKey }, body: { returnUrl: 'https://shop.example.com/' } }))
+            .status,
+        ).toBe(201);
       });
 
       test('2. pk_ creates but cannot validate; sk_ creates and validates', async () => {
@@ -244,13 +254,21 @@ for (const target of TARGETS) {
       test('challengeAge 25 and 99 are accepted (secret key)', async () => {
         for (const challengeAge of [25, 99]) {
           const session = await created(t.secretKey, { challengeAge });
-          expect((await ctx.json(await ctx.request('POST', '/api/v1/verify/session', { body: { sessionId: session.sessionId, sessionToken: session.sessionToken } }))).challengeAge).toBe(challengeAge);
+          expect(
+            (
+              await ctx.json(
+                await ctx.request('POST', '/api/v1/verify/session', { body: { sessionId: session.sessionId, sessionToken: session.sessionToken } }),
+              )
+            ).challengeAge,
+          ).toBe(challengeAge);
         }
       });
 
       test('result fields exactly as the spec table', async () => {
         const session = await created(t.publishableKey);
-        expect(Object.keys(session).sort()).toEqual(['expiresAt', 'externalUserId', 'faceMatchEnabled', 'handoffToken', 'sandboxMode', 'sessionId', 'sessionToken', 'testMode', 'verifyUrl'].sort());
+        expect(Object.keys(session).sort()).toEqual(
+          ['expiresAt', 'externalUserId', 'faceMatchEnabled', 'handoffToken', 'sandboxMode', 'sessionId', 'sessionToken', 'testMode', 'verifyUrl'].sort(),
+        );
         expect(session.testMode).toBe(false);
         expect(session.externalUserId).toBeNull();
         expect(session.expiresAt).toBe(new Date(ctx.clock.now().getTime() + 600_000).toISOString());
@@ -298,7 +316,9 @@ for (const target of TARGETS) {
 
       test('display parameters in verifyUrl never override the stored session', async () => {
         const session = await created(t.publishableKey, { externalUserId: 'real-user' });
-        const view = await ctx.json(await ctx.request('POST', '/api/v1/verify/session', { body: { sessionId: session.sessionId, sessionToken: session.sessionToken } }));
+        const view = await ctx.json(
+          await ctx.request('POST', '/api/v1/verify/session', { body: { sessionId: session.sessionId, sessionToken: session.sessionToken } }),
+        );
         expect(view.merchantName).toBe('Test Shop');
         // The UI API takes nothing but id and token: tampered display values have no way in.
         const tampered = await ctx.request('POST', '/api/v1/verify/session', {
@@ -315,17 +335,27 @@ for (const target of TARGETS) {
         const rows = await ctx.database.db.select().from(events).where(eq(events.sessionId, session.sessionId));
         expect(rows).toHaveLength(1);
         expect(rows[0]!.kind).toBe('session.started');
-        expect(rows[0]!.data).toEqual({ sessionId: session.sessionId, verificationMode: 'L1', challengeAge: 25, timestamp: ctx.clock.now().toISOString(), externalUserId: 'u1' });
+        expect(rows[0]!.data).toEqual({
+          sessionId: session.sessionId,
+          verificationMode: 'L1',
+          challengeAge: 25,
+          timestamp: ctx.clock.now().toISOString(),
+          externalUserId: 'u1',
+        });
         const anonymous = await created(t.publishableKey);
         const [row] = await ctx.database.db.select().from(events).where(eq(events.sessionId, anonymous.sessionId));
         expect(row!.data).not.toHaveProperty('externalUserId');
       });
 
       test('CORS: create answers browsers from any origin without credentials; validate sends no CORS headers', async () => {
-        const preflight = await ctx.request('OPTIONS', '/api/v1/sessions/create', { headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' } });
+        const preflight = await ctx.request('OPTIONS', '/api/v1/sessions/create', {
+          headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' },
+        });
         expect(preflight.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
         expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
-        const validatePreflight = await ctx.request('OPTIONS', '/api/v1/sessions/validate', { headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' } });
+        const validatePreflight = await ctx.request('OPTIONS', '/api/v1/sessions/validate', {
+          headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' },
+        });
         expect(validatePreflight.headers.get('access-control-allow-origin')).toBeNull();
       });
     });
@@ -344,7 +374,9 @@ for (const target of TARGETS) {
         const url = new URL(session.verifyUrl);
         expect(url.searchParams.get('blocked')).toBe(code);
         expect(url.searchParams.get('portalUrl')).toBe('https://billing.example.com/portal');
-        const view = await ctx.json(await ctx.request('POST', '/api/v1/verify/session', { body: { sessionId: session.sessionId, sessionToken: session.sessionToken } }));
+        const view = await ctx.json(
+          await ctx.request('POST', '/api/v1/verify/session', { body: { sessionId: session.sessionId, sessionToken: session.sessionToken } }),
+        );
         expect(view.billingBlock.code).toBe(code);
         if (sandbox) expect((await simulate(session, 'verified')).status).toBe(403);
       });
@@ -448,7 +480,9 @@ for (const target of TARGETS) {
       test('a user who returns to the verify UI after expiry is redirected with status=failed', async () => {
         const session = await created(t.publishableKey);
         ctx.clock.advance(11 * 60 * 1000);
-        const view = await ctx.json(await ctx.request('POST', '/api/v1/verify/session', { body: { sessionId: session.sessionId, sessionToken: session.sessionToken } }));
+        const view = await ctx.json(
+          await ctx.request('POST', '/api/v1/verify/session', { body: { sessionId: session.sessionId, sessionToken: session.sessionToken } }),
+        );
         expect(view.state).toBe('EXPIRED');
         const redirect = new URL(view.redirectUrl);
         expect(redirect.searchParams.get('status')).toBe('failed');
@@ -468,38 +502,46 @@ for (const target of TARGETS) {
     });
 
     describe('spec "Limits" (sessions rows) and rate-limit headers', () => {
-      test('POST /sessions/create: 300 per 60 s per account, all keys of the account in one bucket', async () => {
-        const r = await fresh();
-        const second = await (await import('../tenants/service')).createKeyPair(ctx.database.db, ctx.clock, r.tenantId, true);
-        // Start at the beginning of a window so the 301 requests fall in one.
-        ctx.clock.set(new Date(Math.ceil(ctx.clock.now().getTime() / 60_000) * 60_000));
-        for (let i = 0; i < 300; i++) {
-          const response = await create(i % 2 ? r.publishableKey : second.secretKey);
-          if (response.status !== 201) throw new Error(`request ${i + 1} got ${response.status}`);
-        }
-        const limited = await create(r.publishableKey);
-        expect(limited.status).toBe(429);
-        expect(limited.headers.get('x-ratelimit-limit')).toBe('300');
-        expect(limited.headers.get('x-ratelimit-retry-after')).toBe('60');
-        ctx.clock.advance(60_000);
-        expect((await create(r.publishableKey)).status).toBe(201);
-      }, LOAD_TEST_BUDGET_MS);
+      test(
+        'POST /sessions/create: 300 per 60 s per account, all keys of the account in one bucket',
+        async () => {
+          const r = await fresh();
+          const second = await (await import('../tenants/service')).createKeyPair(ctx.database.db, ctx.clock, r.tenantId, true);
+          // Start at the beginning of a window so the 301 requests fall in one.
+          ctx.clock.set(new Date(Math.ceil(ctx.clock.now().getTime() / 60_000) * 60_000));
+          for (let i = 0; i < 300; i++) {
+            const response = await create(i % 2 ? r.publishableKey : second.secretKey);
+            if (response.status !== 201) throw new Error(`request ${i + 1} got ${response.status}`);
+          }
+          const limited = await create(r.publishableKey);
+          expect(limited.status).toBe(429);
+          expect(limited.headers.get('x-ratelimit-limit')).toBe('300');
+          expect(limited.headers.get('x-ratelimit-retry-after')).toBe('60');
+          ctx.clock.advance(60_000);
+          expect((await create(r.publishableKey)).status).toBe(201);
+        },
+        LOAD_TEST_BUDGET_MS,
+      );
 
-      test('POST /sessions/validate: 100 per 60 s per account; its bucket is separate from create', async () => {
-        const r = await fresh();
-        ctx.clock.set(new Date(Math.ceil(ctx.clock.now().getTime() / 60_000) * 60_000));
-        for (let i = 0; i < 100; i++) {
-          const response = await validate(r.secretKey, { sessionId: 'ses_unknown' });
-          if (response.status !== 404) throw new Error(`request ${i + 1} got ${response.status}`);
-        }
-        const limited = await validate(r.secretKey, { sessionId: 'ses_unknown' });
-        expect(limited.status).toBe(429);
-        expect(limited.headers.get('x-ratelimit-limit')).toBe('100');
-        expect((await create(r.publishableKey)).status).toBe(201);
-        ctx.clock.advance(30_000);
-        const stillLimited = await validate(r.secretKey, { sessionId: 'ses_unknown' });
-        expect(stillLimited.headers.get('x-ratelimit-retry-after')).toBe('30');
-      }, LOAD_TEST_BUDGET_MS);
+      test(
+        'POST /sessions/validate: 100 per 60 s per account; its bucket is separate from create',
+        async () => {
+          const r = await fresh();
+          ctx.clock.set(new Date(Math.ceil(ctx.clock.now().getTime() / 60_000) * 60_000));
+          for (let i = 0; i < 100; i++) {
+            const response = await validate(r.secretKey, { sessionId: 'ses_unknown' });
+            if (response.status !== 404) throw new Error(`request ${i + 1} got ${response.status}`);
+          }
+          const limited = await validate(r.secretKey, { sessionId: 'ses_unknown' });
+          expect(limited.status).toBe(429);
+          expect(limited.headers.get('x-ratelimit-limit')).toBe('100');
+          expect((await create(r.publishableKey)).status).toBe(201);
+          ctx.clock.advance(30_000);
+          const stillLimited = await validate(r.secretKey, { sessionId: 'ses_unknown' });
+          expect(stillLimited.headers.get('x-ratelimit-retry-after')).toBe('30');
+        },
+        LOAD_TEST_BUDGET_MS,
+      );
 
       test('per-tenant overrides ("higher limits by arrangement")', async () => {
         const r = await fresh();

@@ -110,14 +110,21 @@ export async function revokeKeyPair(db: Db, clock: Clock, tenantId: string, pair
     .where(and(eq(keyPairs.id, pairId), eq(keyPairs.tenantId, tenantId), guard))
     .returning({ id: keyPairs.id });
   if (updated.length === 0) {
-    const [exists] = await db.select({ id: keyPairs.id }).from(keyPairs).where(and(eq(keyPairs.id, pairId), eq(keyPairs.tenantId, tenantId)));
+    const [exists] = await db
+      .select({ id: keyPairs.id })
+      .from(keyPairs)
+      .where(and(eq(keyPairs.id, pairId), eq(keyPairs.tenantId, tenantId)));
     if (!exists) throw TENANT_ERRORS.KEY_PAIR_NOT_FOUND({ tenantId, pairId });
   }
   return { pairId, revoked: only };
 }
 
 export async function listDomains(db: DbOrTx, tenantId: string): Promise<string[]> {
-  const rows = await db.select({ domain: allowedDomains.domain }).from(allowedDomains).where(eq(allowedDomains.tenantId, tenantId)).orderBy(allowedDomains.domain);
+  const rows = await db
+    .select({ domain: allowedDomains.domain })
+    .from(allowedDomains)
+    .where(eq(allowedDomains.tenantId, tenantId))
+    .orderBy(allowedDomains.domain);
   return rows.map((row) => row.domain);
 }
 
@@ -151,7 +158,10 @@ export interface PlanInput {
 
 export async function setPlan(db: Db, tenantId: string, plan: PlanInput) {
   await requireTenant(db, tenantId);
-  for (const [name, value] of [['monthly', plan.monthlyAllowance], ['sandbox', plan.sandboxAllowance]] as const) {
+  for (const [name, value] of [
+    ['monthly', plan.monthlyAllowance],
+    ['sandbox', plan.sandboxAllowance],
+  ] as const) {
     if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 0)) {
       throw TENANT_ERRORS.ALLOWANCE_INVALID({ name, value });
     }
@@ -161,7 +171,7 @@ export async function setPlan(db: Db, tenantId: string, plan: PlanInput) {
     try {
       url = new URL(plan.portalUrl);
     } catch {}
-    if (!url || url.protocol !== 'https:') throw TENANT_ERRORS.PORTAL_URL_INVALID({ url: plan.portalUrl });
+    if (url?.protocol !== 'https:') throw TENANT_ERRORS.PORTAL_URL_INVALID({ url: plan.portalUrl });
   }
   const [row] = await db
     .update(tenants)

@@ -9,7 +9,16 @@ import { VERIFY_UI_LIMIT, consume, rateLimitHeaders } from '../rate-limits/rate-
 import { errorBodySchema } from '../sessions/model';
 import { RATE_LIMIT_ERRORS } from '../rate-limits/errors';
 import { loadSessionBody, outcomeResult, sessionStatusResult, sessionTokenBody, sessionViewResult, simulateBody } from './model';
-import { authenticateCaller, cancelSession, loadSessionView, sessionStatus, simulateOutcome, type Credentials, type VerifyCaller, type VerifyDeps } from './service';
+import {
+  authenticateCaller,
+  cancelSession,
+  loadSessionView,
+  sessionStatus,
+  simulateOutcome,
+  type Credentials,
+  type VerifyCaller,
+  type VerifyDeps,
+} from './service';
 
 /** Who may call each route: status polling and cancel belong to the desktop's sessionToken. */
 const CALLERS_OF_ROUTE: Readonly<Record<string, 'session' | 'either'>> = {
@@ -63,7 +72,8 @@ export function verifyRoutes(deps: VerifyDeps) {
         detail: {
           ...TOKEN_IN_BODY,
           summary: 'Load a session for the verify UI',
-          description: 'What the verify UI shows: mode, challenge age, merchant name, billing block, and where to go when the session is already over. Authenticated by the sessionToken (desktop) or the handoffToken (phone).',
+          description:
+            'What the verify UI shows: mode, challenge age, merchant name, billing block, and where to go when the session is already over. Authenticated by the sessionToken (desktop) or the handoffToken (phone).',
         },
       })
       .post('/simulate', ({ caller, body }) => simulateOutcome(deps, caller, body.outcome), {
@@ -73,7 +83,8 @@ export function verifyRoutes(deps: VerifyDeps) {
         detail: {
           ...TOKEN_IN_BODY,
           summary: 'Choose the outcome of a sandbox session (automated tests)',
-          description: 'Sandbox sessions only. Ends the session with the chosen outcome, dispatches the same events as a real check, and answers the redirect the UI would follow.',
+          description:
+            'Sandbox sessions only. Ends the session with the chosen outcome, dispatches the same events as a real check, and answers the redirect the UI would follow.',
         },
       })
       .post('/status', ({ caller }) => sessionStatus(caller), {
@@ -93,7 +104,8 @@ export function verifyRoutes(deps: VerifyDeps) {
         detail: {
           ...TOKEN_IN_BODY,
           summary: 'Report a new-tab flow closed before completion (verification.cancelled)',
-          description: 'Called by the browser SDK from the merchant page (CORS allowed) when the verification tab closes before completion. Ends the session as cancelled. sessionToken only.',
+          description:
+            'Called by the browser SDK from the merchant page (CORS allowed) when the verification tab closes before completion. Ends the session as cancelled. sessionToken only.',
         },
       })
   );

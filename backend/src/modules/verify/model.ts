@@ -20,8 +20,12 @@ const sessionId = t.String({ minLength: 1, maxLength: 64, description: 'The sess
 /** Desktop (sessionToken) or phone (handoffToken); the service checks that exactly one is sent. */
 const credentials = {
   sessionId,
-  sessionToken: t.Optional(t.String({ ...TOKEN_LENGTH, description: 'The desktop credential: sessionToken from the creation result. Send it or handoffToken, not both.' })),
-  handoffToken: t.Optional(t.String({ ...TOKEN_LENGTH, description: 'The phone credential, from the QR code (handoffUrl). Send it or sessionToken, not both.' })),
+  sessionToken: t.Optional(
+    t.String({ ...TOKEN_LENGTH, description: 'The desktop credential: sessionToken from the creation result. Send it or handoffToken, not both.' }),
+  ),
+  handoffToken: t.Optional(
+    t.String({ ...TOKEN_LENGTH, description: 'The phone credential, from the QR code (handoffUrl). Send it or sessionToken, not both.' }),
+  ),
 };
 
 const exampleCredentials = { sessionId: 'ses_4eC39HqLyjWDarjtT1zdp7', sessionToken: 'st_…' };
@@ -51,7 +55,9 @@ export const sessionViewResult = t.Object(
     expiresAt: t.String({ format: 'date-time', description: 'When the session expires if not completed.' }),
     billingBlock: t.Union([billingBlock, t.Null()], { description: 'Set when billing forbids starting a check; the UI shows its message.' }),
     redirectUrl: t.Union([redirectUrl, t.Null()], { description: 'Where the user goes when the session is already over; null while pending.' }),
-    handoffUrl: t.Union([t.String(), t.Null()], { description: 'The link a phone opens to continue (QR handoff); only for the sessionToken holder of a pending session.' }),
+    handoffUrl: t.Union([t.String(), t.Null()], {
+      description: 'The link a phone opens to continue (QR handoff); only for the sessionToken holder of a pending session.',
+    }),
     handoff: t.Boolean({ description: 'True when the caller authenticated with the handoffToken (the phone).' }),
     nextCheck: t.Union([literalUnion(CHECK_KINDS), t.Null()], { description: 'The live check expected next; null once the session is over.' }),
   },
@@ -102,5 +108,9 @@ export const sessionStatusResult = t.Object(
 // The schemas above describe protocol types the UI compiles against: these fail the type check if
 // either side changes without the other.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const schemasMatchProtocol: [Same<Static<typeof sessionViewResult>, VerifySessionView>, Same<Static<typeof outcomeResult>, SimulateResult>, Same<Static<typeof sessionStatusResult>, SessionStatusResult>] = [true, true, true];
+const schemasMatchProtocol: [
+  Same<Static<typeof sessionViewResult>, VerifySessionView>,
+  Same<Static<typeof outcomeResult>, SimulateResult>,
+  Same<Static<typeof sessionStatusResult>, SessionStatusResult>,
+] = [true, true, true];
 void schemasMatchProtocol;

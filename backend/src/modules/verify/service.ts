@@ -4,13 +4,7 @@
  * What the UI shows comes from the stored session, never from verifyUrl display parameters.
  */
 import { eq } from 'drizzle-orm';
-import {
-  appendParams,
-  type SessionStatusResult,
-  type SimulateResult,
-  type SimulatedOutcome,
-  type VerifySessionView,
-} from '@ageverify/protocol';
+import { appendParams, type SessionStatusResult, type SimulateResult, type SimulatedOutcome, type VerifySessionView } from '@ageverify/protocol';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import { sessions } from '../../db/schema';

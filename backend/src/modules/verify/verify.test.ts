@@ -17,7 +17,9 @@ for (const target of TARGETS) {
     });
     afterAll(() => ctx.close());
     const create = async (body: Json = {}) =>
-      ctx.json(await ctx.request('POST', '/api/v1/sessions/create', { key: keys.publishableKey, body: { returnUrl: 'https://shop.example.com/return', ...body } }));
+      ctx.json(
+        await ctx.request('POST', '/api/v1/sessions/create', { key: keys.publishableKey, body: { returnUrl: 'https://shop.example.com/return', ...body } }),
+      );
     const post = (path: string, body: Json) => ctx.request('POST', `/api/v1/verify/${path}`, { body });
 
     test('the desktop view carries a handoff link; the phone opens the same session with the handoff token', async () => {
@@ -51,7 +53,12 @@ for (const target of TARGETS) {
     });
 
     test.each([
-      ['both tokens', (s: Json) => ({ sessionId: s.sessionId, sessionToken: s.sessionToken, handoffToken: s.handoffToken }), 400, ['send exactly one of sessionToken or handoffToken']],
+      [
+        'both tokens',
+        (s: Json) => ({ sessionId: s.sessionId, sessionToken: s.sessionToken, handoffToken: s.handoffToken }),
+        400,
+        ['send exactly one of sessionToken or handoffToken'],
+      ],
       ['no token', (s: Json) => ({ sessionId: s.sessionId }), 400, ['send exactly one of sessionToken or handoffToken']],
       ['the handoff token as a session token', (s: Json) => ({ sessionId: s.sessionId, sessionToken: s.handoffToken }), 401, 'Invalid session token'],
       ['the session token as a handoff token', (s: Json) => ({ sessionId: s.sessionId, handoffToken: s.sessionToken }), 401, 'Invalid handoff token'],
@@ -80,7 +87,12 @@ for (const target of TARGETS) {
       expect(status).toBe('cancelled');
       const url = new URL(redirectUrl);
       expect(url.pathname).toBe('/cancelled');
-      expect(Object.fromEntries(url.searchParams)).toEqual({ from: 'popup', sessionId: session.sessionId, status: 'cancelled', timestamp: String(ctx.clock.now().getTime()) });
+      expect(Object.fromEntries(url.searchParams)).toEqual({
+        from: 'popup',
+        sessionId: session.sessionId,
+        status: 'cancelled',
+        timestamp: String(ctx.clock.now().getTime()),
+      });
       const kinds = (await ctx.database.db.select().from(events).where(eq(events.sessionId, session.sessionId))).map((row) => row.kind).sort();
       expect(kinds).toEqual(['session.started', 'verification.cancelled']);
       expect((await post('cancel', { sessionId: session.sessionId, sessionToken: session.sessionToken })).status).toBe(409);
@@ -89,9 +101,13 @@ for (const target of TARGETS) {
     });
 
     test('cancel answers cross-origin calls from the SDK (no credentials)', async () => {
-      const preflight = await ctx.request('OPTIONS', '/api/v1/verify/cancel', { headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' } });
+      const preflight = await ctx.request('OPTIONS', '/api/v1/verify/cancel', {
+        headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' },
+      });
       expect(preflight.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
-      const statusPreflight = await ctx.request('OPTIONS', '/api/v1/verify/status', { headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' } });
+      const statusPreflight = await ctx.request('OPTIONS', '/api/v1/verify/status', {
+        headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' },
+      });
       expect(statusPreflight.headers.get('access-control-allow-origin')).toBeNull();
     });
 

@@ -48,7 +48,15 @@ for (const target of TARGETS) {
           timestamp: createdAt.toISOString(),
           tenantId: bed.tenantId,
           test: false,
-          data: { sessionId: withUser.sessionId, verified: true, verificationMode: 'L1', challengeAge: 25, timestamp: createdAt.toISOString(), externalUserId: 'user-42', eventId },
+          data: {
+            sessionId: withUser.sessionId,
+            verified: true,
+            verificationMode: 'L1',
+            challengeAge: 25,
+            timestamp: createdAt.toISOString(),
+            externalUserId: 'user-42',
+            eventId,
+          },
         });
         expect(first!.eventId).toBe(eventId);
         expect(envelope(second!.text).data).not.toHaveProperty('externalUserId');
@@ -66,7 +74,14 @@ for (const target of TARGETS) {
         await bed.run();
         const body = envelope(bed.receiver.requests(path)[0]!.text);
         expect(body.timestamp).toBe(session!.expiresAt.toISOString());
-        expect(body.data).toEqual({ sessionId, verificationMode: 'L1', challengeAge: 25, expiresAt: session!.expiresAt.toISOString(), timestamp: session!.expiresAt.toISOString(), eventId });
+        expect(body.data).toEqual({
+          sessionId,
+          verificationMode: 'L1',
+          challengeAge: 25,
+          expiresAt: session!.expiresAt.toISOString(),
+          timestamp: session!.expiresAt.toISOString(),
+          eventId,
+        });
       });
 
       test('started/failed/cancelled: timestamp is the send time, fixed at the first send, identical for every endpoint and retry', async () => {

@@ -36,9 +36,23 @@ export function eventData(kind: EventKind, session: SessionFacts, occurredAt: Da
     case 'verification.completed':
       return withUser({ ...base, verified: true, verificationMode: session.verificationMode, challengeAge: session.challengeAge, timestamp: at, eventId });
     case 'verification.failed':
-      return withUser({ ...base, verified: false, verificationMode: session.verificationMode, reason: reason ?? 'verification_failed', challengeAge: session.challengeAge, timestamp: at });
+      return withUser({
+        ...base,
+        verified: false,
+        verificationMode: session.verificationMode,
+        reason: reason ?? 'verification_failed',
+        challengeAge: session.challengeAge,
+        timestamp: at,
+      });
     case 'verification.cancelled':
-      return withUser({ ...base, verified: false, verificationMode: session.verificationMode, reason: 'cancelled', challengeAge: session.challengeAge, timestamp: at });
+      return withUser({
+        ...base,
+        verified: false,
+        verificationMode: session.verificationMode,
+        reason: 'cancelled',
+        challengeAge: session.challengeAge,
+        timestamp: at,
+      });
     case 'session.timeout':
       return withUser({
         ...base,
@@ -71,7 +85,13 @@ function inSpecOrder(kind: EventKind, data: Record<string, unknown>): Record<str
 /** The exact JSON body of a webhook (spec "Envelope": event, timestamp, tenantId, test, data, in that order). */
 export function envelopeBody(event: { kind: string; tenantId: string; test: boolean; data: Record<string, unknown> }, timestamp: Date): string {
   const kind = event.kind as EventKind;
-  const envelope: EventEnvelope = { event: kind, timestamp: timestamp.toISOString(), tenantId: event.tenantId, test: event.test, data: inSpecOrder(kind, event.data) };
+  const envelope: EventEnvelope = {
+    event: kind,
+    timestamp: timestamp.toISOString(),
+    tenantId: event.tenantId,
+    test: event.test,
+    data: inSpecOrder(kind, event.data),
+  };
   return JSON.stringify(envelope);
 }
 

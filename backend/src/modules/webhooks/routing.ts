@@ -45,7 +45,13 @@ interface LegacyConfiguration {
 }
 
 /** The legacy configuration as an endpoint row, created or brought up to date from the tenant's columns. */
-async function legacyEndpoint(tx: DbOrTx, tenantId: string, tenant: LegacyConfiguration, existing: EndpointRow | undefined, now: Date): Promise<EndpointRow | null> {
+async function legacyEndpoint(
+  tx: DbOrTx,
+  tenantId: string,
+  tenant: LegacyConfiguration,
+  existing: EndpointRow | undefined,
+  now: Date,
+): Promise<EndpointRow | null> {
   if (!tenant.url) return null;
   const events = (tenant.events ?? []).filter(isEventKind);
   const secret = tenant.secret ?? '';
@@ -93,14 +99,22 @@ export async function routeEvents(tx: DbOrTx, events: readonly RoutableEvent[]):
     const rows = ofTenant.flatMap((row) => (row.endpoint ? [row.endpoint] : []));
     let targets = rows.filter((row) => !row.legacy);
     if (targets.length === 0 && ofTenant[0]) {
-      const legacy = await legacyEndpoint(tx, tenantId, ofTenant[0].legacy, rows.find((row) => row.legacy), events.find((e) => e.tenantId === tenantId)!.createdAt);
+      const legacy = await legacyEndpoint(
+        tx,
+        tenantId,
+        ofTenant[0].legacy,
+        rows.find((row) => row.legacy),
+        events.find((e) => e.tenantId === tenantId)!.createdAt,
+      );
       targets = legacy ? [legacy] : [];
     }
     targetsOf.set(tenantId, targets);
   }
 
   const values = events.flatMap((event) => {
-    const targets = (targetsOf.get(event.tenantId) ?? []).filter((row) => row.events.includes(event.kind) && (row.pairId === null || row.pairId === event.pairId));
+    const targets = (targetsOf.get(event.tenantId) ?? []).filter(
+      (row) => row.events.includes(event.kind) && (row.pairId === null || row.pairId === event.pairId),
+    );
     const deadlineAt = new Date(event.createdAt.getTime() + DEFAULT_WEBHOOK_SETTINGS.deliveryWindowMs);
     return targets.map((endpoint) => {
       const state = effectiveState(endpoint);

@@ -26,13 +26,21 @@ describe('signature test vectors (signing-vectors.json)', () => {
   test('the Standard Webhooks published example verifies with our key derivation', () => {
     const v = vectors.vectors[0]!;
     expect(v.webhookSignature).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
-    expect(verifyStandardWebhook(v.body, { 'webhook-id': v.eventId, 'webhook-timestamp': String(v.timestampSeconds), 'webhook-signature': v.webhookSignature }, v.secret, { nowSeconds: v.timestampSeconds }).ok).toBe(true);
+    expect(
+      verifyStandardWebhook(
+        v.body,
+        { 'webhook-id': v.eventId, 'webhook-timestamp': String(v.timestampSeconds), 'webhook-signature': v.webhookSignature },
+        v.secret,
+        { nowSeconds: v.timestampSeconds },
+      ).ok,
+    ).toBe(true);
   });
 });
 
 describe('verification helpers', () => {
   const secret = 'whsec_dGVzdC1zZWNyZXQtMzItYnl0ZXMtZm9yLXZlY3RvcnMhIQ==';
-  const body = '{"event":"verification.completed","timestamp":"2026-01-15T12:00:00.000Z","tenantId":"ten_1","test":false,"data":{"sessionId":"ses_1","verified":true,"externalUserId":"Zoë"}}';
+  const body =
+    '{"event":"verification.completed","timestamp":"2026-01-15T12:00:00.000Z","tenantId":"ten_1","test":false,"data":{"sessionId":"ses_1","verified":true,"externalUserId":"Zoë"}}';
   const now = 1_768_478_400;
   const headers = signatureHeaders({ secret, eventId: 'evt_1', timestampSeconds: now, body });
 
@@ -63,7 +71,8 @@ describe('verification helpers', () => {
     ['timestamp not a number', { ...headers, 'webhook-timestamp': '12e3' }, now, 'bad-timestamp'],
   ];
   for (const [name, h, at, reason] of standardCases) {
-    test(`Standard Webhooks refuses: ${name}`, () => expect(verifyStandardWebhook(body, h, secret, { nowSeconds: at })).toEqual({ ok: false, reason } as never));
+    test(`Standard Webhooks refuses: ${name}`, () =>
+      expect(verifyStandardWebhook(body, h, secret, { nowSeconds: at })).toEqual({ ok: false, reason } as never));
   }
   test('Standard Webhooks accepts any of several signatures (rotation)', () => {
     const rotated = { ...headers, 'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')} ${headers['webhook-signature']}` };

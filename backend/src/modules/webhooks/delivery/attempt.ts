@@ -79,7 +79,12 @@ export async function attemptDelivery(input: AttemptInput, guard: GuardOptions, 
   if (statusCode >= 300 && statusCode < 400) {
     // Never followed: the target would need its own check, and a 307/308 would resend the signed body elsewhere.
     const location = header('location');
-    return result({ statusCode, errorClass: 'redirect', errorMessage: `redirect${location ? ` to ${location.slice(0, 200)}` : ''} not followed; configure the final URL`, responseSnippet: response.snippet });
+    return result({
+      statusCode,
+      errorClass: 'redirect',
+      errorMessage: `redirect${location ? ` to ${location.slice(0, 200)}` : ''} not followed; configure the final URL`,
+      responseSnippet: response.snippet,
+    });
   }
   return result({ statusCode, errorClass: 'http', errorMessage: `HTTP ${statusCode}`, retryAfter: header('retry-after'), responseSnippet: response.snippet });
 }

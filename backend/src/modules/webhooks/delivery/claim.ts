@@ -132,7 +132,12 @@ async function lease(tx: DbOrTx, picked: Pick[], leaseUntil: Date, workerId: str
   const leased = await tx
     .update(webhookDeliveries)
     .set({ leaseUntil, leaseToken: sql`${webhookDeliveries.leaseToken} + 1`, leasedBy: workerId })
-    .where(inArray(webhookDeliveries.id, picked.map((p) => p.id)))
+    .where(
+      inArray(
+        webhookDeliveries.id,
+        picked.map((p) => p.id),
+      ),
+    )
     .returning({ id: webhookDeliveries.id, leaseToken: webhookDeliveries.leaseToken });
   // An interrupted attempt counts as an attempt made (it may have been sent), so numbers stay unique.
   const interrupted = picked.filter((p) => p.interrupted).map((p) => p.id);
@@ -149,11 +154,20 @@ async function lease(tx: DbOrTx, picked: Pick[], leaseUntil: Date, workerId: str
 async function loadClaimed(tx: DbOrTx, picked: Pick[], tokens: Map<string, number>, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   const { now, workerId } = options;
   const rows = await tx
-    .select({ delivery: webhookDeliveries, secret: webhookEndpoints.secret, event: { id: events.id, kind: events.kind, tenantId: events.tenantId, test: events.test, data: events.data, body: events.body } })
+    .select({
+      delivery: webhookDeliveries,
+      secret: webhookEndpoints.secret,
+      event: { id: events.id, kind: events.kind, tenantId: events.tenantId, test: events.test, data: events.data, body: events.body },
+    })
     .from(webhookDeliveries)
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(inArray(webhookDeliveries.id, picked.map((p) => p.id)));
+    .where(
+      inArray(
+        webhookDeliveries.id,
+        picked.map((p) => p.id),
+      ),
+    );
 
   const claimed: ClaimedDelivery[] = [];
   for (const row of rows) {

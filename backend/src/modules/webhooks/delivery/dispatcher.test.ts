@@ -50,7 +50,9 @@ for (const target of TARGETS) {
         const [claimed] = await bed.dispatcher.claim(10);
         const row = await bed.delivery(eventId, endpointId);
         expect(claimed!.deliveryId).toBe(row.id);
-        await attemptDelivery({ url: claimed!.url, eventId, body: claimed!.body, secret: claimed!.secret, sentAt: bed.clock.now() }, bed.guard, { timeoutMs: 5_000 });
+        await attemptDelivery({ url: claimed!.url, eventId, body: claimed!.body, secret: claimed!.secret, sentAt: bed.clock.now() }, bed.guard, {
+          timeoutMs: 5_000,
+        });
         bed.clock.advance(bed.settings.leaseMs + SEC);
         await bed.run();
         const received = bed.receiver.requests(path);
@@ -146,7 +148,11 @@ for (const target of TARGETS) {
         bed.receiver.script(path, [], { status: 500 });
         const { startedEventId } = await bed.session();
         await bed.settle();
-        expect(await bed.delivery(startedEventId, endpointId)).toMatchObject({ status: 'undelivered', undeliveredReason: 'attempts_exhausted', totalAttempts: 3 });
+        expect(await bed.delivery(startedEventId, endpointId)).toMatchObject({
+          status: 'undelivered',
+          undeliveredReason: 'attempts_exhausted',
+          totalAttempts: 3,
+        });
       });
 
       test('rule 6 / Active → Retrying: a failing endpoint gets one request at a time, paced per endpoint; others are unaffected', async () => {
@@ -231,7 +237,9 @@ for (const target of TARGETS) {
         const s2 = await bed.session({ pairId: pair2 });
         const c2 = await bed.complete(s2.sessionId);
         const routed = async (eventId: string) =>
-          (await bed.database.db.select({ endpointId: webhookDeliveries.endpointId }).from(webhookDeliveries).where(eq(webhookDeliveries.eventId, eventId))).map((r) => r.endpointId).sort();
+          (await bed.database.db.select({ endpointId: webhookDeliveries.endpointId }).from(webhookDeliveries).where(eq(webhookDeliveries.eventId, eventId)))
+            .map((r) => r.endpointId)
+            .sort();
         expect(await routed(s1.startedEventId)).toEqual([accountWide.endpointId]);
         expect(await routed(c1)).toEqual([completedOnly.endpointId]);
         expect(await routed(s2.startedEventId)).toEqual([scoped.endpointId, accountWide.endpointId].sort());
@@ -275,7 +283,10 @@ for (const target of TARGETS) {
         const before = bed.receiver.requests(path).length;
         // Batch 1: at most 500 in flight at once; batch 2 only after batch 1 settled.
         await bed.dispatcher.housekeeping();
-        const pendingAfterRelease = await db.select({ n: sql<number>`count(*)::int` }).from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending')));
+        const pendingAfterRelease = await db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(webhookDeliveries)
+          .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending')));
         expect(pendingAfterRelease[0]!.n).toBe(500);
         await bed.settle();
         await bed.settle();
@@ -316,7 +327,12 @@ for (const target of TARGETS) {
         const legacyTenant = await createTenant(db, bed.clock, { name: 'Legacy', domains: ['legacy.example.com'], sandbox: false });
         const path = fresh('rule12-legacy');
         const legacySecret = 'legacy-shared-secret-v0';
-        await setLegacyWebhook(db, bed.guard, { tenantId: legacyTenant.tenantId, url: bed.receiver.url(path), secret: legacySecret, events: ['verification.completed'] });
+        await setLegacyWebhook(db, bed.guard, {
+          tenantId: legacyTenant.tenantId,
+          url: bed.receiver.url(path),
+          secret: legacySecret,
+          events: ['verification.completed'],
+        });
         bed.receiver.expectSecret(path, legacySecret);
         const legacyBed = { ...bed, tenantId: legacyTenant.tenantId, pairId: legacyTenant.pairId };
         const sessionIn = async () => {
@@ -331,7 +347,12 @@ for (const target of TARGETS) {
         expect(bed.receiver.requests(path)[0]!.serviceSignatureValid).toBe(true);
         // The first endpoint migrates the legacy configuration: two endpoints now, legacy columns cleared.
         const newPath = fresh('rule12-new');
-        const created = await addEndpoint(db, bed.clock, bed.guard, { tenantId: legacyTenant.tenantId, url: bed.receiver.url(newPath), events: ['verification.completed'], enabled: true });
+        const created = await addEndpoint(db, bed.clock, bed.guard, {
+          tenantId: legacyTenant.tenantId,
+          url: bed.receiver.url(newPath),
+          events: ['verification.completed'],
+          enabled: true,
+        });
         bed.receiver.expectSecret(newPath, created.secret);
         expect(created.migratedLegacyEndpointId).toBeDefined();
         const migrated = await bed.endpointRow(created.migratedLegacyEndpointId!);
@@ -352,9 +373,17 @@ for (const target of TARGETS) {
         const t = await createTenant(db, bed.clock, { name: 'Limits', domains: ['limits.example.com'], sandbox: false });
         await setLegacyWebhook(db, bed.guard, { tenantId: t.tenantId, url: bed.receiver.url('/limits-legacy'), secret: 's', events: ['session.started'] });
         await createSessionFor(bed, t.tenantId, t.pairId); // materialises the legacy row
-        for (let i = 0; i < 19; i++) await addEndpoint(db, bed.clock, bed.guard, { tenantId: t.tenantId, url: bed.receiver.url(`/limits-${i}`), events: ['session.started'], enabled: false });
+        for (let i = 0; i < 19; i++)
+          await addEndpoint(db, bed.clock, bed.guard, {
+            tenantId: t.tenantId,
+            url: bed.receiver.url(`/limits-${i}`),
+            events: ['session.started'],
+            enabled: false,
+          });
         // 19 + the migrated legacy endpoint = 20: the 21st is refused.
-        await expect(addEndpoint(db, bed.clock, bed.guard, { tenantId: t.tenantId, url: bed.receiver.url('/limits-x'), events: ['session.started'], enabled: false })).rejects.toThrow(/already has 20 webhook endpoints/);
+        await expect(
+          addEndpoint(db, bed.clock, bed.guard, { tenantId: t.tenantId, url: bed.receiver.url('/limits-x'), events: ['session.started'], enabled: false }),
+        ).rejects.toThrow(/already has 20 webhook endpoints/);
         await db.update(webhookEndpoints).set({ enabled: false }).where(eq(webhookEndpoints.tenantId, t.tenantId));
       });
     });
@@ -365,7 +394,14 @@ for (const target of TARGETS) {
         const path = fresh('crash-after-claim');
         const { endpointId } = await bed.endpoint(path, ['verification.completed']);
         const eventId = await bed.complete((await bed.session()).sessionId);
-        const crashed = createDispatcher({ db: bed.database.db, clock: bed.clock, logger: silentLogger, guard: bed.guard, settings: bed.settings, workerId: 'crashed' });
+        const crashed = createDispatcher({
+          db: bed.database.db,
+          clock: bed.clock,
+          logger: silentLogger,
+          guard: bed.guard,
+          settings: bed.settings,
+          workerId: 'crashed',
+        });
         expect(await crashed.claim(10)).toHaveLength(1); // …and the process dies here
         await bed.run();
         expect(bed.receiver.requests(path)).toHaveLength(0); // still leased
@@ -388,7 +424,14 @@ for (const target of TARGETS) {
         const { endpointId } = await bed.endpoint(path, ['verification.completed']);
         bed.receiver.script(path, [{ status: 500 }], { status: 200 });
         const eventId = await bed.complete((await bed.session()).sessionId);
-        const slow = createDispatcher({ db: bed.database.db, clock: bed.clock, logger: silentLogger, guard: bed.guard, settings: bed.settings, workerId: 'slow' });
+        const slow = createDispatcher({
+          db: bed.database.db,
+          clock: bed.clock,
+          logger: silentLogger,
+          guard: bed.guard,
+          settings: bed.settings,
+          workerId: 'slow',
+        });
         const [stale] = await slow.claim(10);
         bed.clock.advance(bed.settings.leaseMs);
         await bed.run(); // the new holder delivers (the receiver's 500 went to... the new holder)
@@ -434,7 +477,14 @@ for (const target of TARGETS) {
         const second: Database | null = bed.database.url ? await openPostgres(bed.database.url, { max: 4 }) : null;
         try {
           const a = createDispatcher({ db: bed.database.db, clock: bed.clock, logger: silentLogger, guard: bed.guard, settings: bed.settings, workerId: 'a' });
-          const b = createDispatcher({ db: (second ?? bed.database).db, clock: bed.clock, logger: silentLogger, guard: bed.guard, settings: bed.settings, workerId: 'b' });
+          const b = createDispatcher({
+            db: (second ?? bed.database).db,
+            clock: bed.clock,
+            logger: silentLogger,
+            guard: bed.guard,
+            settings: bed.settings,
+            workerId: 'b',
+          });
           for (let round = 0; round < 4; round++) {
             const due = await bed.nextDueAt();
             bed.clock.set(due!);

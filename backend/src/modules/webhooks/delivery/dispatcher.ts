@@ -51,11 +51,10 @@ export function createDispatcher(deps: DispatcherDeps) {
     const sentAt = clock.now();
     let result: AttemptResult;
     try {
-      result = await attemptDelivery(
-        { url: claimed.url, eventId: claimed.eventId, body: claimed.body, secret: claimed.secret, sentAt },
-        deps.guard,
-        { timeoutMs: settings.attemptTimeoutMs, snippetBytes: settings.responseSnippetBytes },
-      );
+      result = await attemptDelivery({ url: claimed.url, eventId: claimed.eventId, body: claimed.body, secret: claimed.secret, sentAt }, deps.guard, {
+        timeoutMs: settings.attemptTimeoutMs,
+        snippetBytes: settings.responseSnippetBytes,
+      });
     } catch (error) {
       result = { statusCode: null, errorClass: 'connection', errorMessage: String((error as Error)?.message ?? error), retryAfter: null, durationMs: 0 };
     }

@@ -53,8 +53,7 @@ function spawnChild(config: ChildConfig): Child {
     let buffer = '';
     for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
       buffer += decoder.decode(chunk);
-      let eol: number;
-      while ((eol = buffer.indexOf('\n')) !== -1) {
+      for (let eol = buffer.indexOf('\n'); eol !== -1; eol = buffer.indexOf('\n')) {
         const line = buffer.slice(0, eol);
         buffer = buffer.slice(eol + 1);
         if (line.trim()) messages.push(JSON.parse(line));
@@ -116,14 +115,25 @@ describe.skipIf(!TARGETS.includes('postgres'))('two backend processes on one Pos
     }
     await until(async () => (await bed.endpointRow(b.endpointId)).deliveryState === 'retrying');
     // Whatever was in flight when it turned Retrying finishes first; then one request at a time.
-    await until(async () => (await bed.database.db.select({ n: count() }).from(webhookDeliveries).where(sql`${webhookDeliveries.endpointId} = ${b.endpointId} and ${webhookDeliveries.leaseUntil} > now()`))[0]!.n <= 1);
+    await until(
+      async () =>
+        (
+          await bed.database.db
+            .select({ n: count() })
+            .from(webhookDeliveries)
+            .where(sql`${webhookDeliveries.endpointId} = ${b.endpointId} and ${webhookDeliveries.leaseUntil} > now()`)
+        )[0]!.n <= 1,
+    );
     bed.receiver.resetPeak('/multi-b');
     const probesBefore = bed.receiver.requests('/multi-b').length;
     await until(() => bed.receiver.requests('/multi-b').length >= probesBefore + 4);
     expect(bed.receiver.maxConcurrent('/multi-b')).toBe(1);
 
     bed.receiver.script('/multi-b', [], { status: 200 });
-    await until(async () => (await bed.database.db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'pending')))[0]!.n === 0, 30_000);
+    await until(
+      async () => (await bed.database.db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'pending')))[0]!.n === 0,
+      30_000,
+    );
 
     // Endpoint A never failed: each event exactly once.
     const toA = bed.receiver.requests('/multi-a');
@@ -134,9 +144,19 @@ describe.skipIf(!TARGETS.includes('postgres'))('two backend processes on one Pos
     expect(attemptsB.filter((x) => x.outcome !== 'interrupted')).toHaveLength(bed.receiver.requests('/multi-b').length);
     const keys = attemptsB.map((x) => `${x.deliveryId}#${x.attemptNumber}`);
     expect(new Set(keys).size).toBe(keys.length);
-    expect(new Set(bed.receiver.requests('/multi-b').filter((r) => r.json?.event).map((r) => r.eventId))).toEqual(new Set(ids));
+    expect(
+      new Set(
+        bed.receiver
+          .requests('/multi-b')
+          .filter((r) => r.json?.event)
+          .map((r) => r.eventId),
+      ),
+    ).toEqual(new Set(ids));
     // Both processes did part of the work.
-    const workers = await bed.database.db.selectDistinct({ workerId: webhookAttempts.workerId }).from(webhookAttempts).where(eq(webhookAttempts.endpointId, a.endpointId));
+    const workers = await bed.database.db
+      .selectDistinct({ workerId: webhookAttempts.workerId })
+      .from(webhookAttempts)
+      .where(eq(webhookAttempts.endpointId, a.endpointId));
     expect(workers.map((w) => w.workerId).sort()).toEqual(['backend-1', 'backend-2']);
 
     for (const child of children) child.proc.kill('SIGTERM');
@@ -175,7 +195,12 @@ for (const target of TARGETS) {
       let pairId: string;
       const where: Pick<ChildConfig, 'databaseUrl' | 'dataDir'> = {};
       if (bed) {
-        const added = await addEndpoint(bed.database.db, bed.clock, guard, { tenantId: bed.tenantId, url: receiver.url(path), events: ['verification.completed'], enabled: true });
+        const added = await addEndpoint(bed.database.db, bed.clock, guard, {
+          tenantId: bed.tenantId,
+          url: receiver.url(path),
+          events: ['verification.completed'],
+          enabled: true,
+        });
         receiver.expectSecret(path, added.secret);
         ({ tenantId, pairId } = bed);
         where.databaseUrl = bed.database.url!;
@@ -184,7 +209,12 @@ for (const target of TARGETS) {
         const database = await openPglite(dataDir!);
         const clock = new ManualClock(new Date());
         const tenant = await createTenant(database.db, clock, { name: 'Crash', domains: ['c.example.com'], sandbox: false });
-        const added = await addEndpoint(database.db, clock, guard, { tenantId: tenant.tenantId, url: receiver.url(path), events: ['verification.completed'], enabled: true });
+        const added = await addEndpoint(database.db, clock, guard, {
+          tenantId: tenant.tenantId,
+          url: receiver.url(path),
+          events: ['verification.completed'],
+          enabled: true,
+        });
         receiver.expectSecret(path, added.secret);
         ({ tenantId, pairId } = tenant);
         await database.close();

@@ -56,7 +56,13 @@ export async function recordAttempt(deps: RecordDeps, claimed: ClaimedDelivery, 
     }
   });
   if (outcome !== 'success') {
-    deps.logger.info('webhook attempt failed', { deliveryId: claimed.deliveryId, eventId: claimed.eventId, endpointId: claimed.endpointId, statusCode: result.statusCode, errorClass: result.errorClass });
+    deps.logger.info('webhook attempt failed', {
+      deliveryId: claimed.deliveryId,
+      eventId: claimed.eventId,
+      endpointId: claimed.endpointId,
+      statusCode: result.statusCode,
+      errorClass: result.errorClass,
+    });
   }
 }
 
@@ -68,7 +74,14 @@ interface EndpointStep {
 }
 
 /** The endpoint row and what the attempt does to its state; null when the endpoint is gone. */
-async function endpointAfterAttempt(tx: DbOrTx, claimed: ClaimedDelivery, result: AttemptResult, outcome: Outcome, now: Date, settings: WebhookSettings): Promise<EndpointStep | null> {
+async function endpointAfterAttempt(
+  tx: DbOrTx,
+  claimed: ClaimedDelivery,
+  result: AttemptResult,
+  outcome: Outcome,
+  now: Date,
+  settings: WebhookSettings,
+): Promise<EndpointStep | null> {
   // The endpoint row is locked only when its state may change. A success to an endpoint with
   // nothing to reset (the common case) leaves it alone, so that concurrent records and claims
   // for one busy endpoint do not queue behind its row lock.
@@ -85,7 +98,14 @@ async function endpointAfterAttempt(tx: DbOrTx, claimed: ClaimedDelivery, result
 }
 
 /** The delivery row's next step. Returns false when the row is gone (nothing left to record against). */
-async function settleDelivery(tx: DbOrTx, claimed: ClaimedDelivery, result: AttemptResult, outcome: Outcome, now: Date, settings: WebhookSettings): Promise<boolean> {
+async function settleDelivery(
+  tx: DbOrTx,
+  claimed: ClaimedDelivery,
+  result: AttemptResult,
+  outcome: Outcome,
+  now: Date,
+  settings: WebhookSettings,
+): Promise<boolean> {
   const counts = { attempts: sql`${webhookDeliveries.attempts} + 1`, totalAttempts: sql`${webhookDeliveries.totalAttempts} + 1` };
   // Only the holder of the current lease releases it; a worker whose lease ran out does not.
   const releaseLease = {
@@ -114,7 +134,12 @@ async function settleDelivery(tx: DbOrTx, claimed: ClaimedDelivery, result: Atte
   // status; so does a row whose lease was taken over: its new holder decides.
   let set: Partial<typeof webhookDeliveries.$inferInsert> = {};
   if (delivery.status === 'pending' && delivery.leaseToken === claimed.leaseToken) {
-    const step = nextDeliveryStep({ policy: delivery.policy as DeliveryPolicy, attempts: delivery.attempts + 1, deadlineAt: delivery.deadlineAt }, result, now, settings);
+    const step = nextDeliveryStep(
+      { policy: delivery.policy as DeliveryPolicy, attempts: delivery.attempts + 1, deadlineAt: delivery.deadlineAt },
+      result,
+      now,
+      settings,
+    );
     set =
       step.kind === 'retry'
         ? { nextAttemptAt: step.at }
@@ -122,6 +147,9 @@ async function settleDelivery(tx: DbOrTx, claimed: ClaimedDelivery, result: Atte
           ? { status: 'undelivered', undeliveredReason: step.reason, settledAt: now }
           : { status: 'delivered', deliveredAt: now, settledAt: now };
   }
-  await tx.update(webhookDeliveries).set({ ...set, ...counts, ...releaseLease }).where(eq(webhookDeliveries.id, delivery.id));
+  await tx
+    .update(webhookDeliveries)
+    .set({ ...set, ...counts, ...releaseLease })
+    .where(eq(webhookDeliveries.id, delivery.id));
   return true;
 }

@@ -3,7 +3,11 @@ import { DEFAULT_WEBHOOK_SETTINGS as S, webhookSettings } from '../settings';
 import { classifyOutcome, nextDeliveryStep, policyFor, retryAfterMs, type AttemptResult, type DeliveryPolicy } from './retry-policy';
 
 const T0 = new Date('2026-01-15T12:00:00.000Z');
-const res = (statusCode: number | null, errorClass: AttemptResult['errorClass'] = statusCode !== null && statusCode < 300 ? null : 'http', retryAfter: string | null = null): AttemptResult => ({
+const res = (
+  statusCode: number | null,
+  errorClass: AttemptResult['errorClass'] = statusCode !== null && statusCode < 300 ? null : 'http',
+  retryAfter: string | null = null,
+): AttemptResult => ({
   statusCode,
   errorClass,
   errorMessage: null,
@@ -98,10 +102,16 @@ describe('completion retries (rule 3): capped exponential ≤ 10 min between att
   });
   test('a Retry-After beyond the window ends it (the receiver asked for later than we may try)', () => {
     const late = new Date(deadlineAt.getTime() - 60_000);
-    expect(nextDeliveryStep({ policy: 'completion', attempts: 3, deadlineAt }, res(429, 'http', '3600'), late, S)).toEqual({ kind: 'undelivered', reason: 'expired' });
+    expect(nextDeliveryStep({ policy: 'completion', attempts: 3, deadlineAt }, res(429, 'http', '3600'), late, S)).toEqual({
+      kind: 'undelivered',
+      reason: 'expired',
+    });
   });
   test('Retry-After longer than the backoff is honoured', () => {
-    expect(nextDeliveryStep({ policy: 'completion', attempts: 1, deadlineAt }, res(503, 'http', '1800'), T0, S)).toEqual({ kind: 'retry', at: new Date(T0.getTime() + 1_800_000) });
+    expect(nextDeliveryStep({ policy: 'completion', attempts: 1, deadlineAt }, res(503, 'http', '1800'), T0, S)).toEqual({
+      kind: 'retry',
+      at: new Date(T0.getTime() + 1_800_000),
+    });
   });
 });
 
@@ -119,7 +129,10 @@ describe('timeout retries (rule 4): configured attempts (3), exponential at 5 s 
   });
   test('the configured count applies', () => {
     const five = webhookSettings({ timeoutAttempts: 5 });
-    expect(nextDeliveryStep({ policy: 'timeout', attempts: 4, deadlineAt }, res(500), T0, five)).toEqual({ kind: 'retry', at: new Date(T0.getTime() + 40_000) });
+    expect(nextDeliveryStep({ policy: 'timeout', attempts: 4, deadlineAt }, res(500), T0, five)).toEqual({
+      kind: 'retry',
+      at: new Date(T0.getTime() + 40_000),
+    });
     expect(nextDeliveryStep({ policy: 'timeout', attempts: 5, deadlineAt }, res(500), T0, five).kind).toBe('undelivered');
   });
 });
@@ -137,7 +150,8 @@ describe('in-request retries (rule 5): 3 attempts, rejections not retried', () =
     ['timeout on attempt 1 → retry', 1, res(null, 'timeout'), 'retry'],
     ['200 → delivered', 1, res(200), 'delivered'],
   ];
-  for (const [name, attempts, result, kind] of cases) test(name, () => expect(nextDeliveryStep({ policy: 'in-request', attempts, deadlineAt }, result, T0, S).kind).toBe(kind as never));
+  for (const [name, attempts, result, kind] of cases)
+    test(name, () => expect(nextDeliveryStep({ policy: 'in-request', attempts, deadlineAt }, result, T0, S).kind).toBe(kind as never));
   test('the rejection is recorded as such', () => {
     expect(nextDeliveryStep({ policy: 'in-request', attempts: 1, deadlineAt }, res(404), T0, S)).toEqual({ kind: 'undelivered', reason: 'rejected' });
   });

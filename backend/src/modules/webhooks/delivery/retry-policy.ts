@@ -56,7 +56,11 @@ export function classifyOutcome(result: Pick<AttemptResult, 'statusCode' | 'erro
  * The wait a receiver asked for, in ms, capped (rule 7), or null. Only 429 and 503 count.
  * Accepts delta-seconds and HTTP-dates (RFC 9110 §10.2.3).
  */
-export function retryAfterMs(result: Pick<AttemptResult, 'statusCode' | 'retryAfter'>, now: Date, settings: Pick<WebhookSettings, 'retryAfterCapMs'>): number | null {
+export function retryAfterMs(
+  result: Pick<AttemptResult, 'statusCode' | 'retryAfter'>,
+  now: Date,
+  settings: Pick<WebhookSettings, 'retryAfterCapMs'>,
+): number | null {
   if (result.statusCode !== 429 && result.statusCode !== 503) return null;
   const raw = result.retryAfter?.trim();
   if (!raw) return null;
@@ -89,10 +93,7 @@ export interface DeliveryFacts {
   deadlineAt: Date;
 }
 
-export type DeliveryStep =
-  | { kind: 'delivered' }
-  | { kind: 'retry'; at: Date }
-  | { kind: 'undelivered'; reason: 'rejected' | 'attempts_exhausted' | 'expired' };
+export type DeliveryStep = { kind: 'delivered' } | { kind: 'retry'; at: Date } | { kind: 'undelivered'; reason: 'rejected' | 'attempts_exhausted' | 'expired' };
 
 /** What happens to one delivery after an attempt (the endpoint's own pacing is endpoints/endpoint-state.ts). */
 export function nextDeliveryStep(delivery: DeliveryFacts, result: AttemptResult, now: Date, settings: WebhookSettings): DeliveryStep {

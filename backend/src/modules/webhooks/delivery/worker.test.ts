@@ -26,7 +26,14 @@ for (const target of TARGETS) {
     beforeAll(async () => {
       bed = await createTestbed(target);
       // A one-minute poll: anything delivered within the test came from the wake-up.
-      worker = createWebhookWorker({ database: bed.database, clock: bed.clock, logger: silentLogger, guard: bed.guard, settings: { pollIntervalMs: 60_000 }, mailer: null });
+      worker = createWebhookWorker({
+        database: bed.database,
+        clock: bed.clock,
+        logger: silentLogger,
+        guard: bed.guard,
+        settings: { pollIntervalMs: 60_000 },
+        mailer: null,
+      });
       await worker.start();
       await Bun.sleep(50); // the first pass finds nothing and the loop goes to sleep
     });

@@ -135,7 +135,12 @@ export function postPinned(request: PinnedRequest): Promise<PinnedResponse> {
         const chunks: Buffer[] = [];
         let kept = 0;
         const done = () =>
-          finish({ kind: 'response', statusCode: res.statusCode ?? 0, headers: res.headers, snippet: Buffer.concat(chunks).subarray(0, limit).toString('utf8') });
+          finish({
+            kind: 'response',
+            statusCode: res.statusCode ?? 0,
+            headers: res.headers,
+            snippet: Buffer.concat(chunks).subarray(0, limit).toString('utf8'),
+          });
         res.on('data', (chunk: Buffer) => {
           chunks.push(chunk);
           kept += chunk.length;
@@ -155,7 +160,9 @@ export function postPinned(request: PinnedRequest): Promise<PinnedResponse> {
       finish({ kind: 'error', errorClass: 'timeout', message: `no complete response within ${request.timeoutMs} ms` });
       req.destroy();
     }, request.timeoutMs);
-    req.on('error', (error: NodeJS.ErrnoException) => finish({ kind: 'error', errorClass: classifyError(error), message: `${error.code ? `${error.code}: ` : ''}${error.message}` }));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ kind: 'error', errorClass: classifyError(error), message: `${error.code ? `${error.code}: ` : ''}${error.message}` }),
+    );
     req.end(request.body);
   });
 }

@@ -132,7 +132,9 @@ describe('refused at configuration time', () => {
 describe('refused at connection time (no request reaches the live receiver)', () => {
   for (const [name, url] of vectors) {
     test(name, async () => {
-      const result = await attemptDelivery({ url: url(), eventId: 'evt_ssrf', body: '{}', secret: 'whsec_x', sentAt: new Date() }, guard(), { timeoutMs: 2_000 });
+      const result = await attemptDelivery({ url: url(), eventId: 'evt_ssrf', body: '{}', secret: 'whsec_x', sentAt: new Date() }, guard(), {
+        timeoutMs: 2_000,
+      });
       expect(result.statusCode).toBeNull();
       expect(result.errorClass).toBe('destination');
     });
@@ -157,10 +159,17 @@ describe('redirects to private addresses are refused at connection time (never f
         receiver.script(path, [{ status, location: typeof target === 'string' ? target : target() }]);
         const allowReceiver: GuardOptions = { ...guard(), resolver: fakeResolver({ 'hooks.test': ['127.0.0.1'] }), allowedCidrs: LOOPBACK_ONLY };
         const before = receiver.requests().length;
-        const result = await attemptDelivery({ url: receiver.url(path), eventId: 'evt_r', body: '{}', secret: 'whsec_x', sentAt: new Date() }, allowReceiver, { timeoutMs: 2_000 });
+        const result = await attemptDelivery({ url: receiver.url(path), eventId: 'evt_r', body: '{}', secret: 'whsec_x', sentAt: new Date() }, allowReceiver, {
+          timeoutMs: 2_000,
+        });
         expect(result).toMatchObject({ statusCode: status, errorClass: 'redirect' });
         // Exactly the one request to the configured URL; nothing followed it.
-        expect(receiver.requests().slice(before).map((r) => r.path)).toEqual([path]);
+        expect(
+          receiver
+            .requests()
+            .slice(before)
+            .map((r) => r.path),
+        ).toEqual([path]);
       });
     }
   }

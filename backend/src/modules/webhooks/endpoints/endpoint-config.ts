@@ -45,7 +45,10 @@ function validateEvents(events: string[]): EventKind[] {
 }
 
 async function validatePair(db: Db, tenantId: string, pairId: string): Promise<void> {
-  const [pair] = await db.select({ id: keyPairs.id }).from(keyPairs).where(and(eq(keyPairs.id, pairId), eq(keyPairs.tenantId, tenantId)));
+  const [pair] = await db
+    .select({ id: keyPairs.id })
+    .from(keyPairs)
+    .where(and(eq(keyPairs.id, pairId), eq(keyPairs.tenantId, tenantId)));
   if (!pair) throw TENANT_ERRORS.KEY_PAIR_NOT_FOUND({ tenantId, pairId });
 }
 
@@ -101,7 +104,10 @@ export async function addEndpoint(db: Db, clock: Clock, guard: GuardOptions, inp
 }
 
 export async function requireEndpoint(db: DbOrTx, tenantId: string, endpointId: string) {
-  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.tenantId, tenantId)));
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.tenantId, tenantId)));
   if (!row) throw WEBHOOK_ERRORS.ENDPOINT_NOT_FOUND({ tenantId, endpointId });
   return row;
 }
@@ -141,7 +147,11 @@ export async function removeEndpoint(db: Db, tenantId: string, endpointId: strin
  * Delivery rule 8); the delivery state is unchanged ("Endpoint settings are unchanged by pausing",
  * and likewise pausing is unchanged by settings: a paused endpoint resumes by test and resume).
  */
-export async function updateEndpoint(db: Db, guard: GuardOptions, input: { tenantId: string; endpointId: string; url?: string; events?: string[]; pairId?: string | null }) {
+export async function updateEndpoint(
+  db: Db,
+  guard: GuardOptions,
+  input: { tenantId: string; endpointId: string; url?: string; events?: string[]; pairId?: string | null },
+) {
   await requireTenant(db, input.tenantId);
   const row = await requireEndpoint(db, input.tenantId, input.endpointId);
   if (row.legacy) throw WEBHOOK_ERRORS.LEGACY_ENDPOINT_NOT_EDITABLE();

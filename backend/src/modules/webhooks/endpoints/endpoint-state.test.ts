@@ -44,7 +44,11 @@ const endpoint = (fields: Partial<EndpointRow> = {}): EndpointRow => ({
   pauseReason: null,
   ...fields,
 });
-const r = (statusCode: number | null, errorClass: AttemptResult['errorClass'] = statusCode !== null && statusCode < 300 ? null : 'http', retryAfter: string | null = null): AttemptResult => ({
+const r = (
+  statusCode: number | null,
+  errorClass: AttemptResult['errorClass'] = statusCode !== null && statusCode < 300 ? null : 'http',
+  retryAfter: string | null = null,
+): AttemptResult => ({
   statusCode,
   errorClass,
   errorMessage: null,
@@ -95,8 +99,22 @@ describe('Active → Retrying on repeated delivery failures', () => {
 
 describe('Retrying → Active when the endpoint returns 2xx', () => {
   test('normal pacing resumes and the failure clocks reset', () => {
-    const retrying = endpoint({ deliveryState: 'retrying', consecutiveFailures: 7, failingSince: T0, rejectingSince: T0, retryAt: at(HOUR), probeLeaseUntil: at(HOUR) });
-    expect(step(retrying, r(204), at(2 * HOUR))).toMatchObject({ deliveryState: 'active', consecutiveFailures: 0, failingSince: null, rejectingSince: null, retryAt: null, probeLeaseUntil: null });
+    const retrying = endpoint({
+      deliveryState: 'retrying',
+      consecutiveFailures: 7,
+      failingSince: T0,
+      rejectingSince: T0,
+      retryAt: at(HOUR),
+      probeLeaseUntil: at(HOUR),
+    });
+    expect(step(retrying, r(204), at(2 * HOUR))).toMatchObject({
+      deliveryState: 'active',
+      consecutiveFailures: 0,
+      failingSince: null,
+      rejectingSince: null,
+      retryAt: null,
+      probeLeaseUntil: null,
+    });
   });
 });
 
@@ -193,11 +211,19 @@ for (const target of TARGETS) {
         expect(pausedAt! - first).toBeLessThanOrEqual(HOUR + 10 * MIN);
         const row = await bed.endpointRow(endpointId);
         expect(row.pauseReason).toContain('HTTP 410');
-        expect({ url: row.url, events: row.events, enabled: row.enabled, secret: row.secret }).toEqual({ url: before.url, events: before.events, enabled: true, secret: before.secret });
+        expect({ url: row.url, events: row.events, enabled: row.enabled, secret: row.secret }).toEqual({
+          url: before.url,
+          events: before.events,
+          enabled: true,
+          secret: before.secret,
+        });
         expect((await bed.delivery(queued, endpointId)).undeliveredReason).toBe('endpoint_paused');
         const notices = await bed.database.db.select().from(dashboardNotices).where(eq(dashboardNotices.endpointId, endpointId));
         expect(notices).toHaveLength(1);
-        const emails = await bed.database.db.select().from(emailOutbox).where(sql`${emailOutbox.dedupeKey} like ${`%${endpointId}%`}`);
+        const emails = await bed.database.db
+          .select()
+          .from(emailOutbox)
+          .where(sql`${emailOutbox.dedupeKey} like ${`%${endpointId}%`}`);
         expect(emails).toHaveLength(1);
         expect(emails[0]!.recipients).toHaveLength(2);
         expect(emails[0]!.recipients.some((r) => r.startsWith('owner-'))).toBe(true);
@@ -232,7 +258,10 @@ for (const target of TARGETS) {
         expect(row.pauseReason).toContain('HTTP 503');
         expect(row.pauseReason).toContain('24 hours');
         expect((await bed.delivery(later!, endpointId)).undeliveredReason).toBe('endpoint_paused');
-        const emails = await bed.database.db.select().from(emailOutbox).where(sql`${emailOutbox.dedupeKey} like ${`%${endpointId}%`}`);
+        const emails = await bed.database.db
+          .select()
+          .from(emailOutbox)
+          .where(sql`${emailOutbox.dedupeKey} like ${`%${endpointId}%`}`);
         expect(emails).toHaveLength(1);
         // Hourly, as asked: the spacing honoured Retry-After (up to 1 h).
         const times = bed.receiver.requests(path).map((r) => r.receivedAt);
@@ -268,7 +297,12 @@ for (const target of TARGETS) {
         const testRequest = bed.receiver.requests(path).at(-1)!;
         expect(testRequest.serviceSignatureValid).toBe(true);
         expect(testRequest.standardSignatureValid).toBe(true);
-        expect(testRequest.json).toMatchObject({ event: 'verification.failed', test: true, tenantId: bed.tenantId, data: { verified: false, reason: 'age_not_met' } });
+        expect(testRequest.json).toMatchObject({
+          event: 'verification.failed',
+          test: true,
+          tenantId: bed.tenantId,
+          data: { verified: false, reason: 'age_not_met' },
+        });
         expect(testRequest.eventId).toBe(result.eventId);
         void secret;
         const notices = await bed.database.db.select().from(dashboardNotices).where(eq(dashboardNotices.endpointId, endpointId));
@@ -283,7 +317,10 @@ for (const target of TARGETS) {
         bed.receiver.script(path, [], { status: 200 });
         await testEndpoint({ db: bed.database.db, clock: bed.clock, guard: bed.guard }, bed.tenantId, endpointId);
         await driveToPaused(bed, endpointId, path);
-        const emails = await bed.database.db.select().from(emailOutbox).where(sql`${emailOutbox.dedupeKey} like ${`%${endpointId}%`}`);
+        const emails = await bed.database.db
+          .select()
+          .from(emailOutbox)
+          .where(sql`${emailOutbox.dedupeKey} like ${`%${endpointId}%`}`);
         expect(emails).toHaveLength(2);
       });
 

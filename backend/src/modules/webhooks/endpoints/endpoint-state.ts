@@ -48,7 +48,13 @@ export type EndpointDecision = { kind: 'none' } | { kind: 'update'; from: Delive
 /** A short human description of a failed attempt, for health and the pause reason. */
 function describeFailure(result: AttemptResult): string {
   if (result.errorClass === 'http' || result.errorClass === 'redirect') return `HTTP ${result.statusCode}`;
-  const labels: Record<string, string> = { timeout: 'timeout', connection: 'connection error', tls: 'TLS error', dns: 'DNS error', destination: 'non-public destination' };
+  const labels: Record<string, string> = {
+    timeout: 'timeout',
+    connection: 'connection error',
+    tls: 'TLS error',
+    dns: 'DNS error',
+    destination: 'non-public destination',
+  };
   return labels[result.errorClass ?? ''] ?? 'failure';
 }
 
@@ -61,10 +67,19 @@ export function decideAfterAttempt(endpoint: EndpointRow, result: AttemptResult,
   const outcome = classifyOutcome(result);
 
   if (outcome === 'success') {
-    const clean = state === 'active' && endpoint.consecutiveFailures === 0 && endpoint.failingSince === null && endpoint.retryAt === null && endpoint.probeLeaseUntil === null;
+    const clean =
+      state === 'active' &&
+      endpoint.consecutiveFailures === 0 &&
+      endpoint.failingSince === null &&
+      endpoint.retryAt === null &&
+      endpoint.probeLeaseUntil === null;
     if (clean) return { kind: 'none' };
     // Retrying → Active: a 2xx ends the run; normal pacing resumes.
-    return { kind: 'update', from: state, change: { deliveryState: 'active', consecutiveFailures: 0, failingSince: null, rejectingSince: null, retryAt: null, probeLeaseUntil: null } };
+    return {
+      kind: 'update',
+      from: state,
+      change: { deliveryState: 'active', consecutiveFailures: 0, failingSince: null, rejectingSince: null, retryAt: null, probeLeaseUntil: null },
+    };
   }
 
   const failures = endpoint.consecutiveFailures + 1;
@@ -79,10 +94,30 @@ export function decideAfterAttempt(endpoint: EndpointRow, result: AttemptResult,
     const rejectedFor = rejectingSince ? now.getTime() - rejectingSince.getTime() : 0;
     const failingFor = now.getTime() - failingSince.getTime();
     if (outcome === 'rejection' && rejectedFor >= settings.pauseAfterRejectionsMs) {
-      return { kind: 'update', from: state, change: { ...base, deliveryState: 'paused', retryAt: null, pausedAt: now, pauseReason: `rejections (last: ${reason}) since ${rejectingSince!.toISOString()}, at least 1 hour` } };
+      return {
+        kind: 'update',
+        from: state,
+        change: {
+          ...base,
+          deliveryState: 'paused',
+          retryAt: null,
+          pausedAt: now,
+          pauseReason: `rejections (last: ${reason}) since ${rejectingSince!.toISOString()}, at least 1 hour`,
+        },
+      };
     }
     if (failingFor >= settings.pauseAfterFailuresMs) {
-      return { kind: 'update', from: state, change: { ...base, deliveryState: 'paused', retryAt: null, pausedAt: now, pauseReason: `failures (last: ${reason}) since ${failingSince.toISOString()}, at least 24 hours` } };
+      return {
+        kind: 'update',
+        from: state,
+        change: {
+          ...base,
+          deliveryState: 'paused',
+          retryAt: null,
+          pausedAt: now,
+          pauseReason: `failures (last: ${reason}) since ${failingSince.toISOString()}, at least 24 hours`,
+        },
+      };
     }
   }
 
@@ -122,7 +157,11 @@ export async function applyEndpointDecision(tx: DbOrTx, endpoint: EndpointRow, d
 async function onPaused(tx: DbOrTx, endpoint: EndpointRow, change: EndpointChange, now: Date): Promise<void> {
   await settlePending(tx, endpoint.id, 'endpoint_paused', now);
   await interruptRedeliveries(tx, endpoint.id, 'endpoint paused', now);
-  await enqueuePauseNotification(tx, { tenantId: endpoint.tenantId, endpointId: endpoint.id, url: endpoint.url, pausedAt: change.pausedAt!, reason: change.pauseReason! }, now);
+  await enqueuePauseNotification(
+    tx,
+    { tenantId: endpoint.tenantId, endpointId: endpoint.id, url: endpoint.url, pausedAt: change.pausedAt!, reason: change.pauseReason! },
+    now,
+  );
 }
 
 /** Pending deliveries of an endpoint become "not delivered" (pause, disable). */
@@ -142,7 +181,15 @@ async function interruptRedeliveries(tx: DbOrTx, endpointId: string, note: strin
     .where(and(eq(webhookRedeliveries.endpointId, endpointId), eq(webhookRedeliveries.status, 'waiting')));
 }
 
-const RESET = { consecutiveFailures: 0, failingSince: null, rejectingSince: null, retryAt: null, probeLeaseUntil: null, pausedAt: null, pauseReason: null } as const;
+const RESET = {
+  consecutiveFailures: 0,
+  failingSince: null,
+  rejectingSince: null,
+  retryAt: null,
+  probeLeaseUntil: null,
+  pausedAt: null,
+  pauseReason: null,
+} as const;
 
 /** Active | Retrying | Paused → Disabled: new events and queued retries stop. Returns false if already disabled. */
 export async function disableEndpoint(tx: DbOrTx, endpointId: string, now: Date): Promise<boolean> {

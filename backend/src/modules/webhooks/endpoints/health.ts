@@ -39,7 +39,15 @@ export async function endpointHealth(db: Db, now: Date, tenantId: string, endpoi
     const lastDelivered = rows.find((r) => r.status === 'delivered')?.lastDelivered ?? null;
     const state = effectiveState(endpoint);
     const health: DeliveryHealth =
-      state === 'disabled' ? 'disabled' : state === 'paused' ? 'paused' : state === 'retrying' ? 'failing' : endpoint.consecutiveFailures > 0 ? 'degraded' : 'healthy';
+      state === 'disabled'
+        ? 'disabled'
+        : state === 'paused'
+          ? 'paused'
+          : state === 'retrying'
+            ? 'failing'
+            : endpoint.consecutiveFailures > 0
+              ? 'degraded'
+              : 'healthy';
     result.push({
       endpointId: endpoint.id,
       url: endpoint.url,
@@ -65,10 +73,17 @@ export async function endpointHealth(db: Db, now: Date, tenantId: string, endpoi
 
 /** Every delivery of one event and every attempt of each (newest attempt last). Null when the tenant has no such event. */
 export async function eventAttempts(db: Db, tenantId: string, eventId: string) {
-  const [event] = await db.select().from(events).where(and(eq(events.id, eventId), eq(events.tenantId, tenantId)));
+  const [event] = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.id, eventId), eq(events.tenantId, tenantId)));
   if (!event) return null;
   const deliveries = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, eventId)).orderBy(asc(webhookDeliveries.createdAt));
-  const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.eventId, eventId)).orderBy(asc(webhookAttempts.startedAt), asc(webhookAttempts.attemptNumber));
+  const attempts = await db
+    .select()
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.eventId, eventId))
+    .orderBy(asc(webhookAttempts.startedAt), asc(webhookAttempts.attemptNumber));
   return {
     eventId: event.id,
     kind: event.kind,

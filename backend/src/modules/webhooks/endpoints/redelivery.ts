@@ -34,13 +34,19 @@ export async function requestRedelivery(db: Db, now: Date, settings: Pick<Webhoo
     if (!endpoint) throw WEBHOOK_ERRORS.ENDPOINT_NOT_FOUND({ endpointId });
     if (!endpoint.enabled) throw WEBHOOK_ERRORS.REDELIVERY_ENDPOINT_DISABLED({ endpointId });
     if (endpoint.deliveryState === 'paused') throw WEBHOOK_ERRORS.REDELIVERY_ENDPOINT_PAUSED({ endpointId });
-    const [waiting] = await tx.select().from(webhookRedeliveries).where(and(eq(webhookRedeliveries.endpointId, endpointId), eq(webhookRedeliveries.status, 'waiting')));
+    const [waiting] = await tx
+      .select()
+      .from(webhookRedeliveries)
+      .where(and(eq(webhookRedeliveries.endpointId, endpointId), eq(webhookRedeliveries.status, 'waiting')));
     const windowStart = new Date(now.getTime() - settings.redeliverWindowMs);
     const job = waiting ?? { id: webhookId('redelivery'), requestedAt: now, windowStart };
     if (!waiting) {
       await tx.insert(webhookRedeliveries).values({ id: job.id, tenantId: endpoint.tenantId, endpointId, status: 'waiting', requestedAt: now, windowStart });
     }
-    const [found] = await tx.select({ n: count() }).from(webhookDeliveries).where(eligible(endpointId, job.windowStart, job.requestedAt, job.id));
+    const [found] = await tx
+      .select({ n: count() })
+      .from(webhookDeliveries)
+      .where(eligible(endpointId, job.windowStart, job.requestedAt, job.id));
     await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
     const events = found?.n ?? 0;
     return {
@@ -67,7 +73,9 @@ export async function releaseRedeliveryBatches(db: Db, now: Date, settings: Pick
       .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookRedeliveries.endpointId))
       // Retrying too: the batch is then paced one request at a time like any queued event, its
       // first row being the request that tells whether the endpoint delivers again.
-      .where(and(eq(webhookRedeliveries.status, 'waiting'), eq(webhookEndpoints.enabled, true), inArray(webhookEndpoints.deliveryState, ['active', 'retrying'])))
+      .where(
+        and(eq(webhookRedeliveries.status, 'waiting'), eq(webhookEndpoints.enabled, true), inArray(webhookEndpoints.deliveryState, ['active', 'retrying'])),
+      )
       .orderBy(asc(webhookRedeliveries.requestedAt))
       .limit(20)
       .for('update', { of: webhookRedeliveries, skipLocked: true });
@@ -101,7 +109,12 @@ export async function releaseRedeliveryBatches(db: Db, now: Date, settings: Pick
           leaseUntil: null,
           redeliveryId: job.id,
         })
-        .where(inArray(webhookDeliveries.id, batch.map((row) => row.id)));
+        .where(
+          inArray(
+            webhookDeliveries.id,
+            batch.map((row) => row.id),
+          ),
+        );
       await tx
         .update(webhookRedeliveries)
         .set({ batches: sql`${webhookRedeliveries.batches} + 1`, queued: sql`${webhookRedeliveries.queued} + ${batch.length}` })
@@ -114,7 +127,12 @@ export async function releaseRedeliveryBatches(db: Db, now: Date, settings: Pick
 }
 
 export async function latestRedelivery(db: DbOrTx, endpointId: string) {
-  const [job] = await db.select().from(webhookRedeliveries).where(eq(webhookRedeliveries.endpointId, endpointId)).orderBy(desc(webhookRedeliveries.requestedAt)).limit(1);
+  const [job] = await db
+    .select()
+    .from(webhookRedeliveries)
+    .where(eq(webhookRedeliveries.endpointId, endpointId))
+    .orderBy(desc(webhookRedeliveries.requestedAt))
+    .limit(1);
   if (!job) return null;
   return {
     redeliveryId: job.id,

@@ -38,7 +38,10 @@ export async function testEndpoint(deps: EndpointActionDeps, tenantId: string, e
   };
   const data = eventData(kind, sample, now, eventId, kind === 'verification.failed' ? 'age_not_met' : undefined);
   const body = envelopeBody({ kind, tenantId, test: true, data }, now);
-  const result = await attemptDelivery({ url: endpoint.url, eventId, body, secret: endpoint.secret, sentAt: now }, deps.guard, { timeoutMs: settings.attemptTimeoutMs, snippetBytes: settings.responseSnippetBytes });
+  const result = await attemptDelivery({ url: endpoint.url, eventId, body, secret: endpoint.secret, sentAt: now }, deps.guard, {
+    timeoutMs: settings.attemptTimeoutMs,
+    snippetBytes: settings.responseSnippetBytes,
+  });
   const outcome = classifyOutcome(result);
   const recordedAt = clock.now();
   const resumed = await db.transaction(async (tx) => {

@@ -89,7 +89,18 @@ export async function startReceiver(options: { certificate?: 'trusted' | 'untrus
           json = null;
         }
         const duplicate = eventId !== null && received.some((r) => r.path === path && r.eventId === eventId && r.serviceSignatureValid !== false);
-        received.push({ path, headers: request.headers, rawBody, text, json, eventId, receivedAt: performance.now(), serviceSignatureValid, standardSignatureValid, duplicate });
+        received.push({
+          path,
+          headers: request.headers,
+          rawBody,
+          text,
+          json,
+          eventId,
+          receivedAt: performance.now(),
+          serviceSignatureValid,
+          standardSignatureValid,
+          duplicate,
+        });
 
         const script = scripts.get(path);
         const step = script?.queue.shift() ?? script?.fallback ?? { status: 200 };

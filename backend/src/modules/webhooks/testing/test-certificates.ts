@@ -39,8 +39,38 @@ export function testCertificates(): Promise<TestCertificates> {
       join(dir, 'server.ext'),
       `subjectAltName=${[...TEST_HOSTS.map((h) => `DNS:${h}`), 'IP:127.0.0.1'].join(',')}\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n`,
     );
-    await openssl(dir, ['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'server.ext']);
-    await openssl(dir, ['req', '-x509', ...ec, '-keyout', 'untrusted.key', '-out', 'untrusted.pem', '-days', '2', '-subj', '/CN=hooks.test', '-addext', `subjectAltName=${TEST_HOSTS.map((h) => `DNS:${h}`).join(',')},IP:127.0.0.1`]);
+    await openssl(dir, [
+      'x509',
+      '-req',
+      '-in',
+      'server.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      'server.pem',
+      '-days',
+      '2',
+      '-extfile',
+      'server.ext',
+    ]);
+    await openssl(dir, [
+      'req',
+      '-x509',
+      ...ec,
+      '-keyout',
+      'untrusted.key',
+      '-out',
+      'untrusted.pem',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=hooks.test',
+      '-addext',
+      `subjectAltName=${TEST_HOSTS.map((h) => `DNS:${h}`).join(',')},IP:127.0.0.1`,
+    ]);
     const read = (name: string) => readFileSync(join(dir, name), 'utf8');
     return {
       dir,

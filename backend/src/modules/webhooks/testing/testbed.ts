@@ -44,7 +44,11 @@ export interface Testbed {
   pairId: string;
   dispatcher: ReturnType<typeof createDispatcher>;
   /** Adds an endpoint at `path` on the receiver, which then verifies its signatures. */
-  endpoint(path: string, events: string[], options?: { pairId?: string; enabled?: boolean; host?: string }): Promise<{ endpointId: string; secret: string; url: string }>;
+  endpoint(
+    path: string,
+    events: string[],
+    options?: { pairId?: string; enabled?: boolean; host?: string },
+  ): Promise<{ endpointId: string; secret: string; url: string }>;
   /** A new PENDING session and its session.started event (as POST /sessions/create records it). */
   session(options?: { pairId?: string; externalUserId?: string | null; sandbox?: boolean }): Promise<{ sessionId: string; startedEventId: string }>;
   complete(sessionId: string, outcome?: CallbackStatus): Promise<string>;
@@ -63,7 +67,10 @@ export interface Testbed {
   close(): Promise<void>;
 }
 
-export async function createTestbed(target: 'pglite' | 'postgres', options: { settings?: Partial<WebhookSettings>; resolver?: Resolver } = {}): Promise<Testbed> {
+export async function createTestbed(
+  target: 'pglite' | 'postgres',
+  options: { settings?: Partial<WebhookSettings>; resolver?: Resolver } = {},
+): Promise<Testbed> {
   const database = await openTestDatabase(target);
   const clock = new ManualClock();
   const receiver = await startReceiver({ now: () => clock.now() });
@@ -74,16 +81,35 @@ export async function createTestbed(target: 'pglite' | 'postgres', options: { se
   };
   const settings = webhookSettings(options.settings);
   const db = database.db;
-  const tenant = await createTenant(db, clock, { name: 'Webhook Shop', domains: ['shop.example.com'], sandbox: false, owner: { email: `owner-${newId('user')}@shop.example.com`, password: 'correct horse battery' } });
+  const tenant = await createTenant(db, clock, {
+    name: 'Webhook Shop',
+    domains: ['shop.example.com'],
+    sandbox: false,
+    owner: { email: `owner-${newId('user')}@shop.example.com`, password: 'correct horse battery' },
+  });
   for (const role of ['admin', 'developer'] as const) {
-    await db.insert(users).values({ id: newId('user'), tenantId: tenant.tenantId, email: `${role}-${newId('user')}@shop.example.com`, passwordHash: 'x', role, createdAt: clock.now() });
+    await db.insert(users).values({
+      id: newId('user'),
+      tenantId: tenant.tenantId,
+      email: `${role}-${newId('user')}@shop.example.com`,
+      passwordHash: 'x',
+      role,
+      createdAt: clock.now(),
+    });
   }
   const dispatcher = createDispatcher({ db, clock, logger: silentLogger, guard, settings, workerId: 'test-worker' });
   const eventOf = async (sessionId: string, kind: EventKind) => {
-    const [event] = await db.select({ id: events.id }).from(events).where(and(eq(events.sessionId, sessionId), eq(events.kind, kind)));
+    const [event] = await db
+      .select({ id: events.id })
+      .from(events)
+      .where(and(eq(events.sessionId, sessionId), eq(events.kind, kind)));
     return event!.id;
   };
-  const OUTCOME_EVENT: Record<CallbackStatus, EventKind> = { verified: 'verification.completed', failed: 'verification.failed', cancelled: 'verification.cancelled' };
+  const OUTCOME_EVENT: Record<CallbackStatus, EventKind> = {
+    verified: 'verification.completed',
+    failed: 'verification.failed',
+    cancelled: 'verification.cancelled',
+  };
 
   const bed: Testbed = {
     database,

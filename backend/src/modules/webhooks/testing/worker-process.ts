@@ -83,7 +83,10 @@ async function main(): Promise<void> {
       if ((pending?.n ?? 0) === 0) break;
       await Bun.sleep(50);
     }
-    const completed = await database.db.select({ id: events.id }).from(events).where(and(eq(events.kind, 'verification.completed')));
+    const completed = await database.db
+      .select({ id: events.id })
+      .from(events)
+      .where(and(eq(events.kind, 'verification.completed')));
     const delivered = await database.db
       .select({ eventId: webhookDeliveries.eventId, status: webhookDeliveries.status })
       .from(webhookDeliveries)
