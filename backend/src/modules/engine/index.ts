@@ -5,9 +5,7 @@
  * the global JSON parser skips CHECKS_PATH.
  */
 import { Elysia } from 'elysia';
-import { VERIFY_UI_LIMIT, consume, rateLimitHeaders } from '../rate-limits/rate-limiter';
-import { RATE_LIMIT_ERRORS } from '../rate-limits/errors';
-import { authenticateCaller, type VerifyCaller } from '../verify/service';
+import { DEFAULT_VERIFY_UI_HEADERS, admitCaller } from '../verify/caller-gate';
 import { readCheckSubmission, type CheckSubmission } from './check-submission';
 import { runCheck, type CheckDeps } from './check-service';
 import { checkRequestBody, checkResult } from './http-model';
@@ -15,31 +13,18 @@ import { errorBodySchema } from '../sessions/model';
 
 export const CHECKS_PATH = '/api/v1/verify/checks';
 
-const limitExceeded = (retryAfterSeconds: number) => RATE_LIMIT_ERRORS.SESSION_RATE_LIMIT_EXCEEDED({ retryAfterSeconds });
-
 export function checkRoutes(deps: CheckDeps) {
   return new Elysia({ name: 'verify-checks' })
     .onRequest(({ request, set }) => {
       if (new URL(request.url).pathname !== CHECKS_PATH) return;
       set.headers['cache-control'] = 'no-store';
-      Object.assign(set.headers, rateLimitHeaders({ allowed: true, limit: VERIFY_UI_LIMIT, remaining: VERIFY_UI_LIMIT, retryAfterSeconds: 0 }));
+      Object.assign(set.headers, DEFAULT_VERIFY_UI_HEADERS);
     })
     .post(
       CHECKS_PATH,
       async ({ body, set }) => {
         const submission = body as CheckSubmission;
-        const now = deps.clock.now();
-        let caller: VerifyCaller;
-        try {
-          caller = await authenticateCaller(deps, submission, 'either');
-        } catch (error) {
-          const denied = await consume(deps.db, submission.sessionId, 'verify-ui-denied', VERIFY_UI_LIMIT, now);
-          Object.assign(set.headers, rateLimitHeaders(denied));
-          throw denied.allowed ? error : limitExceeded(denied.retryAfterSeconds);
-        }
-        const decision = await consume(deps.db, submission.sessionId, 'verify-ui', VERIFY_UI_LIMIT, now);
-        Object.assign(set.headers, rateLimitHeaders(decision));
-        if (!decision.allowed) throw limitExceeded(decision.retryAfterSeconds);
+        const caller = await admitCaller(deps, submission, 'either', set.headers as Record<string, string | number>);
         return runCheck(deps, caller, submission);
       },
       {

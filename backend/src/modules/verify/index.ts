@@ -5,18 +5,15 @@
  * by the SDK from the merchant's page when a new-tab window closes before completion.
  */
 import { Elysia } from 'elysia';
-import { VERIFY_UI_LIMIT, consume, rateLimitHeaders } from '../rate-limits/rate-limiter';
 import { errorBodySchema } from '../sessions/model';
-import { RATE_LIMIT_ERRORS } from '../rate-limits/errors';
+import { DEFAULT_VERIFY_UI_HEADERS, admitCaller } from './caller-gate';
 import { loadSessionBody, outcomeResult, sessionStatusResult, sessionTokenBody, sessionViewResult, simulateBody } from './model';
 import {
-  authenticateCaller,
   cancelSession,
   loadSessionView,
   sessionStatus,
   simulateOutcome,
   type Credentials,
-  type VerifyCaller,
   type VerifyDeps,
 } from './service';
 
@@ -35,8 +32,6 @@ const CALLERS_OF_ROUTE: Readonly<Record<string, 'session' | 'either'>> = {
 const TOKEN_IN_BODY = { security: [], tags: ['Verify UI'] };
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 
-const limitExceeded = (retryAfterSeconds: number) => RATE_LIMIT_ERRORS.SESSION_RATE_LIMIT_EXCEEDED({ retryAfterSeconds });
-
 export function verifyRoutes(deps: VerifyDeps) {
   return (
     new Elysia({ name: 'verify', prefix: '/api/v1/verify' })
@@ -45,26 +40,12 @@ export function verifyRoutes(deps: VerifyDeps) {
       .onRequest(({ request, set }) => {
         if (!(new URL(request.url).pathname in CALLERS_OF_ROUTE)) return;
         set.headers['cache-control'] = 'no-store';
-        Object.assign(set.headers, rateLimitHeaders({ allowed: true, limit: VERIFY_UI_LIMIT, remaining: VERIFY_UI_LIMIT, retryAfterSeconds: 0 }));
+        Object.assign(set.headers, DEFAULT_VERIFY_UI_HEADERS);
       })
-      // Authenticate first, then count (issue 8, finding 5): requests with a wrong token fill a
-      // bucket of their own, so knowing a sessionId is not enough to lock its user out.
-      .resolve(async ({ body, path, set }) => {
-        const credentials = body as Credentials;
-        const now = deps.clock.now();
-        let caller: VerifyCaller;
-        try {
-          caller = await authenticateCaller(deps, credentials, CALLERS_OF_ROUTE[path] ?? 'session');
-        } catch (error) {
-          const denied = await consume(deps.db, credentials.sessionId, 'verify-ui-denied', VERIFY_UI_LIMIT, now);
-          Object.assign(set.headers, rateLimitHeaders(denied));
-          throw denied.allowed ? error : limitExceeded(denied.retryAfterSeconds);
-        }
-        const decision = await consume(deps.db, credentials.sessionId, 'verify-ui', VERIFY_UI_LIMIT, now);
-        Object.assign(set.headers, rateLimitHeaders(decision));
-        if (!decision.allowed) throw limitExceeded(decision.retryAfterSeconds);
-        return { caller };
-      })
+      // Authenticate first, then count (caller-gate.ts).
+      .resolve(async ({ body, path, set }) => ({
+        caller: await admitCaller(deps, body as Credentials, CALLERS_OF_ROUTE[path] ?? 'session', set.headers as Record<string, string | number>),
+      }))
       .post('/session', ({ caller }) => loadSessionView(deps, caller), {
         parse: 'json',
         body: loadSessionBody,
