@@ -8,14 +8,7 @@ import { Elysia } from 'elysia';
 import { errorBodySchema } from '../sessions/model';
 import { DEFAULT_VERIFY_UI_HEADERS, admitCaller } from './caller-gate';
 import { loadSessionBody, outcomeResult, sessionStatusResult, sessionTokenBody, sessionViewResult, simulateBody } from './model';
-import {
-  cancelSession,
-  loadSessionView,
-  sessionStatus,
-  simulateOutcome,
-  type Credentials,
-  type VerifyDeps,
-} from './service';
+import { cancelSession, loadSessionView, sessionStatus, simulateOutcome, type Credentials, type VerifyDeps } from './service';
 
 /** Who may call each route: status polling and cancel belong to the desktop's sessionToken. */
 const CALLERS_OF_ROUTE: Readonly<Record<string, 'session' | 'either'>> = {
