@@ -372,6 +372,7 @@ async function privateClusterOutages(receiver: Receiver, cluster: PrivateCluster
     await cluster.restart(mode);
     const back = performance.now();
     check(alive(), `restart ${mode}: the server is alive`);
+    if (!alive()) console.log(`  the server's last output:\n${server.output().slice(-4000)}`);
     recoveries[`restart ${mode}`] = await recoveryAfter(back);
     check(
       recoveries[`restart ${mode}`]! <= RECOVERY_BOUND_MS,
