@@ -3,7 +3,8 @@
  * ENGINE and its generated passport: the document is given through the photo-upload fallback
  * (Chromium's fake camera shows one video per browser, and the selfie comes from it). The passport
  * image is looked up as e2e/fixtures/passport.{jpg,png}, then in backend/src/modules/engine/fixtures
- * (the engine's own, once merged); "another adult" likewise, for the face-mismatch journey.
+ * (the engine's own); "another adult" (other-adult.png, CC0, see that folder's README) likewise,
+ * for the face-mismatch journey.
  */
 import { chromium } from '@playwright/test';
 import { VerifyPage } from './pages/verify-page';
@@ -43,6 +44,8 @@ test('the passport, then the selfie: verified', async ({ page, environment, api,
 
 test("face match on: another person's selfie is refused", async ({ environment, api }) => {
   test.skip(!PASSPORT || !OTHER_ADULT, 'Needs the engine fixtures: a passport and a photo of another adult.');
+  // A second browser plus, when this runs first, the engine's cold start (models, OCR) on a busy machine.
+  test.slow();
   const browser = await chromium.launch(fakeCameraLaunchOptions(OTHER_ADULT!.replace(/^.*\//, '').replace(/\.(jpg|png)$/, '')));
   try {
     const page = await browser.newPage();

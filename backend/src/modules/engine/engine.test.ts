@@ -115,6 +115,14 @@ describe('verification engine with the real models', () => {
     expect(await submit(session, 'document', { document: fixture('passport.jpg'), selfie: markedSelfie }, 'passport')).toMatchObject({ decision: 'verified' });
   }, 60_000);
 
+  test("L2: another adult's selfie against the passport is refused as face_mismatch", async () => {
+    const session = await create({ verificationMode: 'L2', faceMatchEnabled: true });
+    expect(await submit(session, 'document', { document: fixture('passport.jpg'), selfie: fixture('other-adult.png') }, 'passport')).toMatchObject({
+      decision: 'failed',
+      reason: 'face_mismatch',
+    });
+  }, 60_000);
+
   test.each([
     ['passport-altered-check-digit.jpg', 'document_invalid'],
     ['passport-expired.jpg', 'document_expired'],
