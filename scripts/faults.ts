@@ -65,7 +65,10 @@ function env(extra: Record<string, string>): Record<string, string> {
 interface Server {
   proc: ReturnType<typeof Bun.spawn>;
   base: string;
+  /** The last 20,000 characters of stdout and stderr, interleaved as they came. */
   output(): string;
+  /** How the process ended and the last 200 lines of its stderr: for a server found dead. */
+  obituary(): string;
 }
 
 async function startServer(extra: Record<string, string>): Promise<Server> {
@@ -79,21 +82,42 @@ async function startServer(extra: Record<string, string>): Promise<Server> {
   cleanup.push(() => proc.kill('SIGKILL'));
   // Read the output as it comes: an unread pipe fills up and blocks the server.
   let output = '';
-  for (const stream of [proc.stdout, proc.stderr] as ReadableStream<Uint8Array>[]) {
-    void (async () => {
-      const decoder = new TextDecoder();
-      for await (const chunk of stream) output = (output + decoder.decode(chunk, { stream: true })).slice(-20_000);
-    })();
-  }
+  let stderrLines: string[] = [];
+  const collect = async (stream: ReadableStream<Uint8Array>, isStderr: boolean) => {
+    const decoder = new TextDecoder();
+    let partial = '';
+    for await (const chunk of stream) {
+      const text = decoder.decode(chunk, { stream: true });
+      output = (output + text).slice(-20_000);
+      if (!isStderr) continue;
+      const lines = (partial + text).split('\n');
+      partial = lines.pop() ?? '';
+      stderrLines = stderrLines.concat(lines).slice(-200);
+    }
+    if (isStderr && partial) stderrLines = stderrLines.concat(partial).slice(-200);
+  };
+  const readers = [collect(proc.stdout as ReadableStream<Uint8Array>, false), collect(proc.stderr as ReadableStream<Uint8Array>, true)];
+  const obituary = () =>
+    `exit code ${proc.exitCode}, signal ${proc.signalCode ?? 'none'}; the last ${stderrLines.length} lines of its stderr:\n${stderrLines.join('\n')}\nthe last of its stdout and stderr:\n${output.slice(-2000)}`;
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     try {
-      if ((await fetch(`${base}/healthz`)).ok) return { proc, base, output: () => output };
+      if ((await fetch(`${base}/healthz`)).ok) return { proc, base, output: () => output, obituary };
     } catch {}
-    if (proc.exitCode !== null) throw new Error(`server exited ${proc.exitCode}: ${output.slice(-2000)}`);
+    if (proc.exitCode !== null) {
+      await Promise.all(readers);
+      throw new Error(`server exited: ${obituary()}`);
+    }
     await Bun.sleep(50);
   }
   throw new Error('server did not start within 30 s');
+}
+
+/** Waits (bounded) for a dead server's pipes to drain, then says how it ended. */
+async function describeDeath(server: Server): Promise<string> {
+  await Promise.race([server.proc.exited, Bun.sleep(2_000)]);
+  await Bun.sleep(200);
+  return server.obituary();
 }
 
 async function cli(extra: Record<string, string>, ...argv: string[]): Promise<string> {
@@ -372,7 +396,7 @@ async function privateClusterOutages(receiver: Receiver, cluster: PrivateCluster
     await cluster.restart(mode);
     const back = performance.now();
     check(alive(), `restart ${mode}: the server is alive`);
-    if (!alive()) console.log(`  the server's last output:\n${server.output().slice(-4000)}`);
+    if (!alive()) console.log(`  the server died: ${await describeDeath(server)}`);
     recoveries[`restart ${mode}`] = await recoveryAfter(back);
     check(
       recoveries[`restart ${mode}`]! <= RECOVERY_BOUND_MS,
@@ -401,6 +425,7 @@ async function privateClusterOutages(receiver: Receiver, cluster: PrivateCluster
   await cluster.start();
   const startedAgain = performance.now();
   check(alive(), 'stop: the server is alive after PostgreSQL starts again');
+  if (!alive()) console.log(`  the server died: ${await describeDeath(server)}`);
   recoveries[`stop ${STOP_SECONDS} s`] = await recoveryAfter(startedAgain);
   await load.progress(40);
   await load.stop();

@@ -10,14 +10,16 @@
  *                                  tarballs into a scratch project, run them on Node and Bun, tsc)
  *   7. openapi                    (scripts/openapi-lint.ts: writes test-results/openapi.json from the
  *                                  app, lints it with Redocly CLI and Spectral; one test per linter)
- *   8. Playwright e2e             (e2e/playwright.config.ts; a project per database target)
+ *   8. faults --short             (scripts/faults.ts: kill -9 and PostgreSQL restarts/stop under
+ *                                  load, 2–4 min; the full suite, `bun run faults`, is nightly)
+ *   9. Playwright e2e             (e2e/playwright.config.ts; a project per database target)
  *
  * Steps run in order and the first failure stops the run. The last line is always
  * `N passed, M failed[, K skipped]`, counted from the bun junit report, the package checks (one
  * test each), the OpenAPI linters (one test each) and the Playwright JSON report. The exit code is
  * non-zero when a step failed, a test failed, or no test ran.
  *
- * Flags: --no-e2e (alias --only-unit) skips 1 and 8; --only-e2e skips 2, 3, 5, 6 and 7;
+ * Flags: --no-e2e (alias --only-unit) skips 1 and 9; --only-e2e skips 2, 3, 5, 6, 7 and 8;
  * arguments after `--` go to Playwright (e.g. `bun run test --only-e2e -- --project pglite`).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -70,6 +72,8 @@ async function main(): Promise<number> {
   if (unit) steps.push(['bun test', () => runBunTest(totals)]);
   if (unit) steps.push(['packages', () => runPackages(totals)]);
   if (unit) steps.push(['openapi', () => runOpenApi(totals)]);
+  // Issue 15, item 5: the short fault suite on every run; it prints its own checks and figures.
+  if (unit) steps.push(['faults (short)', () => run(['bun', 'scripts/faults.ts', '--short'])]);
   if (e2e) steps.push(['e2e (Playwright)', () => runPlaywright(totals, playwrightArgs)]);
 
   mkdirSync(resultsDir, { recursive: true });
