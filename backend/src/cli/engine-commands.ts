@@ -1,5 +1,5 @@
 /**
- * `bun run cli engine check --mode L1|L2 --challenge-age N [--selfie FILE] [--document FILE]`:
+ * `bun run cli engine check --mode L1|L2 --challenge-age N [--selfie FILE] [--document FILE] [--document-front FILE]`:
  * runs the verification engine on local files, in this process, and prints the decision, the scores
  * and the timings as JSON (issue 10, operator tools). Uses the same pure decisions as the server.
  */
@@ -12,7 +12,7 @@ import { runJob } from '../modules/engine/engine-worker';
 import type { EngineFindings, Timings } from '../modules/engine/model';
 import { parseArgs } from './commands';
 
-export const ENGINE_USAGE = `Usage: bun run cli engine check --mode L1|L2 --challenge-age N [--selfie FILE] [--document FILE]
+export const ENGINE_USAGE = `Usage: bun run cli engine check --mode L1|L2 --challenge-age N [--selfie FILE] [--document FILE] [--document-front FILE]
     [--document-type passport|id_card|driving_licence] [--legal-minimum-age N] [--face-match true|false] [--step-up true|false] [--margin N]`;
 
 export async function engineCommand(argv: string[], now: Date): Promise<{ stdout: string; stderr: string; exitCode: number }> {
@@ -23,6 +23,7 @@ export async function engineCommand(argv: string[], now: Date): Promise<{ stdout
   const challengeAge = Number(one('challenge-age') ?? '25');
   const selfie = one('selfie');
   const document = one('document');
+  const documentFront = one('document-front');
   const documentType = (one('document-type') ?? 'passport') as DocumentType;
   const problems: string[] = [];
   if (mode !== 'L1' && mode !== 'L2') problems.push('--mode must be L1 or L2');
@@ -44,7 +45,15 @@ export async function engineCommand(argv: string[], now: Date): Promise<{ stdout
   const findings = (await runJob(
     mode === 'L1'
       ? { kind: 'age_estimation', selfies }
-      : { kind: 'document', documentType, document: new Uint8Array(readFileSync(document!)), selfies, faceMatch: policy.faceMatchEnabled },
+      : {
+          kind: 'document',
+          documentType,
+          document: new Uint8Array(readFileSync(document!)),
+          // A licence's portrait is on its front (protocol needsDocumentFront): --document-front.
+          documentFront: documentFront ? new Uint8Array(readFileSync(documentFront)) : null,
+          selfies,
+          faceMatch: policy.faceMatchEnabled,
+        },
     timings,
   )) as EngineFindings;
   const decision = findings.kind === 'age_estimation' ? decideAgeEstimation(findings.frames, policy) : decideDocument(findings, policy, now);
