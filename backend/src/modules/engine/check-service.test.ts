@@ -11,7 +11,7 @@ import { createTestContext, type TestContext } from '../../testing/test-app';
 import { events, sessions, tenants } from '../../db/schema';
 import { EngineBusy } from './engine-pool';
 import { ERROR_EXAMPLES } from '../../http/openapi-errors';
-import type { EngineFindings } from './model';
+import type { DocumentFindings, EngineFindings } from './model';
 import type { FaceMeasurement } from './face-analysis';
 
 type Json = Record<string, any>;
@@ -44,7 +44,7 @@ const passport = (birthDate: string, valid = true): EngineFindings => ({
   frames: [face(30) as never],
 });
 
-const licence = (): EngineFindings => ({
+const licence = (): DocumentFindings => ({
   kind: 'document',
   documentType: 'driving_licence',
   reading: { source: 'pdf417', found: true, valid: true, birthDate: '1990-01-31', expirationDate: '2030-01-31' },
