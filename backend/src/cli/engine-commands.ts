@@ -4,7 +4,7 @@
  * and the timings as JSON (issue 10, operator tools). Uses the same pure decisions as the server.
  */
 import { readFileSync } from 'node:fs';
-import { DOCUMENT_TYPES, type DocumentType } from '@ageverify/protocol';
+import { DOCUMENT_TYPES, needsDocumentFront, type DocumentType } from '@ageverify/protocol';
 import { DEFAULT_L1_AGE_MARGIN } from '../config';
 import { decideAgeEstimation } from '../modules/engine/age-decision';
 import { decideDocument } from '../modules/engine/document-decision';
@@ -31,6 +31,7 @@ export async function engineCommand(argv: string[], now: Date): Promise<{ stdout
   if (mode === 'L1' && !selfie) problems.push('--selfie FILE is required with --mode L1');
   if (mode === 'L2' && !document) problems.push('--document FILE is required with --mode L2');
   if (!DOCUMENT_TYPES.includes(documentType)) problems.push(`--document-type must be one of ${DOCUMENT_TYPES.join(', ')}`);
+  if (documentFront && documentType !== 'driving_licence') problems.push('--document-front FILE is only for --document-type driving_licence');
   if (problems.length) return { stdout: '', stderr: `${problems.join('\n')}\n${ENGINE_USAGE}\n`, exitCode: 1 };
   const policy = {
     challengeAge,
@@ -39,6 +40,10 @@ export async function engineCommand(argv: string[], now: Date): Promise<{ stdout
     legalMinimumAge: Number(one('legal-minimum-age') ?? '18'),
     faceMatchEnabled: one('face-match') === 'true' || (one('face-match') === undefined && mode === 'L2' && selfie !== undefined),
   };
+  // As the submission API (check-service.ts): a licence's portrait is on its front.
+  if (mode === 'L2' && needsDocumentFront(documentType, policy.faceMatchEnabled) && !documentFront) {
+    return { stdout: '', stderr: `--document-front FILE is required for a driving licence with face match on\n${ENGINE_USAGE}\n`, exitCode: 1 };
+  }
   const timings: Timings = {};
   const started = performance.now();
   const selfies = selfie ? [new Uint8Array(readFileSync(selfie))] : [];
