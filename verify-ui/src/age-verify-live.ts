@@ -109,7 +109,10 @@ export class AgeVerifyLive extends LitElement {
   protected override updated(changed: PropertyValues<this>): void {
     const previous = changed.get('step' as keyof AgeVerifyLive) as LiveStep | undefined;
     // A new step is a new screen for the user: focus its heading (the app does this for its own screens).
-    if (previous && previous.kind !== this.step.kind) void this.updateComplete.then(() => this.focusHeading());
+    // The same kind for another picture (the upload screen for a licence's back, then its front) is one too.
+    const purposeOf = (step: LiveStep) => ('purpose' in step ? step.purpose : null);
+    if (previous && (previous.kind !== this.step.kind || purposeOf(previous) !== purposeOf(this.step)))
+      void this.updateComplete.then(() => this.focusHeading());
   }
 
   override disconnectedCallback(): void {
