@@ -63,6 +63,17 @@ const checks: [string, () => EngineJob][] = [
     'L2 licence PDF417',
     () => ({ kind: 'document', documentType: 'driving_licence', document: fixture('licence.png'), documentFront: null, selfies: [], faceMatch: false }),
   ],
+  [
+    'L2 licence PDF417 + front + face match',
+    () => ({
+      kind: 'document',
+      documentType: 'driving_licence',
+      document: fixture('licence.png'),
+      documentFront: fixture('licence-front.jpg'),
+      selfies: [fixture('astronaut.jpg')],
+      faceMatch: true,
+    }),
+  ],
 ];
 console.log('\nLatency per check (submission to findings, one at a time):');
 for (const [name, job] of checks) {
