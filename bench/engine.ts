@@ -46,10 +46,34 @@ const checks: [string, () => EngineJob][] = [
   ['L1 age estimation (1 selfie)', () => ({ kind: 'age_estimation', selfies: [fixture('astronaut.jpg')] })],
   [
     'L2 passport MRZ + face match',
-    () => ({ kind: 'document', documentType: 'passport', document: fixture('passport.jpg'), selfies: [fixture('astronaut.jpg')], faceMatch: true }),
+    () => ({
+      kind: 'document',
+      documentType: 'passport',
+      document: fixture('passport.jpg'),
+      documentFront: null,
+      selfies: [fixture('astronaut.jpg')],
+      faceMatch: true,
+    }),
   ],
-  ['L2 passport MRZ only', () => ({ kind: 'document', documentType: 'passport', document: fixture('passport.jpg'), selfies: [], faceMatch: false })],
-  ['L2 licence PDF417', () => ({ kind: 'document', documentType: 'driving_licence', document: fixture('licence.png'), selfies: [], faceMatch: false })],
+  [
+    'L2 passport MRZ only',
+    () => ({ kind: 'document', documentType: 'passport', document: fixture('passport.jpg'), documentFront: null, selfies: [], faceMatch: false }),
+  ],
+  [
+    'L2 licence PDF417',
+    () => ({ kind: 'document', documentType: 'driving_licence', document: fixture('licence.png'), documentFront: null, selfies: [], faceMatch: false }),
+  ],
+  [
+    'L2 licence PDF417 + front + face match',
+    () => ({
+      kind: 'document',
+      documentType: 'driving_licence',
+      document: fixture('licence.png'),
+      documentFront: fixture('licence-front.jpg'),
+      selfies: [fixture('astronaut.jpg')],
+      faceMatch: true,
+    }),
+  ],
 ];
 console.log('\nLatency per check (submission to findings, one at a time):');
 for (const [name, job] of checks) {

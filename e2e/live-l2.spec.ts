@@ -16,6 +16,9 @@ import { createLiveSession, expectCallback } from './support/live-sessions';
 
 const PASSPORT = findFixtureImage('passport', 'passport-astronaut', 'specimen-passport');
 const OTHER_ADULT = findFixtureImage('other-adult', 'another-adult', 'adult-2');
+/** A fictional licence: its back (PDF417 barcode) and its front (the astronaut's portrait), from scripts/documents/generate-fixtures.ts. */
+const LICENCE_BACK = findFixtureImage('licence');
+const LICENCE_FRONT = findFixtureImage('licence-front');
 
 test.use({ launchOptions: fakeCameraLaunchOptions('astronaut') });
 
@@ -66,4 +69,44 @@ test("face match on: another person's selfie is refused", async ({ environment, 
   } finally {
     await browser.close();
   }
+});
+
+// Issue 11 deliverable 2: a licence's barcode is on the back and its portrait on the front, so with
+// face match on both sides are pictured, then the selfie; one submission carries all three.
+test('a driving licence: the back, then the front with the photo, then the selfie: verified', async ({ page, environment, api, verifyPage, returnPage }) => {
+  test.skip(!LICENCE_BACK || !LICENCE_FRONT, 'Needs the engine fixtures: licence.png and licence-front.jpg.');
+  const session = await createLiveSession(api, environment, { verificationMode: 'L2', faceMatchEnabled: true, challengeAge: 25 });
+  let submissions = 0;
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/v1/verify/checks')) submissions++;
+  });
+  await page.goto(session.verifyUrl);
+  await verifyPage.start();
+  await verifyPage.chooseDocument('driving_licence');
+  await page.getByTestId('camera-allow').click();
+  await page.getByTestId('upload-instead').click();
+  await verifyPage.uploadPhoto(LICENCE_BACK!);
+  // The back is in: the front is asked for next, by upload since the camera was set aside; the screen says which side.
+  await expect(page.getByTestId('upload-what')).toHaveText(/front of your driving licence/);
+  await expect(page.getByText('Upload a photo of the front')).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'licence front, upload');
+  // The front's own camera screen, then back to the upload.
+  await page.getByTestId('camera-retry').click();
+  await expect(page.getByTestId('document-front-camera').getByRole('heading', { name: 'Now the front, with your photo' })).toBeVisible();
+  await expect(page.getByTestId('document-front-camera').getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
+  await expectNoSeriousA11yViolations(page, 'licence front, camera');
+  await page.getByTestId('upload-instead').click();
+  await verifyPage.uploadPhoto(LICENCE_FRONT!);
+  // Then the selfie (no "front" line any more): from the fake camera.
+  await expect(page.getByTestId('camera-blocked')).toBeVisible();
+  await expect(page.getByTestId('upload-what')).toHaveCount(0);
+  await page.getByTestId('camera-retry').click();
+  await expect(page.getByTestId('selfie-camera').getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
+  await verifyPage.capture();
+  await expect(page.getByTestId('result-heading')).toBeVisible({ timeout: 90_000 });
+  const callback = await returnPage.waitForCallback();
+  expectCallback(callback, session.sessionId, 'verified');
+  // One submission decided it. (Chromium does not show Playwright a multipart body built from
+  // blobs; that it carried the front is proven by the verdict: without it the route answers 400.)
+  expect(submissions).toBe(1);
 });

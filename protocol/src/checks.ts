@@ -5,7 +5,9 @@
  *
  * One request carries everything one decision needs, so no image or biometric template ever has
  * to be kept between requests: an L1 check sends selfie frames; a document check sends the
- * document image(s) and, when the session has face match on, the selfie frames with them.
+ * document image(s) and, when the session has face match on, the selfie frames with them. A
+ * driving licence with face match on needs two document images: its PDF417 barcode is on the
+ * back and its portrait on the front (issue 11 deliverable 2), see `needsDocumentFront`.
  *
  * Wire format: `POST /api/v1/verify/checks`, `multipart/form-data` with the text fields of
  * `CheckSubmissionFields` and the image parts named in `CHECK_IMAGE_PARTS`.
@@ -26,7 +28,22 @@ export const CHECK_IMAGE_PARTS = {
   selfie: 'selfie',
   /** The MRZ page, or for a driving licence the side with the PDF417 barcode. */
   document: 'document',
+  /**
+   * For a driving licence when face match is on: the side with the portrait (the front). Required
+   * then, refused for the other document types (their portrait is on the `document` image) and
+   * ignored, like the selfie, when face match is off.
+   */
+  documentFront: 'documentFront',
 } as const;
+
+/**
+ * Whether a document check needs the `documentFront` part: a driving licence with face match on,
+ * because the barcode read for the dates is on the back and the portrait compared with the selfie
+ * is on the front. Passports and ID cards carry both on the `document` image.
+ */
+export function needsDocumentFront(documentType: DocumentType, faceMatch: boolean): boolean {
+  return documentType === 'driving_licence' && faceMatch;
+}
 
 /** Text fields of the multipart submission. Exactly one of sessionToken (desktop) or handoffToken (phone). */
 export interface CheckSubmissionFields {
@@ -42,7 +59,7 @@ export interface CheckSubmissionFields {
 export const CHECK_LIMITS = {
   /** Frames in one selfie burst. */
   maxSelfieFrames: 5,
-  /** Document images in one submission. */
+  /** Images in each document part (`document`, `documentFront`): one each, so at most two in all. */
   maxDocumentImages: 1,
   /** Bytes of one image part. */
   maxImageBytes: 4 * 1024 * 1024,
@@ -68,6 +85,7 @@ export const RETRY_HINTS = [
   'too_blurry', // "Hold still"
   'document_not_found', // "We could not find the document in the picture"
   'document_unreadable', // "We could not read the document: avoid glare, fill the frame"
+  'document_front_unreadable', // licence front (documentFront): "We could not see the photo on the front of your licence"
   'image_unreadable', // "The picture could not be opened; take it again"
 ] as const;
 export type RetryHint = (typeof RETRY_HINTS)[number];

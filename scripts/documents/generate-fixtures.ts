@@ -1,13 +1,14 @@
 /**
  * Regenerates the engine's committed test fixtures (backend/src/modules/engine/fixtures/): a passport
  * and an ID card whose portrait is the public-domain astronaut photo, the same passport with one
- * check digit altered, and an AAMVA driving-licence barcode. Needs Debian `fonts-ocr-b` (the tests
+ * check digit altered, an AAMVA driving-licence barcode (the back) and that licence's front with the
+ * astronaut portrait (for face match, issue 11). Needs Debian `fonts-ocr-b` (the tests
  * do not: they read the committed images). Run: bun scripts/documents/generate-fixtures.ts
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { degrade, mrzLines, renderDocument, seededRandom, type SyntheticIdentity } from './synthetic-documents';
-import { renderLicenceBarcode } from './synthetic-licences';
+import { renderLicenceBarcode, renderLicenceFront } from './synthetic-licences';
 
 const FIXTURES = join(import.meta.dir, '..', '..', 'backend', 'src', 'modules', 'engine', 'fixtures');
 const portrait = readFileSync(join(FIXTURES, 'astronaut.jpg'));
@@ -46,5 +47,9 @@ const idCard: SyntheticIdentity = {
 };
 writeFileSync(join(FIXTURES, 'id-card-minor.jpg'), await degrade(await renderDocument(idCard, mrzLines(idCard), portrait), photo, random));
 
-writeFileSync(join(FIXTURES, 'licence.png'), await renderLicenceBarcode({ birthDate: '1990-01-31', expiryDate: '2030-01-31' }));
+const licence = { birthDate: '1990-01-31', expiryDate: '2030-01-31' };
+writeFileSync(join(FIXTURES, 'licence.png'), await renderLicenceBarcode(licence));
+// The same licence's front, photographed like the passports (drawn last, so the seeded noise of the
+// files above stays what it was).
+writeFileSync(join(FIXTURES, 'licence-front.jpg'), await degrade(await renderLicenceFront(licence, portrait), photo, random));
 console.log(`fixtures written to ${FIXTURES}`);

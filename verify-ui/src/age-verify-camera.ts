@@ -27,7 +27,8 @@ const GUIDE_KEYS = {
  * selfie and the rear one for a document (`facingMode`, honoured on phones, ignored on laptops).
  * The stream is stopped when the element leaves the page and whenever the page is hidden (a
  * camera light must never stay on behind another tab); "Turn the camera back on" restarts it.
- * A selfie is a burst of CHECK_LIMITS.maxSelfieFrames frames, a document one frame.
+ * A selfie is a burst of CHECK_LIMITS.maxSelfieFrames frames, a document one frame; a licence's
+ * front (`documentFront`) is a document picture like its back, with its own heading and guide.
  *
  * @fires verify-capture - Pictures were taken. Detail: `{ images: Blob[] }` (JPEG).
  * @fires verify-camera-problem - The camera cannot be used. Detail: `{ reason: CameraProblem }`.
@@ -187,11 +188,22 @@ export class AgeVerifyCamera extends LitElement {
   }
 
   override render() {
-    const guide = this.purpose === 'selfie' ? i18n.t('camera.selfieGuide') : i18n.t(GUIDE_KEYS[this.documentType ?? 'passport']);
+    const guide =
+      this.purpose === 'selfie'
+        ? i18n.t('camera.selfieGuide')
+        : this.purpose === 'documentFront'
+          ? i18n.t('camera.licenceFrontGuide')
+          : i18n.t(GUIDE_KEYS[this.documentType ?? 'passport']);
+    const heading =
+      this.purpose === 'selfie'
+        ? i18n.t('camera.selfieHeading')
+        : this.purpose === 'documentFront'
+          ? i18n.t('camera.documentFrontHeading')
+          : i18n.t('camera.documentHeading');
     const busy = this.state === CameraState.capturing;
     return html`<div class="layout">
       <div class="head">
-        <h1 tabindex="-1">${this.purpose === 'selfie' ? i18n.t('camera.selfieHeading') : i18n.t('camera.documentHeading')}</h1>
+        <h1 tabindex="-1">${heading}</h1>
         <p id="guide-text">${guide}</p>
       </div>
       <div class="stage">

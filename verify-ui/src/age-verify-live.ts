@@ -19,6 +19,21 @@ import {
 } from './live-flow';
 import { screenStyles } from './styles';
 
+const CAMERA_TEST_IDS = { selfie: 'selfie-camera', document: 'document-camera', documentFront: 'document-front-camera' } as const satisfies Record<
+  CapturePurpose,
+  string
+>;
+const CAMERA_HEADINGS = {
+  selfie: 'camera.selfieHeading',
+  document: 'camera.documentHeading',
+  documentFront: 'camera.documentFrontHeading',
+} as const satisfies Record<CapturePurpose, string>;
+const UPLOAD_LABELS = {
+  selfie: 'camera.uploadSelfie',
+  document: 'camera.uploadDocument',
+  documentFront: 'camera.uploadDocumentFront',
+} as const satisfies Record<CapturePurpose, string>;
+
 /**
  * A live check from the first camera explanation to the engine's decision (steps and diagram in
  * live-flow.ts). Loaded lazily with the rest of the capture code (live-capture.ts). Images stay
@@ -94,7 +109,10 @@ export class AgeVerifyLive extends LitElement {
   protected override updated(changed: PropertyValues<this>): void {
     const previous = changed.get('step' as keyof AgeVerifyLive) as LiveStep | undefined;
     // A new step is a new screen for the user: focus its heading (the app does this for its own screens).
-    if (previous && previous.kind !== this.step.kind) void this.updateComplete.then(() => this.focusHeading());
+    // The same kind for another picture (the upload screen for a licence's back, then its front) is one too.
+    const purposeOf = (step: LiveStep) => ('purpose' in step ? step.purpose : null);
+    if (previous && (previous.kind !== this.step.kind || purposeOf(previous) !== purposeOf(this.step)))
+      void this.updateComplete.then(() => this.focusHeading());
   }
 
   override disconnectedCallback(): void {
@@ -112,7 +130,7 @@ export class AgeVerifyLive extends LitElement {
       case 'camera':
         return html`<age-verify-camera
           data-step
-          data-testid=${step.purpose === 'selfie' ? 'selfie-camera' : 'document-camera'}
+          data-testid=${CAMERA_TEST_IDS[step.purpose]}
           purpose=${step.purpose}
           .documentType=${this.context?.documentType ?? null}
           @verify-capture=${(event: CustomEvent<{ images: Blob[] }>) => this.apply(afterCapture(this.context!, step.purpose, event.detail.images))}
@@ -150,9 +168,17 @@ export class AgeVerifyLive extends LitElement {
 
   private renderCameraIntro(purpose: CapturePurpose) {
     const afterDocument = purpose === 'selfie' && this.context?.check === 'document';
-    return html`<h1 tabindex="-1">${purpose === 'selfie' ? i18n.t('camera.selfieHeading') : i18n.t('camera.documentHeading')}</h1>
+    return html`<h1 tabindex="-1">${i18n.t(CAMERA_HEADINGS[purpose])}</h1>
       <p data-testid="camera-explanation">
-        ${afterDocument ? i18n.t('camera.selfieAfterDocument') : purpose === 'selfie' ? i18n.t('camera.selfieIntro') : i18n.t('camera.documentIntro')}
+        ${
+          afterDocument
+            ? i18n.t('camera.selfieAfterDocument')
+            : purpose === 'selfie'
+              ? i18n.t('camera.selfieIntro')
+              : purpose === 'document'
+                ? i18n.t('camera.documentIntro')
+                : i18n.t('camera.documentFrontIntro')
+        }
       </p>
       <p class="muted">${i18n.t('camera.permissionHint')}</p>
       <div class="actions">
@@ -167,6 +193,10 @@ export class AgeVerifyLive extends LitElement {
         ${denied ? i18n.t('camera.deniedHeading') : i18n.t('camera.unavailableHeading')}
       </h1>
       <p>${denied ? i18n.t('camera.deniedBody') : i18n.t('camera.unavailableBody')}</p>
+      ${
+        // The same screen follows the licence's back: say that the front is wanted now.
+        step.purpose === 'documentFront' ? html`<p data-testid="upload-what">${i18n.t('camera.documentFrontIntro')}</p>` : nothing
+      }
       ${denied ? html`<p data-testid="camera-how-to">${safari ? i18n.t('camera.howToAllowSafari') : i18n.t('camera.howToAllow')}</p>` : nothing}
       <p class="muted">${this.mobile || this.session?.handoff ? i18n.t('camera.phoneAlternative') : i18n.t('camera.desktopAlternative')}</p>
       ${this.uploadError ? html`<p class="error" role="alert">${i18n.t('camera.uploadFailed')}</p>` : nothing}
@@ -179,7 +209,7 @@ export class AgeVerifyLive extends LitElement {
             data-testid="upload-photo"
             @change=${(event: Event) => void this.onPhotoPicked(event, step.purpose)}
           />
-          <span class="button">${step.purpose === 'selfie' ? i18n.t('camera.uploadSelfie') : i18n.t('camera.uploadDocument')}</span>
+          <span class="button">${i18n.t(UPLOAD_LABELS[step.purpose])}</span>
         </label>
         <button type="button" class="secondary" data-testid="camera-retry" @click=${this.onRetryCamera}>${i18n.t('camera.retryCamera')}</button>
       </div>`;
@@ -250,6 +280,7 @@ export class AgeVerifyLive extends LitElement {
         documentType: context.documentType ?? undefined,
         selfie: context.selfie,
         document: context.check === 'document' ? context.document : null,
+        documentFront: context.check === 'document' ? context.documentFront : null,
       },
       { signal: abort.signal, onProgress: (fraction) => (this.step = { kind: 'uploading', progress: fraction }) },
     );

@@ -34,7 +34,29 @@ describe('checkFormData (protocol/src/checks.ts wire format)', () => {
     expect((form.get('document') as File).name).toBe('document.jpg');
   });
 
+  test('a licence with face match: the back as document, the front as documentFront, then the selfie', async () => {
+    const back = new Blob([new Uint8Array([0xff, 0xd8, 0xff, 1])], { type: 'image/jpeg' });
+    const front = new Blob([new Uint8Array([0xff, 0xd8, 0xff, 2])], { type: 'image/png' });
+    const form = checkFormData({
+      credentials: desktop,
+      check: 'document',
+      documentType: 'driving_licence',
+      selfie: [jpeg()],
+      document: back,
+      documentFront: front,
+    });
+    expect([...form.keys()]).toEqual(['sessionId', 'sessionToken', 'check', 'documentType', 'document', 'documentFront', 'selfie']);
+    expect((form.get('document') as File).size).toBe(4);
+    expect(new Uint8Array(await (form.get('documentFront') as File).arrayBuffer())[3]).toBe(2);
+    expect((form.get('documentFront') as File).name).toBe('document-front.png');
+  });
+
   const misuse: Array<[string, CheckSubmission, RegExp]> = [
+    [
+      'a front with a passport',
+      { credentials: desktop, check: 'document', documentType: 'passport', selfie: [jpeg()], document: jpeg(), documentFront: jpeg() },
+      /documentFront image only with a driving licence/,
+    ],
     ['document without image', { credentials: desktop, check: 'document', documentType: 'passport', selfie: [], document: null }, /document image/],
     ['document without type', { credentials: desktop, check: 'document', selfie: [], document: jpeg() }, /documentType/],
     ['L1 without frames', { credentials: desktop, check: 'age_estimation', selfie: [], document: null }, /at least one selfie frame/],

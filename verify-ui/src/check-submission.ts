@@ -26,6 +26,8 @@ export interface CheckSubmission {
   selfie: readonly Blob[];
   /** The MRZ page, or the PDF417 side of a licence. */
   document: Blob | null;
+  /** A licence's front (portrait), sent when face match is on (protocol needsDocumentFront). */
+  documentFront?: Blob | null;
 }
 
 /** The engine decodes and compares images; give it time, but a dead connection must end in an error. */
@@ -41,6 +43,11 @@ export function checkFormData(submission: CheckSubmission): FormData {
       `Expected a document image and documentType for check=document, got ${submission.document ? 'an image' : 'no image'} and ${submission.documentType ?? 'no documentType'}`,
     );
   }
+  if (submission.documentFront && (submission.check !== 'document' || submission.documentType !== 'driving_licence')) {
+    throw new Error(
+      `Expected a documentFront image only with a driving licence, got check=${submission.check} and ${submission.documentType ?? 'no documentType'}`,
+    );
+  }
   if (submission.check === 'age_estimation' && submission.selfie.length === 0)
     throw new Error('Expected at least one selfie frame for check=age_estimation, got none');
   if (submission.selfie.length > CHECK_LIMITS.maxSelfieFrames) {
@@ -52,6 +59,8 @@ export function checkFormData(submission: CheckSubmission): FormData {
   if (submission.check === 'document' && submission.documentType) form.append('documentType', submission.documentType);
   if (submission.check === 'document' && submission.document)
     form.append(CHECK_IMAGE_PARTS.document, submission.document, `document${extensionOf(submission.document)}`);
+  if (submission.documentFront)
+    form.append(CHECK_IMAGE_PARTS.documentFront, submission.documentFront, `document-front${extensionOf(submission.documentFront)}`);
   for (const [index, frame] of submission.selfie.entries()) form.append(CHECK_IMAGE_PARTS.selfie, frame, `selfie-${index + 1}${extensionOf(frame)}`);
   return form;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import type { DocumentType } from '@ageverify/protocol';
 import { afterCameraProblem, afterCapture, afterDocumentChosen, afterResult, purposeOfHint, startLive, type LiveContext } from './live-flow';
 
 const frame = () => new Blob(['x'], { type: 'image/jpeg' });
@@ -56,13 +57,13 @@ describe('step-up', () => {
 });
 
 describe('L2', () => {
-  const chosen = (context: LiveContext = startLive(L2).context) => {
-    const transition = afterDocumentChosen(context, 'driving_licence');
+  const chosen = (context: LiveContext = startLive(L2).context, documentType: DocumentType = 'driving_licence') => {
+    const transition = afterDocumentChosen(context, documentType);
     if (transition.kind !== 'step') throw new Error('unreachable');
     return transition.context;
   };
   test('face match on: the document, then a selfie, then one submission', () => {
-    const afterDocument = afterCapture(chosen(), 'document', [frame()]);
+    const afterDocument = afterCapture(chosen(startLive(L2).context, 'id_card'), 'document', [frame()]);
     expect(afterDocument).toMatchObject({ kind: 'step', step: { kind: 'camera-intro', purpose: 'selfie' } });
     if (afterDocument.kind !== 'step') throw new Error('unreachable');
     const afterSelfie = afterCapture(afterDocument.context, 'selfie', frames);
@@ -70,7 +71,7 @@ describe('L2', () => {
     if (afterSelfie.kind === 'submit') {
       expect(afterSelfie.context.document).not.toBeNull();
       expect(afterSelfie.context.selfie).toHaveLength(3);
-      expect(afterSelfie.context.documentType).toBe('driving_licence');
+      expect(afterSelfie.context.documentType).toBe('id_card');
     }
   });
   test('face match off: the document alone is submitted', () =>
@@ -89,6 +90,81 @@ describe('L2', () => {
   });
 });
 
+describe('L2 driving licence with face match on (barcode on the back, portrait on the front)', () => {
+  const licence = (context: LiveContext = startLive(L2).context) => {
+    const transition = afterDocumentChosen(context, 'driving_licence');
+    if (transition.kind !== 'step') throw new Error('unreachable');
+    return transition.context;
+  };
+  const step = (transition: ReturnType<typeof afterCapture>) => {
+    if (transition.kind !== 'step') throw new Error(`expected a step, got ${transition.kind}`);
+    return transition;
+  };
+  const back = frame();
+  const front = frame();
+
+  test('the back, then the front (its own explanation), then the selfie, then one submission with all three', () => {
+    const afterBack = step(afterCapture(licence(), 'document', [back]));
+    expect(afterBack.step).toEqual({ kind: 'camera-intro', purpose: 'documentFront' });
+    expect(afterBack.context.document).toBe(back);
+    const afterFront = step(afterCapture(afterBack.context, 'documentFront', [front]));
+    expect(afterFront.step).toEqual({ kind: 'camera-intro', purpose: 'selfie' });
+    expect(afterFront.context).toMatchObject({ document: back, documentFront: front });
+    const afterSelfie = afterCapture(afterFront.context, 'selfie', frames);
+    expect(afterSelfie).toMatchObject({ kind: 'submit', context: { document: back, documentFront: front, selfie: frames } });
+  });
+
+  test('face match off: no front is asked for; the back alone is submitted', () => {
+    const transition = afterCapture(licence(startLive({ ...L2, faceMatchEnabled: false }).context), 'document', [back]);
+    expect(transition).toMatchObject({ kind: 'submit', context: { documentFront: null } });
+  });
+
+  test('a passport with face match on asks for no front', () =>
+    expect(afterCapture({ ...startLive(L2).context, documentType: 'passport' }, 'document', [back])).toMatchObject({
+      step: { kind: 'camera-intro', purpose: 'selfie' },
+    }));
+
+  test('after a camera problem the front comes from the upload fallback too', () => {
+    const blocked = step(afterCameraProblem(licence(), 'document', 'unavailable'));
+    const afterBack = step(afterCapture(blocked.context, 'document', [back]));
+    expect(afterBack.step).toEqual({ kind: 'camera-blocked', purpose: 'documentFront', reason: 'unavailable' });
+    expect(step(afterCapture(afterBack.context, 'documentFront', [front])).step).toEqual({
+      kind: 'camera-blocked',
+      purpose: 'selfie',
+      reason: 'unavailable',
+    });
+  });
+
+  test('after a step-up (selfie kept) the back and the front are asked for, then submitted', () => {
+    const stepped = afterResult({ ...startLive(L1).context, selfie: frames }, { decision: 'step_up', next: 'document' });
+    if (stepped.kind !== 'step') throw new Error('unreachable');
+    const afterBack = step(afterCapture(licence(stepped.context), 'document', [back]));
+    expect(afterBack.step).toEqual({ kind: 'camera-intro', purpose: 'documentFront' });
+    expect(afterCapture(afterBack.context, 'documentFront', [front])).toMatchObject({ kind: 'submit', context: { selfie: frames, documentFront: front } });
+  });
+
+  test('retry(document_front_unreadable) asks for the front only: back and selfie are kept', () => {
+    const context = { ...licence(), document: back, documentFront: front, selfie: frames };
+    const transition = step(afterResult(context, { decision: 'retry', hint: 'document_front_unreadable', attemptsLeft: 3 }));
+    expect(transition.step).toEqual({ kind: 'retry', purpose: 'documentFront', hint: 'document_front_unreadable', attemptsLeft: 3 });
+    expect(transition.context).toMatchObject({ document: back, documentFront: null, selfie: frames });
+    expect(afterCapture(transition.context, 'documentFront', [frame()]).kind).toBe('submit');
+  });
+
+  test('retry(document_not_found) asks for the back again and keeps the front', () => {
+    const context = { ...licence(), document: back, documentFront: front, selfie: frames };
+    const transition = step(afterResult(context, { decision: 'retry', hint: 'document_not_found', attemptsLeft: 3 }));
+    expect(transition.context).toMatchObject({ document: null, documentFront: front });
+    expect(afterCapture(transition.context, 'document', [frame()]).kind).toBe('submit');
+  });
+
+  test('choosing another document type drops a front taken for a licence', () => {
+    const context = { ...licence(), documentFront: front };
+    expect(afterDocumentChosen(context, 'passport')).toMatchObject({ context: { documentFront: null } });
+    expect(afterDocumentChosen(context, 'driving_licence')).toMatchObject({ context: { documentFront: front } });
+  });
+});
+
 describe('purposeOfHint', () => {
   const cases = [
     ['no_face', 'document', 'selfie'],
@@ -97,6 +173,7 @@ describe('purposeOfHint', () => {
     ['too_dark', 'age_estimation', 'selfie'],
     ['too_blurry', 'document', 'document'],
     ['image_unreadable', 'document', 'document'],
+    ['document_front_unreadable', 'document', 'documentFront'],
   ] as const;
   for (const [hint, check, expected] of cases) test(`${hint} in ${check} → ${expected}`, () => expect(purposeOfHint(hint, check)).toBe(expected));
 });

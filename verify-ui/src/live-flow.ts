@@ -1,4 +1,4 @@
-import type { CheckKind, CheckResult, DocumentType, RetryHint, VerifySessionView } from '@ageverify/protocol';
+import { needsDocumentFront, type CheckKind, type CheckResult, type DocumentType, type RetryHint, type VerifySessionView } from '@ageverify/protocol';
 import type { ApiFailure } from './api';
 
 /**
@@ -11,15 +11,19 @@ import type { ApiFailure } from './api';
  *                                                                         ├─ retry(hint) ─Take again─> camera(…)
  *                                                                         └─ step_up ──> step-up ──> choose-document
  *   L2 (or nextCheck=document after a reload):
- *        choose-document ──> camera-intro(document) ──> camera(document) ─┬─ face match on, no selfie yet ─> camera-intro(selfie) ─> camera(selfie) ─> uploading
- *                                                                         └─ otherwise ─> uploading
+ *        choose-document ──> camera-intro(document) ──> camera(document) ──> [front] ─┬─ face match on, no selfie yet ─> camera-intro(selfie) ─> camera(selfie) ─> uploading
+ *                                                                                     └─ otherwise ─> uploading
+ *        [front]: a driving licence with face match on (protocol needsDocumentFront) has its barcode on
+ *        the back, pictured first as `document`, and its portrait on the front:
+ *        camera-intro(documentFront) ──> camera(documentFront); other documents skip it.
  *   camera refused or missing ──> camera-blocked (how to allow it; upload a photo; desktop: the QR panel below)
  *   upload failed (network, 5xx) ──> send-failed ─Send again─> uploading (same images)
  *
  * After a step-up the L1 selfie frames are kept when face match is on, so the document submission
  * carries them and the user is not asked for a second selfie.
  */
-export type CapturePurpose = 'selfie' | 'document';
+/** `document`: the MRZ page, or a licence's back (barcode). `documentFront`: a licence's front (portrait), for face match. */
+export type CapturePurpose = 'selfie' | 'document' | 'documentFront';
 
 export type LiveStep =
   | { kind: 'camera-intro'; purpose: CapturePurpose }
@@ -45,6 +49,8 @@ export interface LiveContext {
   documentType: DocumentType | null;
   selfie: readonly Blob[];
   document: Blob | null;
+  /** A licence's front, when face match needs it (protocol needsDocumentFront). */
+  documentFront: Blob | null;
   /** Once the camera failed, "take again" goes to the upload fallback, not to the camera. */
   cameraUnusable: boolean;
 }
@@ -60,7 +66,15 @@ export type LiveTransition =
 /** Where a live check starts: the check the server expects next (`nextCheck`), so a reload after a step-up resumes at the document. */
 export function startLive(session: Pick<VerifySessionView, 'nextCheck' | 'verificationMode' | 'faceMatchEnabled'>): { step: LiveStep; context: LiveContext } {
   const check: CheckKind = session.nextCheck ?? (session.verificationMode === 'L2' ? 'document' : 'age_estimation');
-  const context: LiveContext = { check, faceMatch: session.faceMatchEnabled, documentType: null, selfie: [], document: null, cameraUnusable: false };
+  const context: LiveContext = {
+    check,
+    faceMatch: session.faceMatchEnabled,
+    documentType: null,
+    selfie: [],
+    document: null,
+    documentFront: null,
+    cameraUnusable: false,
+  };
   return { step: check === 'document' ? { kind: 'choose-document' } : { kind: 'camera-intro', purpose: 'selfie' }, context };
 }
 
@@ -73,20 +87,32 @@ export function afterDocumentChosen(context: LiveContext, documentType: Document
   return {
     kind: 'step',
     step: context.cameraUnusable ? captureStep(context, 'document') : { kind: 'camera-intro', purpose: 'document' },
-    context: { ...context, documentType },
+    // Another document type than before: a licence front taken for it no longer belongs.
+    context: { ...context, documentType, documentFront: documentType === context.documentType ? context.documentFront : null },
   };
+}
+
+/** The step that asks for a second picture: its explanation first, or straight to the upload fallback once the camera failed. */
+function introOrCapture(context: LiveContext, purpose: CapturePurpose): LiveStep {
+  return context.cameraUnusable ? captureStep(context, purpose) : { kind: 'camera-intro', purpose };
 }
 
 /** Images taken (by the camera or the upload fallback): ask for what is still missing, else submit. */
 export function afterCapture(context: LiveContext, purpose: CapturePurpose, images: readonly Blob[]): LiveTransition {
   if (images.length === 0) throw new Error(`Expected at least one image for ${purpose}, got none`);
-  const next: LiveContext = purpose === 'selfie' ? { ...context, selfie: [...images] } : { ...context, document: images[0] ?? null };
+  const next: LiveContext =
+    purpose === 'selfie'
+      ? { ...context, selfie: [...images] }
+      : purpose === 'document'
+        ? { ...context, document: images[0] ?? null }
+        : { ...context, documentFront: images[0] ?? null };
   if (next.check === 'age_estimation') return { kind: 'submit', context: next };
   if (!next.documentType) return { kind: 'step', step: { kind: 'choose-document' }, context: next };
   if (!next.document) return { kind: 'step', step: captureStep(next, 'document'), context: next };
-  if (next.faceMatch && next.selfie.length === 0) {
-    return { kind: 'step', step: next.cameraUnusable ? captureStep(next, 'selfie') : { kind: 'camera-intro', purpose: 'selfie' }, context: next };
+  if (needsDocumentFront(next.documentType, next.faceMatch) && !next.documentFront) {
+    return { kind: 'step', step: introOrCapture(next, 'documentFront'), context: next };
   }
+  if (next.faceMatch && next.selfie.length === 0) return { kind: 'step', step: introOrCapture(next, 'selfie'), context: next };
   return { kind: 'submit', context: next };
 }
 
@@ -100,6 +126,7 @@ const FACE_HINTS: readonly RetryHint[] = ['no_face', 'multiple_faces', 'face_too
 
 /** Which picture a retry hint asks for again. Light and blur are about whichever picture the check is mainly about. */
 export function purposeOfHint(hint: RetryHint, check: CheckKind): CapturePurpose {
+  if (hint === 'document_front_unreadable') return 'documentFront';
   if (DOCUMENT_HINTS.includes(hint)) return 'document';
   if (FACE_HINTS.includes(hint)) return 'selfie';
   return check === 'document' ? 'document' : 'selfie';
@@ -114,7 +141,8 @@ export function afterResult(context: LiveContext, result: CheckResult): LiveTran
     case 'retry': {
       const purpose = purposeOfHint(result.hint, context.check);
       // Only the picture that has to be taken again is dropped; the other one is still good.
-      const next: LiveContext = purpose === 'selfie' ? { ...context, selfie: [] } : { ...context, document: null };
+      const next: LiveContext =
+        purpose === 'selfie' ? { ...context, selfie: [] } : purpose === 'document' ? { ...context, document: null } : { ...context, documentFront: null };
       return { kind: 'step', step: { kind: 'retry', purpose, hint: result.hint, attemptsLeft: result.attemptsLeft }, context: next };
     }
     case 'step_up':
@@ -122,7 +150,7 @@ export function afterResult(context: LiveContext, result: CheckResult): LiveTran
       return {
         kind: 'step',
         step: { kind: 'step-up' },
-        context: { ...context, check: 'document', documentType: null, document: null, selfie: context.faceMatch ? context.selfie : [] },
+        context: { ...context, check: 'document', documentType: null, document: null, documentFront: null, selfie: context.faceMatch ? context.selfie : [] },
       };
   }
 }

@@ -90,6 +90,7 @@ async function documents(dir: string, out: string | undefined, limit: number) {
       kind: 'document',
       documentType: row.document_type as never,
       document: readFileSync(join(dir, row.file!)),
+      documentFront: null,
       selfies: [],
       faceMatch: false,
     })) as DocumentFindings;

@@ -15,6 +15,16 @@ describe('cli engine check: refusals (no model is loaded for these)', () => {
       ['engine', 'check', '--mode', 'L2', '--document', 'x.jpg', '--document-type', 'library_card'],
       /--document-type must be one of/,
     ],
+    [
+      'a front with a passport',
+      ['engine', 'check', '--mode', 'L2', '--document', 'x.jpg', '--document-front', 'y.jpg', '--document-type', 'passport'],
+      /--document-front FILE is only for --document-type driving_licence/,
+    ],
+    [
+      'a licence with face match on but no front',
+      ['engine', 'check', '--mode', 'L2', '--document', 'x.png', '--document-type', 'driving_licence', '--selfie', 'x.jpg'],
+      /--document-front FILE is required for a driving licence with face match on/,
+    ],
   ])('%s', async (_, argv, message) => {
     const result = await engineCommand(argv, now);
     expect(result.exitCode).toBe(1);

@@ -165,6 +165,16 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<number, Err
         summary: 'Face match is on and no selfie was sent with the document.',
         message: ['at least one selfie part is required: this session has face match on'],
       },
+      {
+        name: 'licenceFront',
+        summary: 'Face match is on and a driving licence was sent without its front (the documentFront part).',
+        message: ['a documentFront part is required: this session has face match on, and a driving licence shows its portrait on the front'],
+      },
+      {
+        name: 'frontNotLicence',
+        summary: 'A documentFront part was sent with a passport or ID card, whose portrait is on the document image.',
+        message: ['no documentFront part unless check is document and documentType is driving_licence'],
+      },
     ],
     401: [invalidSessionToken],
     403: [{ name: 'billingBlock', summary: 'Billing blocks this session.', message: 'This session is blocked by billing; no check can start' }],

@@ -8,6 +8,9 @@ export const liveDe: LiveTranslation = {
     selfieAfterDocument: 'Nehmen Sie jetzt ein Selfie auf, damit es mit dem Foto in Ihrem Dokument verglichen werden kann.',
     documentHeading: 'Dokument fotografieren',
     documentIntro: 'Wir nutzen Ihre Kamera für ein Foto Ihres Dokuments. Das Foto dient nur dieser Prüfung.',
+    documentFrontHeading: 'Jetzt die Vorderseite mit Ihrem Foto',
+    documentFrontIntro:
+      'Nehmen Sie jetzt ein Foto der Vorderseite Ihres Führerscheins auf, der Seite mit Ihrem Foto. Es wird mit Ihrem Selfie verglichen und dient nur dieser Prüfung.',
     allow: 'Kamera einschalten',
     permissionHint: 'Ihr Browser fragt, ob diese Seite die Kamera verwenden darf.',
     starting: 'Die Kamera startet…',
@@ -16,6 +19,7 @@ export const liveDe: LiveTranslation = {
     passportGuide: 'Legen Sie die Fotoseite Ihres Reisepasses in den Rahmen, die zwei Zeichenzeilen unten scharf und lesbar.',
     idCardGuide: 'Legen Sie die Rückseite Ihres Personalausweises mit den Zeichenzeilen in den Rahmen.',
     licenceGuide: 'Legen Sie die Rückseite Ihres Führerscheins mit dem Barcode in den Rahmen.',
+    licenceFrontGuide: 'Legen Sie die Vorderseite Ihres Führerscheins mit Ihrem Foto in den Rahmen.',
     capture: 'Bilder aufnehmen',
     captureDocument: 'Foto aufnehmen',
     capturing: 'Bitte still halten… {{taken}} von {{total}}',
@@ -35,6 +39,7 @@ export const liveDe: LiveTranslation = {
     retryCamera: 'Kamera erneut versuchen',
     uploadSelfie: 'Selfie hochladen',
     uploadDocument: 'Foto des Dokuments hochladen',
+    uploadDocumentFront: 'Foto der Vorderseite hochladen',
     uploadFailed: 'Dieses Foto konnte nicht geöffnet werden. Bitte wählen Sie ein anderes.',
   },
   document: {
@@ -70,6 +75,8 @@ export const liveDe: LiveTranslation = {
       too_blurry: 'Halten Sie still, während die Bilder aufgenommen werden.',
       document_not_found: 'Wir konnten das Dokument im Bild nicht finden. Füllen Sie den Rahmen damit aus.',
       document_unreadable: 'Wir konnten das Dokument nicht lesen. Vermeiden Sie Spiegelungen und füllen Sie den Rahmen aus.',
+      document_front_unreadable:
+        'Wir konnten das Foto auf der Vorderseite Ihres Führerscheins nicht erkennen. Vermeiden Sie Spiegelungen und füllen Sie den Rahmen aus.',
       image_unreadable: 'Das Bild konnte nicht geöffnet werden. Bitte nehmen Sie es erneut auf.',
     },
   },

@@ -13,6 +13,9 @@ export const liveEn = {
     selfieAfterDocument: 'Now take a selfie, so it can be compared with the photo on your document.',
     documentHeading: 'Photograph your document',
     documentIntro: 'We use your camera to take one picture of your document. The picture is used only for this check.',
+    documentFrontHeading: 'Now the front, with your photo',
+    documentFrontIntro:
+      'Now take one picture of the front of your driving licence, the side with your photo. It is compared with your selfie and used only for this check.',
     allow: 'Turn on the camera',
     permissionHint: 'Your browser will ask whether this page may use the camera.',
     starting: 'Starting the camera…',
@@ -21,6 +24,7 @@ export const liveEn = {
     passportGuide: 'Place the photo page of your passport inside the frame, with the two lines of characters at the bottom sharp and readable.',
     idCardGuide: 'Place the back of your ID card, with the lines of characters, inside the frame.',
     licenceGuide: 'Place the back of your driving licence, with the barcode, inside the frame.',
+    licenceFrontGuide: 'Place the front of your driving licence, with your photo, inside the frame.',
     capture: 'Take the pictures',
     captureDocument: 'Take the picture',
     capturing: 'Hold still… {{taken}} of {{total}}',
@@ -39,6 +43,7 @@ export const liveEn = {
     retryCamera: 'Try the camera again',
     uploadSelfie: 'Upload a selfie',
     uploadDocument: 'Upload a photo of the document',
+    uploadDocumentFront: 'Upload a photo of the front',
     uploadFailed: 'This photo could not be opened. Please choose another one.',
   },
   document: {
@@ -74,6 +79,7 @@ export const liveEn = {
       too_blurry: 'Hold still while the pictures are taken.',
       document_not_found: 'We could not find the document in the picture. Fill the frame with it.',
       document_unreadable: 'We could not read the document. Avoid glare and fill the frame.',
+      document_front_unreadable: 'We could not see the photo on the front of your licence. Avoid glare and fill the frame.',
       image_unreadable: 'The picture could not be opened. Please take it again.',
     },
   },

@@ -8,6 +8,9 @@ export const liveEs: LiveTranslation = {
     selfieAfterDocument: 'Ahora hazte un selfi para compararlo con la foto de tu documento.',
     documentHeading: 'Fotografía tu documento',
     documentIntro: 'Usamos tu cámara para tomar una foto de tu documento. La foto solo se usa para esta comprobación.',
+    documentFrontHeading: 'Ahora el anverso, con tu foto',
+    documentFrontIntro:
+      'Ahora toma una foto del anverso de tu permiso de conducir, el lado con tu foto. Se compara con tu selfi y solo se usa para esta comprobación.',
     allow: 'Activar la cámara',
     permissionHint: 'Tu navegador preguntará si esta página puede usar la cámara.',
     starting: 'Iniciando la cámara…',
@@ -16,6 +19,7 @@ export const liveEs: LiveTranslation = {
     passportGuide: 'Coloca la página con foto de tu pasaporte dentro del marco, con las dos líneas de caracteres de abajo nítidas y legibles.',
     idCardGuide: 'Coloca el reverso de tu documento de identidad, con las líneas de caracteres, dentro del marco.',
     licenceGuide: 'Coloca el reverso de tu permiso de conducir, con el código de barras, dentro del marco.',
+    licenceFrontGuide: 'Coloca el anverso de tu permiso de conducir, con tu foto, dentro del marco.',
     capture: 'Tomar las fotos',
     captureDocument: 'Tomar la foto',
     capturing: 'Quédate quieto… {{taken}} de {{total}}',
@@ -35,6 +39,7 @@ export const liveEs: LiveTranslation = {
     retryCamera: 'Probar la cámara de nuevo',
     uploadSelfie: 'Subir un selfi',
     uploadDocument: 'Subir una foto del documento',
+    uploadDocumentFront: 'Subir una foto del anverso',
     uploadFailed: 'No se pudo abrir esta foto. Elige otra.',
   },
   document: {
@@ -70,6 +75,7 @@ export const liveEs: LiveTranslation = {
       too_blurry: 'Quédate quieto mientras se toman las fotos.',
       document_not_found: 'No encontramos el documento en la imagen. Haz que ocupe el marco.',
       document_unreadable: 'No pudimos leer el documento. Evita los reflejos y llena el marco.',
+      document_front_unreadable: 'No pudimos ver la foto del anverso de tu permiso. Evita los reflejos y llena el marco.',
       image_unreadable: 'No se pudo abrir la imagen. Vuelve a tomarla.',
     },
   },

@@ -8,6 +8,9 @@ export const liveFr: LiveTranslation = {
     selfieAfterDocument: 'Prenez maintenant un selfie, pour le comparer à la photo de votre document.',
     documentHeading: 'Photographiez votre document',
     documentIntro: 'Nous utilisons votre caméra pour prendre une photo de votre document. La photo sert uniquement à cette vérification.',
+    documentFrontHeading: 'Maintenant le recto, avec votre photo',
+    documentFrontIntro:
+      'Prenez maintenant une photo du recto de votre permis de conduire, le côté avec votre photo. Elle est comparée à votre selfie et sert uniquement à cette vérification.',
     allow: 'Activer la caméra',
     permissionHint: 'Votre navigateur va demander si cette page peut utiliser la caméra.',
     starting: 'Démarrage de la caméra…',
@@ -16,6 +19,7 @@ export const liveFr: LiveTranslation = {
     passportGuide: 'Placez la page photo de votre passeport dans le cadre, les deux lignes de caractères du bas nettes et lisibles.',
     idCardGuide: 'Placez le verso de votre carte d’identité, avec les lignes de caractères, dans le cadre.',
     licenceGuide: 'Placez le verso de votre permis de conduire, avec le code-barres, dans le cadre.',
+    licenceFrontGuide: 'Placez le recto de votre permis de conduire, avec votre photo, dans le cadre.',
     capture: 'Prendre les photos',
     captureDocument: 'Prendre la photo',
     capturing: 'Ne bougez pas… {{taken}} sur {{total}}',
@@ -35,6 +39,7 @@ export const liveFr: LiveTranslation = {
     retryCamera: 'Réessayer la caméra',
     uploadSelfie: 'Envoyer un selfie',
     uploadDocument: 'Envoyer une photo du document',
+    uploadDocumentFront: 'Envoyer une photo du recto',
     uploadFailed: 'Cette photo n’a pas pu être ouverte. Choisissez-en une autre.',
   },
   document: {
@@ -70,6 +75,7 @@ export const liveFr: LiveTranslation = {
       too_blurry: 'Ne bougez pas pendant la prise des photos.',
       document_not_found: 'Nous n’avons pas trouvé le document sur l’image. Remplissez le cadre avec.',
       document_unreadable: 'Nous n’avons pas pu lire le document. Évitez les reflets et remplissez le cadre.',
+      document_front_unreadable: 'Nous n’avons pas pu voir la photo au recto de votre permis. Évitez les reflets et remplissez le cadre.',
       image_unreadable: 'L’image n’a pas pu être ouverte. Reprenez-la.',
     },
   },

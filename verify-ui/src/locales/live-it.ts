@@ -8,6 +8,9 @@ export const liveIt: LiveTranslation = {
     selfieAfterDocument: 'Ora scatta un selfie, da confrontare con la foto del tuo documento.',
     documentHeading: 'Fotografa il tuo documento',
     documentIntro: 'Usiamo la tua fotocamera per scattare una foto del tuo documento. La foto serve solo per questa verifica.',
+    documentFrontHeading: 'Ora il fronte, con la tua foto',
+    documentFrontIntro:
+      'Ora scatta una foto del fronte della tua patente, il lato con la tua foto. Viene confrontata con il tuo selfie e serve solo per questa verifica.',
     allow: 'Attiva la fotocamera',
     permissionHint: 'Il browser ti chiederà se questa pagina può usare la fotocamera.',
     starting: 'Avvio della fotocamera…',
@@ -16,6 +19,7 @@ export const liveIt: LiveTranslation = {
     passportGuide: 'Metti la pagina con la foto del passaporto dentro la cornice, con le due righe di caratteri in basso nitide e leggibili.',
     idCardGuide: 'Metti il retro della carta d’identità, con le righe di caratteri, dentro la cornice.',
     licenceGuide: 'Metti il retro della patente, con il codice a barre, dentro la cornice.',
+    licenceFrontGuide: 'Metti il fronte della patente, con la tua foto, dentro la cornice.',
     capture: 'Scatta le foto',
     captureDocument: 'Scatta la foto',
     capturing: 'Resta fermo… {{taken}} di {{total}}',
@@ -35,6 +39,7 @@ export const liveIt: LiveTranslation = {
     retryCamera: 'Riprova la fotocamera',
     uploadSelfie: 'Carica un selfie',
     uploadDocument: 'Carica una foto del documento',
+    uploadDocumentFront: 'Carica una foto del fronte',
     uploadFailed: 'Non è stato possibile aprire questa foto. Scegline un’altra.',
   },
   document: {
@@ -70,6 +75,7 @@ export const liveIt: LiveTranslation = {
       too_blurry: 'Resta fermo mentre vengono scattate le foto.',
       document_not_found: 'Non abbiamo trovato il documento nell’immagine. Riempi la cornice con il documento.',
       document_unreadable: 'Non siamo riusciti a leggere il documento. Evita i riflessi e riempi la cornice.',
+      document_front_unreadable: 'Non siamo riusciti a vedere la foto sul fronte della patente. Evita i riflessi e riempi la cornice.',
       image_unreadable: 'Non è stato possibile aprire l’immagine. Scattala di nuovo.',
     },
   },

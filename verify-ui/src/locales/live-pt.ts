@@ -8,6 +8,9 @@ export const livePt: LiveTranslation = {
     selfieAfterDocument: 'Agora tire uma selfie, para a comparar com a foto do seu documento.',
     documentHeading: 'Fotografe o seu documento',
     documentIntro: 'Usamos a sua câmara para tirar uma foto do seu documento. A foto serve apenas para esta verificação.',
+    documentFrontHeading: 'Agora a frente, com a sua foto',
+    documentFrontIntro:
+      'Agora tire uma foto da frente da sua carta de condução, o lado com a sua foto. É comparada com a sua selfie e serve apenas para esta verificação.',
     allow: 'Ligar a câmara',
     permissionHint: 'O seu navegador vai perguntar se esta página pode usar a câmara.',
     starting: 'A iniciar a câmara…',
@@ -16,6 +19,7 @@ export const livePt: LiveTranslation = {
     passportGuide: 'Coloque a página com foto do passaporte dentro da moldura, com as duas linhas de caracteres em baixo nítidas e legíveis.',
     idCardGuide: 'Coloque o verso do seu cartão de identidade, com as linhas de caracteres, dentro da moldura.',
     licenceGuide: 'Coloque o verso da sua carta de condução, com o código de barras, dentro da moldura.',
+    licenceFrontGuide: 'Coloque a frente da sua carta de condução, com a sua foto, dentro da moldura.',
     capture: 'Tirar as fotos',
     captureDocument: 'Tirar a foto',
     capturing: 'Fique quieto… {{taken}} de {{total}}',
@@ -35,6 +39,7 @@ export const livePt: LiveTranslation = {
     retryCamera: 'Tentar a câmara novamente',
     uploadSelfie: 'Enviar uma selfie',
     uploadDocument: 'Enviar uma foto do documento',
+    uploadDocumentFront: 'Enviar uma foto da frente',
     uploadFailed: 'Não foi possível abrir esta foto. Escolha outra.',
   },
   document: {
@@ -70,6 +75,7 @@ export const livePt: LiveTranslation = {
       too_blurry: 'Fique quieto enquanto as fotos são tiradas.',
       document_not_found: 'Não encontrámos o documento na imagem. Preencha a moldura com ele.',
       document_unreadable: 'Não conseguimos ler o documento. Evite reflexos e preencha a moldura.',
+      document_front_unreadable: 'Não conseguimos ver a foto na frente da sua carta. Evite reflexos e preencha a moldura.',
       image_unreadable: 'Não foi possível abrir a imagem. Tire-a novamente.',
     },
   },

@@ -10,7 +10,8 @@ import { TARGETS } from '../../testing/test-databases';
 import { createTestContext, type TestContext } from '../../testing/test-app';
 import { events, sessions, tenants } from '../../db/schema';
 import { EngineBusy } from './engine-pool';
-import type { EngineFindings } from './model';
+import { ERROR_EXAMPLES } from '../../http/openapi-errors';
+import type { DocumentFindings, EngineFindings } from './model';
 import type { FaceMeasurement } from './face-analysis';
 
 type Json = Record<string, any>;
@@ -42,6 +43,16 @@ const passport = (birthDate: string, valid = true): EngineFindings => ({
   portrait: face(30) as never,
   frames: [face(30) as never],
 });
+
+const licence = (): DocumentFindings => ({
+  kind: 'document',
+  documentType: 'driving_licence',
+  reading: { source: 'pdf417', found: true, valid: true, birthDate: '1990-01-31', expirationDate: '2030-01-31' },
+  portrait: face(30) as never,
+  frames: [face(30) as never],
+});
+/** The refusal the OpenAPI document shows for a licence problem, to compare with the real answer. */
+const openApiMessage = (name: string) => ERROR_EXAMPLES['/api/v1/verify/checks']![400]!.find((example) => example.name === name)!.message;
 
 for (const target of TARGETS) {
   describe(`POST /api/v1/verify/checks [${target}]`, () => {
@@ -165,6 +176,75 @@ for (const target of TARGETS) {
       expect(response.headers.get('retry-after')).toBe('2');
       expect(await ctx.json(response)).toMatchObject({ statusCode: 503, path: '/api/v1/verify/checks', error: 'Service Unavailable' });
       expect((await row(session.sessionId)).state).toBe('PENDING');
+    });
+
+    describe('a driving licence with face match on (issue 11: barcode on the back, portrait on the front)', () => {
+      const l2 = () => create({ verificationMode: 'L2', faceMatchEnabled: true });
+      const fields = (s: Json, documentType = 'driving_licence') => ({
+        sessionId: s.sessionId,
+        sessionToken: s.sessionToken,
+        check: 'document',
+        documentType,
+      });
+
+      test('back, front and selfie go to the engine as one job; the decision applies', async () => {
+        const session = await l2();
+        next.push(licence());
+        const response = await submit(fields(session), { document: 1, documentFront: 1, selfie: 2 });
+        expect(response.status).toBe(200);
+        expect(await ctx.json(response)).toMatchObject({ decision: 'verified' });
+        const job = jobs.at(-1) as Json;
+        expect(job).toMatchObject({ kind: 'document', documentType: 'driving_licence', faceMatch: true });
+        // The parts arrive in their own slots: the back (byte 0) as document, the front as documentFront.
+        expect([...job.document]).toEqual([0xff, 0xd8, 0xff, 0]);
+        expect([...job.documentFront]).toEqual([0xff, 0xd8, 0xff, 0]);
+        expect(job.document).not.toBe(job.documentFront);
+        expect(job.selfies).toHaveLength(2);
+      });
+
+      test('without the front: 400 with the message the OpenAPI document shows, and no engine job', async () => {
+        const session = await l2();
+        const before = jobs.length;
+        const response = await submit(fields(session), { document: 1, selfie: 1 });
+        expect(response.status).toBe(400);
+        expect((await ctx.json(response)).message).toEqual(openApiMessage('licenceFront'));
+        expect(jobs.length).toBe(before);
+        expect((await row(session.sessionId)).checkRetries).toBe(0);
+      });
+
+      test('a front with a passport: 400 with the message the OpenAPI document shows', async () => {
+        const session = await l2();
+        const before = jobs.length;
+        const response = await submit(fields(session, 'passport'), { document: 1, documentFront: 1, selfie: 1 });
+        expect(response.status).toBe(400);
+        expect((await ctx.json(response)).message).toEqual(openApiMessage('frontNotLicence'));
+        expect(jobs.length).toBe(before);
+      });
+
+      test('two fronts: 400', async () => {
+        const response = await submit(fields(await l2()), { document: 1, documentFront: 2, selfie: 1 });
+        expect(response.status).toBe(400);
+        expect(JSON.stringify((await ctx.json(response)).message)).toMatch(/at most 1 documentFront part/);
+      });
+
+      test('face match off: the licence back alone is enough, and a front sent anyway is not passed on', async () => {
+        const other = await ctx.tenant({ sandbox: true, domains: ['nofacematch.example.com'], name: 'No face match' });
+        await ctx.database.db.update(tenants).set({ policyFaceMatchEnabled: false }).where(eq(tenants.id, other.tenantId));
+        const make = async () =>
+          ctx.json(
+            await ctx.request('POST', '/api/v1/sessions/create', {
+              key: other.publishableKey,
+              body: { returnUrl: 'https://nofacematch.example.com/return', verificationMode: 'L2' },
+            }),
+          );
+        const first = await make();
+        expect(first.faceMatchEnabled).toBe(false);
+        next.push({ ...licence(), portrait: null, frames: [] });
+        expect((await submit(fields(first), { document: 1 })).status).toBe(200);
+        next.push({ ...licence(), portrait: null, frames: [] });
+        expect((await submit(fields(await make()), { document: 1, documentFront: 1 })).status).toBe(200);
+        expect((jobs.at(-1) as Json).documentFront).toBeNull();
+      });
     });
 
     test('a billing-blocked session never starts a check', async () => {

@@ -7,7 +7,7 @@
  * merchant can try the real engine (docs/verification.md); simulate stays sandbox-only.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { CHECK_ATTEMPT_LIMITS, type CheckKind, type CheckResult, type FailureReason } from '@ageverify/protocol';
+import { CHECK_ATTEMPT_LIMITS, needsDocumentFront, type CheckKind, type CheckResult, type FailureReason } from '@ageverify/protocol';
 import type { Logger } from '../../log';
 import { sessions, tenants } from '../../db/schema';
 import { VERIFY_ERRORS } from '../verify/errors';
@@ -46,6 +46,10 @@ export async function runCheck(deps: CheckDeps, { session }: VerifyCaller, submi
   if (expected === 'document' && session.faceMatchEnabled && submission.selfies.length === 0) {
     throw ENGINE_ERRORS.SELFIE_REQUIRED();
   }
+  // A missing front is a client bug, not a picture the user can fix, so a 400 rather than a retry.
+  if (expected === 'document' && needsDocumentFront(submission.documentType!, session.faceMatchEnabled) && !submission.documentFront) {
+    throw ENGINE_ERRORS.DOCUMENT_FRONT_REQUIRED();
+  }
   if (capReached(session)) return fail(deps, session, 'too_many_attempts');
 
   const [tenant] = await deps.db.select().from(tenants).where(eq(tenants.id, session.tenantId));
@@ -66,6 +70,8 @@ export async function runCheck(deps: CheckDeps, { session }: VerifyCaller, submi
             kind: 'document',
             documentType: submission.documentType!,
             document: submission.document!,
+            // Face match off: the front is not needed and, like the selfie, not looked at.
+            documentFront: needsDocumentFront(submission.documentType!, session.faceMatchEnabled) ? submission.documentFront : null,
             selfies: submission.selfies,
             faceMatch: session.faceMatchEnabled,
           },

@@ -18,6 +18,8 @@ export interface CheckSubmission {
   documentType?: DocumentType;
   selfies: Uint8Array[];
   document: Uint8Array | null;
+  /** The front of a driving licence (the portrait), for face match; null when not sent. */
+  documentFront: Uint8Array | null;
 }
 
 const TEXT_FIELDS = new Set(['sessionId', 'sessionToken', 'handoffToken', 'check', 'documentType']);
@@ -41,6 +43,12 @@ export async function readCheckSubmission(request: Request, path: string): Promi
   const text: Record<string, string> = {};
   const selfies: Uint8Array[] = [];
   const documents: Uint8Array[] = [];
+  const fronts: Uint8Array[] = [];
+  const imageParts: Record<string, Uint8Array[]> = {
+    [CHECK_IMAGE_PARTS.selfie]: selfies,
+    [CHECK_IMAGE_PARTS.document]: documents,
+    [CHECK_IMAGE_PARTS.documentFront]: fronts,
+  };
   for (const [name, value] of form.entries() as Iterable<[string, string | Blob]>) {
     if (typeof value === 'string') {
       // NUL and lone surrogates never reach the database (the JSON routes refuse them the same way).
@@ -51,15 +59,17 @@ export async function readCheckSubmission(request: Request, path: string): Promi
       else text[name] = value;
       continue;
     }
-    if (name !== CHECK_IMAGE_PARTS.selfie && name !== CHECK_IMAGE_PARTS.document) {
-      problems.push(`part ${name} should not exist; image parts are ${CHECK_IMAGE_PARTS.selfie} and ${CHECK_IMAGE_PARTS.document}`);
+    const part = Object.hasOwn(imageParts, name) ? imageParts[name] : undefined;
+    if (!part) {
+      problems.push(`part ${name} should not exist; image parts are ${Object.values(CHECK_IMAGE_PARTS).join(', ')}`);
       continue;
     }
     if (value.size > CHECK_LIMITS.maxImageBytes) throw ENGINE_ERRORS.IMAGE_TOO_LARGE({ part: name, maxBytes: CHECK_LIMITS.maxImageBytes });
-    (name === CHECK_IMAGE_PARTS.selfie ? selfies : documents).push(new Uint8Array(await value.arrayBuffer()));
+    part.push(new Uint8Array(await value.arrayBuffer()));
   }
   if (selfies.length > CHECK_LIMITS.maxSelfieFrames) problems.push(`at most ${CHECK_LIMITS.maxSelfieFrames} ${CHECK_IMAGE_PARTS.selfie} parts`);
   if (documents.length > CHECK_LIMITS.maxDocumentImages) problems.push(`at most ${CHECK_LIMITS.maxDocumentImages} ${CHECK_IMAGE_PARTS.document} part`);
+  if (fronts.length > CHECK_LIMITS.maxDocumentImages) problems.push(`at most ${CHECK_LIMITS.maxDocumentImages} ${CHECK_IMAGE_PARTS.documentFront} part`);
   if (!text.sessionId || text.sessionId.length > 64) problems.push('sessionId is required');
   for (const token of ['sessionToken', 'handoffToken'])
     if (text[token] !== undefined && (text[token]!.length === 0 || text[token]!.length > 200)) problems.push(`${token} must be 1 to 200 characters`);
@@ -72,6 +82,11 @@ export async function readCheckSubmission(request: Request, path: string): Promi
   if (check === 'age_estimation' && selfies.length === 0)
     problems.push(`at least one ${CHECK_IMAGE_PARTS.selfie} part is required when check is age_estimation`);
   if (check === 'age_estimation' && documents.length > 0) problems.push(`no ${CHECK_IMAGE_PARTS.document} part when check is age_estimation`);
+  // Only a licence has its portrait on another side than the one read (protocol needsDocumentFront);
+  // a front sent with a passport or ID card is a client bug, refused rather than silently ignored.
+  // Whether the front is required depends on the session's face match (check-service.ts).
+  if (fronts.length > 0 && documentType !== 'driving_licence')
+    problems.push(`no ${CHECK_IMAGE_PARTS.documentFront} part unless check is document and documentType is driving_licence`);
   if (problems.length > 0) throw ENGINE_ERRORS.INVALID_SUBMISSION({ problems });
 
   return {
@@ -82,5 +97,6 @@ export async function readCheckSubmission(request: Request, path: string): Promi
     documentType,
     selfies,
     document: documents[0] ?? null,
+    documentFront: fronts[0] ?? null,
   };
 }

@@ -32,6 +32,7 @@ const mrz = (change: Record<string, unknown> = {}): DocumentFindings['reading'] 
     documentCode: 'P',
     ...change,
   }) as DocumentFindings['reading'];
+const pdf417 = (): DocumentFindings['reading'] => ({ source: 'pdf417', found: true, valid: true, birthDate: '1990-01-31', expirationDate: '2030-01-31' });
 const findings = (reading: DocumentFindings['reading'], change: Partial<DocumentFindings> = {}): DocumentFindings => ({
   kind: 'document',
   documentType: 'passport',
@@ -106,6 +107,18 @@ describe('decideDocument', () => {
       findings(mrz(), { portrait: { faceCount: 0, face: null }, frames: [face([0, 0, 0])] }),
       { ...policy, faceMatchEnabled: true },
       { decision: 'retry', hint: 'document_unreadable' },
+    ],
+    [
+      'face match, driving licence: no portrait on the front asks for the front again',
+      findings(pdf417(), { documentType: 'driving_licence', portrait: null, frames: [face([0, 0, 0])] }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'retry', hint: 'document_front_unreadable' },
+    ],
+    [
+      'face match, driving licence: the front shows the person of the selfie',
+      findings(pdf417(), { documentType: 'driving_licence', portrait: face([1, 0, 0]), frames: [face([0.98, 0.05, 0])] }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'verified' },
     ],
     [
       'face match: no selfie',

@@ -2,8 +2,9 @@
  * L2 decision (DESIGN.md §2, Failure reasons): the document must be readable, every check digit
  * valid (document_invalid), unexpired (document_expired), show an age at or above the tenant's
  * legal minimum age (age_not_met) and, when face match is on, show the person of the selfie
- * (face_mismatch). Pure; `now` is injected (STYLE.md habit 2).
+ * (face_mismatch; a driving licence's portrait comes from its front, protocol needsDocumentFront). Pure; `now` is injected (STYLE.md habit 2).
  */
+import { needsDocumentFront } from '@ageverify/protocol';
 import { bestFrame } from './age-decision';
 import { cosineSimilarity, isSamePerson } from './face-match';
 import type { DecisionPolicy, DocumentFindings, EngineDecision } from './model';
@@ -51,7 +52,8 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
   const selfie = bestFrame(findings.frames);
   if ('hint' in selfie) return { decision: 'retry', hint: selfie.hint };
   const portrait = findings.portrait?.face?.descriptor;
-  if (!portrait) return { decision: 'retry', hint: 'document_unreadable' };
+  // No face on the document: picture it again. For a licence that is the front (a separate image).
+  if (!portrait) return { decision: 'retry', hint: needsDocumentFront(findings.documentType, true) ? 'document_front_unreadable' : 'document_unreadable' };
   const selfieDescriptor = selfie.face.descriptor;
   if (!selfieDescriptor || selfieDescriptor.length !== portrait.length) return { decision: 'retry', hint: 'no_face' };
   return isSamePerson(cosineSimilarity(selfieDescriptor, portrait)) ? { decision: 'verified' } : { decision: 'failed', reason: 'face_mismatch' };

@@ -115,7 +115,12 @@ export class EnginePool {
 }
 
 function imageBuffers(job: EngineJob): ArrayBuffer[] {
-  const images = job.kind === 'age_estimation' ? job.selfies : job.kind === 'document' ? [job.document, ...job.selfies] : [];
+  const images =
+    job.kind === 'age_estimation'
+      ? job.selfies
+      : job.kind === 'document'
+        ? [job.document, ...(job.documentFront ? [job.documentFront] : []), ...job.selfies]
+        : [];
   const unique = new Set<ArrayBuffer>();
   for (const image of images)
     if (image.buffer instanceof ArrayBuffer && image.byteOffset === 0 && image.byteLength === image.buffer.byteLength) unique.add(image.buffer);

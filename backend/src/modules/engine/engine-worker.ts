@@ -6,7 +6,7 @@
  * image bytes arrive as transferred buffers and are dropped when the job ends (issue 10).
  */
 import { parentPort } from 'node:worker_threads';
-import type { DocumentType } from '@ageverify/protocol';
+import { needsDocumentFront, type DocumentType } from '@ageverify/protocol';
 import type { Worker as OcrWorker } from 'tesseract.js';
 import { analyseFace, loadFaceModels, type FaceModels } from './face-analysis';
 import { faceQualityHint } from './face-quality';
@@ -18,7 +18,15 @@ import type { DocumentFindings, EngineFindings, FrameFindings, Timings } from '.
 export type EngineJob =
   | { kind: 'warmup' }
   | { kind: 'age_estimation'; selfies: Uint8Array[] }
-  | { kind: 'document'; documentType: DocumentType; document: Uint8Array; selfies: Uint8Array[]; faceMatch: boolean };
+  | {
+      kind: 'document';
+      documentType: DocumentType;
+      document: Uint8Array;
+      /** A licence's front, with the portrait (protocol needsDocumentFront); null otherwise. */
+      documentFront: Uint8Array | null;
+      selfies: Uint8Array[];
+      faceMatch: boolean;
+    };
 
 export type EngineReply = { id: number; ok: true; findings: EngineFindings | null; timings: Timings } | { id: number; ok: false; error: string };
 
@@ -93,7 +101,13 @@ export async function runJob(job: EngineJob, timings: Timings = {}): Promise<Eng
       }
       if (job.faceMatch && findings.reading.found && findings.reading.valid) {
         const models = await timed(timings, 'loadFaceModels', faces);
-        findings.portrait = await timed(timings, 'portrait', () => analyseFace(models, image, { descriptor: true }));
+        // A licence's portrait is on its front, a separate image (the barcode read above is on the
+        // back); passports and ID cards show it beside the MRZ. An undecodable front leaves the
+        // portrait null, which document-decision.ts answers with a retry for the front.
+        const portraitImage = needsDocumentFront(job.documentType, job.faceMatch)
+          ? job.documentFront && (await timed(timings, 'decode', () => decodeOrNull(job.documentFront!, DOCUMENT_SIDE)))
+          : image;
+        if (portraitImage) findings.portrait = await timed(timings, 'portrait', () => analyseFace(models, portraitImage, { descriptor: true }));
         findings.frames = await analyseSelfies(job.selfies, true, timings);
       }
       return findings;

@@ -74,7 +74,12 @@ describe('verification engine with the real models', () => {
     );
     return response.json() as Promise<Json>;
   };
-  const submit = async (session: Json, check: string, parts: { selfie?: Uint8Array; document?: Uint8Array }, documentType?: string): Promise<Json> => {
+  const submit = async (
+    session: Json,
+    check: string,
+    parts: { selfie?: Uint8Array; document?: Uint8Array; documentFront?: Uint8Array },
+    documentType?: string,
+  ): Promise<Json> => {
     const form = new FormData();
     form.append('sessionId', session.sessionId);
     form.append('sessionToken', session.sessionToken);
@@ -82,6 +87,7 @@ describe('verification engine with the real models', () => {
     if (documentType) form.append('documentType', documentType);
     if (parts.selfie) form.append('selfie', new Blob([parts.selfie]), 'selfie.jpg');
     if (parts.document) form.append('document', new Blob([parts.document]), 'document.jpg');
+    if (parts.documentFront) form.append('documentFront', new Blob([parts.documentFront]), 'document-front.jpg');
     const response = await app.handle(new Request('http://localhost:3000/api/v1/verify/checks', { method: 'POST', body: form }));
     return response.json() as Promise<Json>;
   };
@@ -137,6 +143,51 @@ describe('verification engine with the real models', () => {
     },
     60_000,
   );
+
+  // Issue 11: a licence's barcode is on the back and its portrait on the front, so face match needs both.
+  test('L2: a driving licence with face match on, the back read, the front compared with the selfie: verified', async () => {
+    const session = await create({ verificationMode: 'L2', faceMatchEnabled: true });
+    expect(
+      await submit(
+        session,
+        'document',
+        { document: fixture('licence.png'), documentFront: fixture('licence-front.jpg'), selfie: markedSelfie },
+        'driving_licence',
+      ),
+    ).toMatchObject({ decision: 'verified' });
+  }, 60_000);
+
+  test("L2: another adult's selfie against the licence front is refused as face_mismatch", async () => {
+    const session = await create({ verificationMode: 'L2', faceMatchEnabled: true });
+    expect(
+      await submit(
+        session,
+        'document',
+        { document: fixture('licence.png'), documentFront: fixture('licence-front.jpg'), selfie: fixture('other-adult.png') },
+        'driving_licence',
+      ),
+    ).toMatchObject({ decision: 'failed', reason: 'face_mismatch' });
+  }, 60_000);
+
+  test('L2: a licence front without a face (the barcode side twice) asks for the front again', async () => {
+    const session = await create({ verificationMode: 'L2', faceMatchEnabled: true });
+    expect(
+      await submit(
+        session,
+        'document',
+        { document: fixture('licence.png'), documentFront: fixture('licence.png'), selfie: fixture('astronaut.jpg') },
+        'driving_licence',
+      ),
+    ).toMatchObject({ decision: 'retry', hint: 'document_front_unreadable' });
+  }, 60_000);
+
+  test('L2: a licence with face match on but without its front is refused with 400, before the engine', async () => {
+    const session = await create({ verificationMode: 'L2', faceMatchEnabled: true });
+    expect(await submit(session, 'document', { document: fixture('licence.png'), selfie: fixture('astronaut.jpg') }, 'driving_licence')).toMatchObject({
+      statusCode: 400,
+      message: ['a documentFront part is required: this session has face match on, and a driving licence shows its portrait on the front'],
+    });
+  }, 60_000);
 
   test('L2: a driving licence is read from its PDF417 barcode (tenant with face match off)', async () => {
     await database.db.update(tenants).set({ policyFaceMatchEnabled: false }).where(eq(tenants.id, keys.tenantId));

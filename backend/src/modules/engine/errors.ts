@@ -12,6 +12,10 @@ export const ENGINE_ERRORS = defineErrors({
   // Field problems read like validation messages (an array), as the JSON routes' do.
   INVALID_SUBMISSION: { status: 400, message: (p: { problems: string[] }) => p.problems },
   SELFIE_REQUIRED: { status: 400, message: ['at least one selfie part is required: this session has face match on'] },
+  DOCUMENT_FRONT_REQUIRED: {
+    status: 400,
+    message: ['a documentFront part is required: this session has face match on, and a driving licence shows its portrait on the front'],
+  },
   CHECK_SESSION_EXPIRED: { status: 409, message: 'Session has expired' },
   WRONG_CHECK: { status: 409, message: (p: { expected: CheckKind }) => `This session expects a ${p.expected} check` },
   ENGINE_BUSY: { status: 503, message: 'The verification engine is busy; retry shortly' },

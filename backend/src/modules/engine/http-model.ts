@@ -41,7 +41,7 @@ const binary = (description: string) => ({ type: 'string', format: 'binary', des
 /** The multipart request body as the OpenAPI document shows it. */
 export const checkRequestBody = {
   required: true,
-  description: `Captured images and the session's credentials. At most ${CHECK_LIMITS.maxSubmissionBytes} bytes in all, ${CHECK_LIMITS.maxImageBytes} per image, ${CHECK_LIMITS.maxImagePixels} pixels per decoded image; JPEG, PNG or WebP.`,
+  description: `Captured images and the session's credentials. At most ${CHECK_LIMITS.maxDocumentImages} image per document part, ${CHECK_LIMITS.maxSelfieFrames} selfie frames, and ${CHECK_LIMITS.maxSubmissionBytes} bytes in all, ${CHECK_LIMITS.maxImageBytes} per image, ${CHECK_LIMITS.maxImagePixels} pixels per decoded image; JPEG, PNG or WebP.`,
   content: {
     'multipart/form-data': {
       schema: {
@@ -63,7 +63,13 @@ export const checkRequestBody = {
             items: binary('One frame of a short selfie burst, oldest first.'),
             description: 'Required for age_estimation, and for document when face match is on.',
           },
-          [CHECK_IMAGE_PARTS.document]: binary('The MRZ page of a passport or ID card, or the PDF417 side of a driving licence.'),
+          [CHECK_IMAGE_PARTS.document]: binary(
+            'The MRZ page of a passport or ID card, or the PDF417 side (the back) of a driving licence. Required for document.',
+          ),
+          [CHECK_IMAGE_PARTS.documentFront]: binary(
+            'For a driving licence when face match is on: the side with the portrait (the front), compared with the selfie. ' +
+              'Required then; refused with any other documentType; not looked at when face match is off.',
+          ),
         },
       },
     },
