@@ -82,6 +82,10 @@ test('a driving licence: the back, then the front with the photo, then the selfi
   });
   await page.goto(session.verifyUrl);
   await verifyPage.start();
+  // Face match on: the choice says both sides will be asked for.
+  await expect(page.getByTestId('document-choice').locator('label', { has: page.getByTestId('document-driving_licence') })).toContainText(
+    'then the front with your photo',
+  );
   await verifyPage.chooseDocument('driving_licence');
   await page.getByTestId('camera-allow').click();
   await page.getByTestId('upload-instead').click();

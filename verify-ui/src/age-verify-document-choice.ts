@@ -1,5 +1,5 @@
 import { LitElement, css, html } from 'lit';
-import { DOCUMENT_TYPES, type DocumentType } from '@ageverify/protocol';
+import { DOCUMENT_TYPES, needsDocumentFront, type DocumentType } from '@ageverify/protocol';
 import { i18n } from './i18n';
 import { screenStyles } from './styles';
 
@@ -18,6 +18,7 @@ const LABEL_KEYS = {
 export class AgeVerifyDocumentChoice extends LitElement {
   static override properties = {
     selected: { state: true },
+    faceMatch: { type: Boolean, attribute: 'face-match' },
   };
 
   static override styles = [
@@ -63,6 +64,12 @@ export class AgeVerifyDocumentChoice extends LitElement {
   ];
 
   private selected: DocumentType = 'passport';
+  /** The session has face match on: a licence's front (with the portrait) is asked for too. */
+  faceMatch = false;
+
+  private hintKey(type: DocumentType) {
+    return needsDocumentFront(type, this.faceMatch) ? ('document.drivingLicenceBothSidesHint' as const) : LABEL_KEYS[type].hint;
+  }
 
   focusHeading(): void {
     this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
@@ -83,7 +90,7 @@ export class AgeVerifyDocumentChoice extends LitElement {
               .checked=${this.selected === type}
               @change=${() => (this.selected = type)}
             />
-            <span><span class="name">${i18n.t(LABEL_KEYS[type].label)}</span><span class="muted">${i18n.t(LABEL_KEYS[type].hint)}</span></span>
+            <span><span class="name">${i18n.t(LABEL_KEYS[type].label)}</span><span class="muted">${i18n.t(this.hintKey(type))}</span></span>
           </label>`,
         )}
       </fieldset>

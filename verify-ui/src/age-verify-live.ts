@@ -126,7 +126,12 @@ export class AgeVerifyLive extends LitElement {
       case 'camera-intro':
         return this.renderCameraIntro(step.purpose);
       case 'choose-document':
-        return html`<age-verify-document-choice data-step data-testid="document-choice" @verify-document-chosen=${this.onDocumentChosen}></age-verify-document-choice>`;
+        return html`<age-verify-document-choice
+          data-step
+          data-testid="document-choice"
+          ?face-match=${this.session?.faceMatchEnabled ?? false}
+          @verify-document-chosen=${this.onDocumentChosen}
+        ></age-verify-document-choice>`;
       case 'camera':
         return html`<age-verify-camera
           data-step

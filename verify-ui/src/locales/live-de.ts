@@ -51,6 +51,7 @@ export const liveDe: LiveTranslation = {
     idCardHint: 'Die Rückseite mit drei Zeichenzeilen',
     drivingLicence: 'Führerschein',
     drivingLicenceHint: 'Die Rückseite mit dem Barcode',
+    drivingLicenceBothSidesHint: 'Die Rückseite mit dem Barcode, dann die Vorderseite mit Ihrem Foto',
     continue: 'Weiter',
   },
   upload: {

@@ -55,6 +55,7 @@ export const liveEn = {
     idCardHint: 'The back, with three lines of characters',
     drivingLicence: 'Driving licence',
     drivingLicenceHint: 'The back, with the barcode',
+    drivingLicenceBothSidesHint: 'The back with the barcode, then the front with your photo',
     continue: 'Continue',
   },
   upload: {

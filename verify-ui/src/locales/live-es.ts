@@ -51,6 +51,7 @@ export const liveEs: LiveTranslation = {
     idCardHint: 'El reverso, con tres líneas de caracteres',
     drivingLicence: 'Permiso de conducir',
     drivingLicenceHint: 'El reverso, con el código de barras',
+    drivingLicenceBothSidesHint: 'El reverso, con el código de barras, y luego el anverso, con tu foto',
     continue: 'Continuar',
   },
   upload: {

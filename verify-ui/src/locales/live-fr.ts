@@ -51,6 +51,7 @@ export const liveFr: LiveTranslation = {
     idCardHint: 'Le verso, avec trois lignes de caractères',
     drivingLicence: 'Permis de conduire',
     drivingLicenceHint: 'Le verso, avec le code-barres',
+    drivingLicenceBothSidesHint: 'Le verso, avec le code-barres, puis le recto, avec votre photo',
     continue: 'Continuer',
   },
   upload: {

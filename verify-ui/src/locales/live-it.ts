@@ -51,6 +51,7 @@ export const liveIt: LiveTranslation = {
     idCardHint: 'Il retro, con tre righe di caratteri',
     drivingLicence: 'Patente di guida',
     drivingLicenceHint: 'Il retro, con il codice a barre',
+    drivingLicenceBothSidesHint: 'Il retro, con il codice a barre, poi il fronte, con la tua foto',
     continue: 'Continua',
   },
   upload: {

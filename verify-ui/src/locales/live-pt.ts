@@ -51,6 +51,7 @@ export const livePt: LiveTranslation = {
     idCardHint: 'O verso, com três linhas de caracteres',
     drivingLicence: 'Carta de condução',
     drivingLicenceHint: 'O verso, com o código de barras',
+    drivingLicenceBothSidesHint: 'O verso, com o código de barras, e depois a frente, com a sua foto',
     continue: 'Continuar',
   },
   upload: {
