@@ -52,7 +52,9 @@ async function startServer(extra: Record<string, string>, wrapper: string[] = []
     proc.kill('SIGKILL');
   });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
+  // A fresh embedded database runs every migration at boot: seconds on a busy machine, so the wait
+  // is generous (60 s) rather than a guess at the speed of the machine.
+  for (let i = 0; i < 1200; i++) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) return { proc, base };
     } catch {}
