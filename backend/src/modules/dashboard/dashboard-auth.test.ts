@@ -78,6 +78,31 @@ for (const target of TARGETS) {
     });
   });
 
+  describe(`dashboard sign-up when the operator allows it [${target}]`, () => {
+    let ctx: TestContext;
+    beforeAll(async () => {
+      ctx = await createTestContext(target, { dashboardSignup: true });
+      await ctx.tenant({ name: 'Existing' });
+    });
+    afterAll(() => ctx.close());
+
+    test('DASHBOARD_SIGNUP=true: a further tenant and its owner, signed in; a taken email is refused', async () => {
+      const browser = new Browser(ctx);
+      expect(await browser.json('GET', '/dashboard/api/setup')).toEqual({ needed: false, signupEnabled: true });
+      const created = await browser.call('POST', '/dashboard/api/signup', { tenantName: 'Second Shop', email: 'second@example.com', password: PASSWORD });
+      expect(created.status).toBe(201);
+      const { tenantId } = (await created.json()) as { tenantId: string };
+      const me = await browser.json('GET', '/dashboard/api/me', undefined, 200);
+      expect(me.tenants).toEqual([{ tenantId, name: 'Second Shop', role: 'owner' }]);
+      const taken = await new Browser(ctx).call('POST', '/dashboard/api/signup', { tenantName: 'Third', email: 'second@example.com', password: PASSWORD });
+      expect(taken.status).toBe(409);
+      // better-auth's own sign-up endpoint stays closed.
+      const direct = await new Browser(ctx).call('POST', '/dashboard/api/auth/sign-up/email', { email: 'x@example.com', password: PASSWORD, name: 'X' });
+      expect(direct.status).toBeGreaterThanOrEqual(400);
+      expect(direct.status).toBeLessThan(500);
+    });
+  });
+
   describe(`dashboard sign-in, CSRF and rate limit [${target}]`, () => {
     let ctx: TestContext;
     let tenantId: string;
