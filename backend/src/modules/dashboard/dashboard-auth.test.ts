@@ -119,9 +119,17 @@ for (const target of TARGETS) {
 
     test('an owner made by the CLI signs in, changes the password and signs out', async () => {
       const browser = new Browser(ctx);
-      expect((await browser.signIn('cli-owner@example.com')).status).toBe(200);
+      const signIn = await browser.signIn('cli-owner@example.com');
+      expect(signIn.status).toBe(200);
+      // The token lives only in the HttpOnly cookie, never in a body a script could read.
+      const signInBody = (await signIn.json()) as Record<string, any>;
+      expect(signInBody.user.email).toBe('cli-owner@example.com');
+      expect(signInBody.token).toBeUndefined();
       const me = await browser.json('GET', '/dashboard/api/me', undefined, 200);
       expect(me.tenants).toEqual([{ tenantId, name: 'CLI Shop', role: 'owner' }]);
+      const session = await browser.json('GET', '/dashboard/api/auth/get-session', undefined, 200);
+      expect(session.user.email).toBe('cli-owner@example.com');
+      expect(session.session.token).toBeUndefined();
       const changed = await browser.call('POST', '/dashboard/api/auth/change-password', {
         currentPassword: PASSWORD,
         newPassword: 'another horse battery',
