@@ -209,6 +209,19 @@ for (const target of TARGETS) {
       expect(members.members.map((m: { email: string; role: string }) => [m.email, m.role])).toContainEqual(['dev@example.com', 'developer']);
     });
 
+    test('an expired invitation is refused (410); a short password is refused (400) and the invitation stays open', async () => {
+      const owner = await signedIn(ctx, tenantId, 'owner');
+      const invitation = await owner.json('POST', `/dashboard/api/tenants/${tenantId}/invitations`, { email: 'late@example.com', role: 'admin' }, 201);
+      const short = await new Browser(ctx).call('POST', `/dashboard/api/invitations/${invitation.invitationId}/accept`, { password: 'short' });
+      expect(short.status).toBe(400);
+      expect((await new Browser(ctx).call('GET', `/dashboard/api/invitations/${invitation.invitationId}`)).status).toBe(200);
+      // better-auth set expiresAt with the system clock: move the test clock past it.
+      ctx.clock.set(new Date(new Date(invitation.expiresAt).getTime() + 1000));
+      const late = await new Browser(ctx).call('POST', `/dashboard/api/invitations/${invitation.invitationId}/accept`, { password: PASSWORD });
+      expect(late.status).toBe(410);
+      ctx.clock.set(new Date());
+    });
+
     test('an existing user accepts while signed in', async () => {
       const owner = await signedIn(ctx, tenantId, 'owner');
       const other = await ctx.tenant({ name: 'Other' });
