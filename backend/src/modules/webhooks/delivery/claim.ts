@@ -11,7 +11,13 @@
  * nothing in flight and its `retry_at` must have come, and the single claim takes a probe lease on
  * the endpoint row itself, so a concurrent claimer re-checking the row (PostgreSQL EvalPlanQual)
  * sees the lease and skips it. Active claims take FOR SHARE on the endpoint row, so they cannot
- * interleave with the transition to Retrying.
+ * interleave with the transition to Retrying. The spec leaves an Active endpoint's pacing open
+ * ("normal pacing"); an instance keeps at most `perEndpointLimit` requests in flight to one
+ * endpoint, so one busy endpoint neither takes all of an instance's slots nor gets more
+ * connections than its connection pool keeps (pinned-https-client.ts).
+ *
+ * The statements of a claim do not grow with its size: the interrupted-attempt rows of a batch are
+ * one INSERT, the send-time bodies of a batch one UPDATE.
  */
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { EventKind } from '@ageverify/protocol';
@@ -19,7 +25,7 @@ import type { Db, DbOrTx } from '../../../db/database';
 import { rowsOf } from '../../../db/rows-of';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../../db/schema';
 import { timestamptz as at } from '../../../db/timestamptz';
-import { fixBodyAtFirstSend } from '../envelope';
+import { fixBodiesAtFirstSend } from '../envelope';
 import { webhookId } from '../ids';
 import type { DeliveryPolicy } from './retry-policy';
 
@@ -43,6 +49,10 @@ export interface ClaimOptions {
   leaseMs: number;
   /** Names the claiming instance in the lease and in interrupted-attempt rows. */
   workerId: string;
+  /** At most this many requests in flight to one Active endpoint from this instance (default: no cap). */
+  perEndpointLimit?: number;
+  /** This instance's requests in flight, per endpoint id: they count towards `perEndpointLimit`. */
+  inFlightByEndpoint?: ReadonlyMap<string, number>;
 }
 
 /** A due row chosen in this claim; `interrupted` when an earlier lease on it ran out without a record. */
@@ -63,7 +73,7 @@ export async function claimDeliveries(db: Db, limit: number, options: ClaimOptio
   return db.transaction(async (tx) => {
     const picked = await pickRetryingProbes(tx, now, leaseUntil, limit);
     const room = limit - picked.length;
-    if (room > 0) picked.push(...(await pickActive(tx, now, room)));
+    if (room > 0) picked.push(...(await pickActive(tx, now, room, options)));
     if (picked.length === 0) return [];
     const tokens = await lease(tx, picked, leaseUntil, options.workerId);
     return loadClaimed(tx, picked, tokens, options);
@@ -110,13 +120,32 @@ async function pickRetryingProbes(tx: DbOrTx, now: Date, leaseUntil: Date, limit
   return picked;
 }
 
-/** Due rows of Active endpoints, claimed freely. */
-async function pickActive(tx: DbOrTx, now: Date, room: number): Promise<Pick[]> {
+/**
+ * Due rows of Active endpoints, oldest first, at most each endpoint's remaining room
+ * (`perEndpointLimit` less this instance's requests in flight to it). The room is applied to the
+ * oldest due rows (a window over at most `room × 4` of them, without locks), then those rows are
+ * locked, skipping any another instance holds.
+ */
+async function pickActive(tx: DbOrTx, now: Date, room: number, options: ClaimOptions): Promise<Pick[]> {
+  const perEndpoint = options.perEndpointLimit ?? room;
+  const inFlight = JSON.stringify(Object.fromEntries(options.inFlightByEndpoint ?? []));
   const active = rowsOf<DueRow>(
     await tx.execute(sql`
+      with due as (
+        select d.id, d.endpoint_id, d.next_attempt_at
+        from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+        where d.status = 'pending' and d.next_attempt_at <= ${at(now)}
+          and (d.lease_until is null or d.lease_until <= ${at(now)})
+          and e.enabled and e.delivery_state = 'active'
+          and coalesce((${inFlight}::jsonb ->> d.endpoint_id)::int, 0) < ${perEndpoint}
+        order by d.next_attempt_at
+        limit ${room * 4}),
+      ranked as (
+        select id, endpoint_id, row_number() over (partition by endpoint_id order by next_attempt_at) as n from due)
       select d.id, (d.lease_until is not null) as interrupted, d.leased_by as previous_holder
       from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
-      where d.status = 'pending' and d.next_attempt_at <= ${at(now)}
+      where d.id in (select r.id from ranked r where r.n <= ${perEndpoint} - coalesce((${inFlight}::jsonb ->> r.endpoint_id)::int, 0))
+        and d.status = 'pending' and d.next_attempt_at <= ${at(now)}
         and (d.lease_until is null or d.lease_until <= ${at(now)})
         and e.enabled and e.delivery_state = 'active'
       order by d.next_attempt_at
@@ -169,12 +198,12 @@ async function loadClaimed(tx: DbOrTx, picked: Pick[], tokens: Map<string, numbe
       ),
     );
 
-  const claimed: ClaimedDelivery[] = [];
-  for (const row of rows) {
-    const pick = picked.find((p) => p.id === row.delivery.id)!;
-    if (pick.interrupted) {
-      // The previous holder's lease ran out without a record: it may or may not have sent.
-      await tx.insert(webhookAttempts).values({
+  const byId = new Map(picked.map((p) => [p.id, p]));
+  // The previous holder's lease ran out without a record: it may or may not have sent. One row per such delivery, one INSERT.
+  const interrupted = rows.filter((row) => byId.get(row.delivery.id)!.interrupted);
+  if (interrupted.length > 0) {
+    await tx.insert(webhookAttempts).values(
+      interrupted.map((row) => ({
         id: webhookId('attempt'),
         tenantId: row.delivery.tenantId,
         endpointId: row.delivery.endpointId,
@@ -185,12 +214,22 @@ async function loadClaimed(tx: DbOrTx, picked: Pick[], tokens: Map<string, numbe
         url: row.delivery.url,
         startedAt: now,
         errorClass: 'interrupted',
-        errorMessage: `the instance holding this attempt (${pick.previousHolder ?? 'unknown'}) stopped before recording a result; sending again (at-least-once)`,
+        errorMessage: `the instance holding this attempt (${byId.get(row.delivery.id)!.previousHolder ?? 'unknown'}) stopped before recording a result; sending again (at-least-once)`,
         outcome: 'interrupted',
         workerId,
-      });
-    }
-    const body = row.event.body ?? (await fixBodyAtFirstSend(tx, { ...row.event, kind: row.event.kind as EventKind }, now));
+      })),
+    );
+  }
+  const bodies = await fixBodiesAtFirstSend(
+    tx,
+    rows.filter((row) => row.event.body === null).map((row) => ({ ...row.event, kind: row.event.kind as EventKind })),
+    now,
+  );
+
+  const claimed: ClaimedDelivery[] = [];
+  for (const row of rows) {
+    const pick = byId.get(row.delivery.id)!;
+    const body = row.event.body ?? bodies.get(row.event.id)!;
     claimed.push({
       deliveryId: row.delivery.id,
       leaseToken: tokens.get(row.delivery.id)!,
