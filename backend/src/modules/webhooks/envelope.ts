@@ -14,7 +14,6 @@ import { sql } from 'drizzle-orm';
 import type { EventEnvelope, EventKind } from '@ageverify/protocol';
 import type { DbOrTx } from '../../db/database';
 import { rowsOf } from '../../db/rows-of';
-import { events } from '../../db/schema';
 
 export interface SessionFacts {
   id: string;

@@ -54,7 +54,9 @@ function pinnedAgent(host: string, port: number, address: string, family: 4 | 6,
   agent = new https.Agent({
     keepAlive: true,
     maxSockets: 16,
-    maxFreeSockets: 4,
+    // As many idle as in use: the worker sends in bursts of up to 16 per endpoint (settings.ts
+    // maxInFlightPerEndpoint), and a closed idle socket costs a TLS handshake at the next burst.
+    maxFreeSockets: 16,
     // Idle connections close after 4 s: before common server keep-alive timeouts (Node 5 s, Bun 10 s),
     // so a request is not sent on a connection the receiver is closing at that moment.
     timeout: 4_000,
