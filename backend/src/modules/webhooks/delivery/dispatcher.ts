@@ -23,6 +23,7 @@ import { attemptDelivery } from './attempt';
 import { claimDeliveries, type ClaimedDelivery } from './claim';
 import { housekeeping } from './housekeeping';
 import { recordAttempts, type FinishedAttempt } from './record';
+import { applyRetention, type RetentionResult } from './retention';
 import { classifyOutcome, type AttemptResult } from './retry-policy';
 
 export interface DispatcherDeps {
@@ -54,6 +55,8 @@ export function createDispatcher(deps: DispatcherDeps) {
       inFlightByEndpoint,
     });
   const runHousekeeping = (): Promise<void> => housekeeping({ db, logger, settings }, clock.now());
+  /** Removes delivered rows past the retention window (retention.ts); the worker runs it every `retentionIntervalMs`. */
+  const retention = (): Promise<RetentionResult> => applyRetention(db, clock.now(), settings);
 
   /** Sends one claimed delivery (no transaction open); the caller records it (`record`). Never throws. */
   async function send(claimed: ClaimedDelivery): Promise<FinishedAttempt> {
@@ -96,5 +99,5 @@ export function createDispatcher(deps: DispatcherDeps) {
     }
   }
 
-  return { workerId, claim, send, record, deliver, housekeeping: runHousekeeping, runOnce };
+  return { workerId, claim, send, record, deliver, housekeeping: runHousekeeping, retention, runOnce };
 }

@@ -12,7 +12,9 @@
  *   written goes in the next one (no timer: at low rates a batch is one attempt, so latency does
  *   not wait for a batch to fill). A slot is freed only once its attempt is recorded, so the
  *   leases held never exceed `maxInFlight`;
- * - runs the housekeeping (24 h expiry, redelivery batches) and sends pause emails.
+ * - runs the housekeeping (24 h expiry, redelivery batches) and sends pause emails;
+ * - every `retentionIntervalMs`, removes delivered rows past the retention window (retention.ts),
+ *   a bounded number of batches per pass, going on at the next pass while more are due.
  *
  * Correctness never depends on the wake-up: a missed NOTIFY costs at most one poll interval.
  */
@@ -73,6 +75,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   let toRecord: FinishedAttempt[] = [];
   let recording: Promise<void> | null = null;
   let lastHousekeeping = 0;
+  let lastRetention = Number.NEGATIVE_INFINITY;
 
   const wake = () => {
     woken = true;
@@ -136,6 +139,18 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       lastHousekeeping = performance.now();
       await dispatcher.housekeeping();
       if (mailer) await sendPendingEmails({ db: deps.database.db, now: clock.now(), mailer, from: mailFrom, logger });
+    }
+    if (performance.now() - lastRetention >= settings.retentionIntervalMs) {
+      try {
+        const removed = await dispatcher.retention();
+        // While more is due, the next pass goes on (a bounded number of batches each time).
+        if (!removed.more) lastRetention = performance.now();
+        if (removed.deliveries + removed.testAttempts + removed.events > 0) logger.info('webhook retention', { ...removed });
+      } catch (error) {
+        // Deliveries go on; retention is tried again at its next interval.
+        lastRetention = performance.now();
+        logger.error('webhook retention failed', describeError(error));
+      }
     }
     const room = Math.min(settings.maxInFlight - inFlight, settings.claimBatchSize);
     const claimed = room > 0 ? await dispatcher.claim(room, inFlightByEndpoint) : [];
