@@ -6,6 +6,7 @@
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test bun bench/webhook-throughput.ts \
  *     [--events 3000] [--endpoints 1] [--rate 100] [--seconds 10] [--producers 8] [--skip-pgboss]
+ *     [--in-flight 64] [--per-endpoint 16]
  *
  * (TEST_DATABASE_URL works too.) A throwaway database is created and dropped. Phases, each for
  * the service and then for pg-boss:
@@ -23,10 +24,11 @@
  * has no outbox in the session's transaction here). The worker is an in-process
  * `createWebhookWorker` with its own pool (8 connections), as a separate backend instance has.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { PgBoss } from 'pg-boss';
 import { systemClock, type Clock } from '../backend/src/clock';
 import { openPostgres } from '../backend/src/db/database';
+import { rowsOf } from '../backend/src/db/rows-of';
 import { events } from '../backend/src/db/schema';
 import { silentLogger, createLogger } from '../backend/src/log';
 import { completeSession } from '../backend/src/modules/sessions/session-state';
@@ -62,7 +64,11 @@ const main = await openPostgres(throwaway.url, { max: 16 });
 const receiver = await startReceiver();
 const clock: Clock = systemClock;
 const guard = { resolver: fakeResolver({ 'hooks.test': ['127.0.0.1'] }), allowedCidrs: LOOPBACK_ONLY, caFile: receiver.caFile };
-const settings = webhookSettings();
+// --in-flight / --per-endpoint override the worker's WEBHOOK_MAX_IN_FLIGHT / _PER_ENDPOINT defaults.
+const settings = webhookSettings({
+  maxInFlight: option('in-flight', webhookSettings().maxInFlight),
+  maxInFlightPerEndpoint: option('per-endpoint', webhookSettings().maxInFlightPerEndpoint),
+});
 
 const tenant = await createTenant(main.db, clock, { name: 'Bench', domains: ['bench.example.com'], sandbox: false });
 const secrets: string[] = [];
@@ -113,7 +119,7 @@ const serviceSide: Side = (() => {
     },
     async start() {
       const database = await openPostgres(throwaway.url, { max: 8 });
-      const worker = createWebhookWorker({ database, clock, logger, guard, workerId: 'bench', mailer: null });
+      const worker = createWebhookWorker({ database, clock, logger, guard, workerId: 'bench', mailer: null, settings });
       await worker.start();
       stopWorker = async () => {
         await worker.stop();
@@ -186,7 +192,7 @@ async function waitFor(prefix: string, expected: number, timeoutMs = 600_000): P
   const start = performance.now();
   while (received(prefix) < expected) {
     if (performance.now() - start > timeoutMs) throw new Error(`only ${received(prefix)} of ${expected} deliveries arrived`);
-    await Bun.sleep(5);
+    await Bun.sleep(20);
   }
 }
 
@@ -234,17 +240,27 @@ async function produceMany(side: Side, n: number, producers: number): Promise<vo
   );
 }
 
+/** Transactions committed in the bench database so far (statistics are flushed about once a second, hence the wait). */
+async function commits(): Promise<number> {
+  await Bun.sleep(1_500);
+  const [row] = rowsOf<{ n: string }>(await main.db.execute(sql`select xact_commit::text as n from pg_stat_database where datname = current_database()`));
+  return Number(row!.n);
+}
+
 async function run(side: Side): Promise<void> {
   console.log(`\n${side.name}`);
   // 1. Backlog drain.
   reset();
   await produceMany(side, EVENTS, PRODUCERS);
+  const commitsBefore = await commits();
   const drainStart = performance.now();
   await side.start();
   await waitFor(side.prefix, EVENTS * ENDPOINTS);
   const drainSeconds = (performance.now() - drainStart) / 1000;
+  const drainCommits = (await commits()) - commitsBefore;
   console.log(
-    `  backlog: ${fmt(EVENTS * ENDPOINTS)} deliveries (${fmt(EVENTS)} events × ${ENDPOINTS} endpoint(s)) in ${drainSeconds.toFixed(2)} s = ${fmt((EVENTS * ENDPOINTS) / drainSeconds)} deliveries/s`,
+    `  backlog: ${fmt(EVENTS * ENDPOINTS)} deliveries (${fmt(EVENTS)} events × ${ENDPOINTS} endpoint(s)) in ${drainSeconds.toFixed(2)} s = ${fmt((EVENTS * ENDPOINTS) / drainSeconds)} deliveries/s` +
+      ` (${(drainCommits / (EVENTS * ENDPOINTS)).toFixed(2)} transactions per delivery, polls and housekeeping included)`,
   );
 
   // 2. A steady --rate: each event is started at its due time, whatever the previous one is doing.

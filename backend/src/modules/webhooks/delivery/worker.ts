@@ -75,6 +75,9 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   let toRecord: FinishedAttempt[] = [];
   let recording: Promise<void> | null = null;
   let lastHousekeeping = 0;
+  /** Slots freed since the last claim, and how many make a claim worth its transaction. */
+  let freedSinceClaim = 0;
+  const claimThreshold = Math.max(1, Math.floor(Math.min(settings.maxInFlight, settings.claimBatchSize, settings.maxInFlightPerEndpoint) / 2));
   let lastRetention = Number.NEGATIVE_INFINITY;
 
   const wake = () => {
@@ -114,9 +117,11 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
         for (const item of batch) release(item.claimed);
         // A Retrying endpoint that answered 2xx is Active again: its queue may go now.
         if (batch.some((f) => f.claimed.probe && f.result.errorClass === null)) wake();
-        // Claim again once half the slots are free (or all): claiming in batches keeps the
-        // claim transactions few; one claim per finished request would double the queries.
-        if (inFlight <= settings.maxInFlight / 2) wake();
+        // Claim again once half a batch of slots has freed up (or nothing is in flight): claiming
+        // in batches keeps the claim transactions few; one claim per finished request would
+        // cost a transaction per delivery (measured: 0.7 per delivery with one endpoint).
+        freedSinceClaim += batch.length;
+        if (inFlight === 0 || freedSinceClaim >= claimThreshold) wake();
         flush();
       });
   }
@@ -153,6 +158,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       }
     }
     const room = Math.min(settings.maxInFlight - inFlight, settings.claimBatchSize);
+    freedSinceClaim = 0;
     const claimed = room > 0 ? await dispatcher.claim(room, inFlightByEndpoint) : [];
     for (const item of claimed) send(item);
     return room > 0 && claimed.length === room;
