@@ -14,7 +14,7 @@ describe('loadConfig', () => {
     expect(config.webhookCaFile).toBeNull();
     expect(config.smtpUrl).toBeNull();
     expect([config.engineWorkers, config.engineQueueLimit, config.enginePreload, config.l1AgeMargin]).toEqual([1, 8, false, 5]);
-    expect([config.webhookMaxInFlight, config.webhookMaxInFlightPerEndpoint, config.webhookRetentionDays]).toEqual([64, 16, 30]);
+    expect([config.webhookMaxInFlight, config.webhookMaxInFlightPerEndpoint, config.webhookRetentionDays]).toEqual([64, 32, 30]);
   });
 
   test('PUBLIC_BASE_URL drives the verify URL and loses its trailing slash', () => {

@@ -28,7 +28,7 @@ export interface Config {
   webhookCaFile: string | null;
   /** WEBHOOK_MAX_IN_FLIGHT: webhook requests in flight per instance, all endpoints together. Default 64 (issue 14 bench: enough to keep 4 endpoints busy on 2 cores). */
   webhookMaxInFlight: number;
-  /** WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: requests in flight per instance to one Active endpoint (a Retrying one always gets one at a time, spec). Default 16, the sockets the pinned client keeps per destination. */
+  /** WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: requests in flight per instance to one Active endpoint (a Retrying one always gets one at a time, spec). Default 32 (the pinned client keeps as many connections to it). */
   webhookMaxInFlightPerEndpoint: number;
   /** WEBHOOK_RETENTION_DAYS: delivered webhook deliveries, their attempts and spent events are removed this many days after delivery (decision 0033). Default 30; at least 7 (the redelivery window). Undelivered rows are kept. */
   webhookRetentionDays: number;
@@ -110,7 +110,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   }
 
   const webhookMaxInFlight = parseIntSetting('WEBHOOK_MAX_IN_FLIGHT', str('WEBHOOK_MAX_IN_FLIGHT'), 64, 1, 4096, problems);
-  const webhookMaxInFlightPerEndpoint = parseIntSetting('WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', str('WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT'), 16, 1, 1024, problems);
+  const webhookMaxInFlightPerEndpoint = parseIntSetting('WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', str('WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT'), 32, 1, 1024, problems);
   // Spec Delivery rule 10: undelivered events of the last 7 days can be redelivered; nothing younger may go.
   const webhookRetentionDays = parseIntSetting('WEBHOOK_RETENTION_DAYS', str('WEBHOOK_RETENTION_DAYS'), 30, 7, 3650, problems);
 

@@ -55,7 +55,7 @@ export interface WebhookSettings {
   /**
    * Requests in flight per worker to one Active endpoint. The spec leaves Active pacing open
    * ("normal pacing"); a Retrying endpoint gets one request at a time whatever this says (rule 6).
-   * Above the pinned client's sockets per destination (16) requests only queue. WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT.
+   * The pinned client keeps as many connections to the destination. WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT.
    */
   maxInFlightPerEndpoint: number;
   /** The worker wakes on NOTIFY; this poll is the fallback (and catches retries falling due). */
@@ -97,7 +97,7 @@ export const DEFAULT_WEBHOOK_SETTINGS: Readonly<WebhookSettings> = Object.freeze
   leaseMs: 60_000,
   claimBatchSize: 50,
   maxInFlight: 64,
-  maxInFlightPerEndpoint: 16,
+  maxInFlightPerEndpoint: 32,
   pollIntervalMs: 1_000,
   responseSnippetBytes: 512,
   retentionMs: 30 * 24 * 60 * 60 * 1000,

@@ -66,6 +66,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       result = await attemptDelivery({ url: claimed.url, eventId: claimed.eventId, body: claimed.body, secret: claimed.secret, sentAt }, deps.guard, {
         timeoutMs: settings.attemptTimeoutMs,
         snippetBytes: settings.responseSnippetBytes,
+        maxSockets: settings.maxInFlightPerEndpoint,
       });
     } catch (error) {
       result = { statusCode: null, errorClass: 'connection', errorMessage: String((error as Error)?.message ?? error), retryAfter: null, durationMs: 0 };
