@@ -25,7 +25,7 @@ import { addEndpoint } from '../backend/src/modules/webhooks';
 import { startReceiver } from '../backend/src/modules/webhooks/testing/https-receiver';
 import { LOOPBACK_ONLY } from '../backend/src/modules/webhooks/testing/testbed';
 import { createThrowawayPostgres } from '../backend/src/testing/test-databases';
-import { fmt, load, rssMb, startServer, type LoadResult } from './support/load';
+import { cpuMs, fmt, load, rssMb, startServer, type LoadResult } from './support/load';
 
 const argValue = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -155,26 +155,44 @@ try {
   const service = await startServer('backend/src/main.ts', env, SERVICE_PORT);
   const baseline = await startServer('bench/support/baseline-server.ts', { DATABASE_URL: baselineDb.url }, BASELINE_PORT);
   try {
-    const plain = await compare('postgres', fixture, service.pid);
+    await compare('postgres', fixture, service.pid);
     if (!process.argv.includes('--skip-webhooks')) {
-      const added = await addEndpoint(
-        database.db,
-        systemClock,
-        { allowedCidrs: LOOPBACK_ONLY, caFile: receiver.caFile },
-        {
-          tenantId: fixture.tenantId,
-          url: receiver.url('/bench', '127.0.0.1'),
-          events: ['session.started'],
-          enabled: true,
-        },
-      );
-      receiver.expectSecret('/bench', added.secret);
+      const addEndpointNow = async (url = receiver.url('/bench', '127.0.0.1')) => {
+        const added = await addEndpoint(
+          database.db,
+          systemClock,
+          { allowedCidrs: LOOPBACK_ONLY, caFile: receiver.caFile },
+          { tenantId: fixture.tenantId, url, events: ['session.started'], enabled: true },
+        );
+        receiver.expectSecret('/bench', added.secret);
+      };
+      // Service CPU per create, without and then with the endpoint: where a slower create's time goes.
+      const cpuPlainStart = await cpuMs(service.pid);
+      const plainAgain = await createRun(fixture, 16);
+      const cpuPlain = (await cpuMs(service.pid)) - cpuPlainStart;
+      await addEndpointNow();
       await createRun(fixture, 16, WARMUP_SECONDS);
       const before = receiver.requests('/bench').length;
+      const cpuStart = await cpuMs(service.pid);
       const withDeliveries = await createRun(fixture, 16);
+      const cpu = (await cpuMs(service.pid)) - cpuStart;
       const delivered = receiver.requests('/bench').length - before;
-      row('postgres create c=16 with deliveries running', withDeliveries, undefined, plain.get(16));
-      rows.push([`  deliveries received during that run`, `${fmt(delivered / SECONDS)}/s`, '', '', '']);
+      row('postgres create c=16 again, no endpoint', plainAgain);
+      row('postgres create c=16 with deliveries running', withDeliveries, undefined, plainAgain);
+      rows.push([
+        `  deliveries received during that run`,
+        `${fmt(delivered / SECONDS)}/s; service CPU ${fmt(cpuPlain / (plainAgain.rps * SECONDS), 2)} ms per create without, ${fmt(cpu / (withDeliveries.rps * SECONDS), 2)} ms per create + delivery with`,
+        '',
+        '',
+        '',
+      ]);
+      // The same creates, routed to an endpoint nobody answers (connection refused): after two
+      // failures it is Retrying, one request every few seconds, so what remains is the create's own
+      // routing cost (the deliveries INSERT and the NOTIFY in its transaction).
+      await database.db.execute(sql`update webhook_endpoints set enabled = false where tenant_id = ${fixture.tenantId}`);
+      await addEndpointNow('https://127.0.0.1:9/refused');
+      await createRun(fixture, 16, WARMUP_SECONDS);
+      row('postgres create c=16, endpoint refusing (routing only)', await createRun(fixture, 16), undefined, plainAgain);
     }
     if (!process.argv.includes('--skip-history')) {
       let zero: LoadResult | undefined;
