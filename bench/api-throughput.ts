@@ -4,7 +4,11 @@
  * PostgreSQL and PGlite, at 16 and 64 connections; create again with 100k and 1M sessions of the
  * tenant already in the month; server RSS idle and under load. Figures only, nothing asserted.
  *
- *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test bun bench/api-throughput.ts [--seconds 8] [--skip-pglite] [--skip-history]
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test bun bench/api-throughput.ts [--seconds 8] [--skip-pglite] [--skip-history] [--skip-webhooks]
+ *
+ * "create c=16 with deliveries running" subscribes one endpoint (a local HTTPS receiver, in this
+ * process) to session.started, so every create is also a webhook delivery by the service's own
+ * worker, and compares with the plain create of the same run (issue 14: at most 20 % slower).
  *
  * The servers run as child processes (the real backend/src/main.ts), the load comes from
  * autocannon in this process; all share the machine's cores with PostgreSQL, so compare the
@@ -17,8 +21,11 @@ import { sql } from 'drizzle-orm';
 import { systemClock } from '../backend/src/clock';
 import { openPglite, openPostgres, type Database } from '../backend/src/db/database';
 import { createTenant, setRateLimits } from '../backend/src/modules/tenants/service';
+import { addEndpoint } from '../backend/src/modules/webhooks';
+import { startReceiver } from '../backend/src/modules/webhooks/testing/https-receiver';
+import { LOOPBACK_ONLY } from '../backend/src/modules/webhooks/testing/testbed';
 import { createThrowawayPostgres } from '../backend/src/testing/test-databases';
-import { fmt, load, rssMb, startServer, type LoadResult } from './support/load';
+import { cpuMs, fmt, load, rssMb, startServer, type LoadResult } from './support/load';
 
 const argValue = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -80,22 +87,25 @@ async function validateRun(fixture: Fixture, connections: number, seconds = SECO
 }
 
 const rows: string[][] = [];
-const row = (label: string, result: LoadResult, baseline?: LoadResult) =>
+const row = (label: string, result: LoadResult, baseline?: LoadResult, reference?: LoadResult) =>
   rows.push([
     label,
     fmt(result.rps),
-    baseline ? fmt(result.rps / baseline.rps, 2) : '',
+    baseline ? fmt(result.rps / baseline.rps, 2) : reference ? `${fmt(result.rps / reference.rps, 2)} of plain create` : '',
     `${fmt(result.p50)} / ${fmt(result.p99)}`,
     result.non2xx + result.errors > 0 ? `${result.non2xx} non-2xx, ${result.errors} errors` : '',
   ]);
 
-async function compare(kind: 'postgres' | 'pglite', fixture: Fixture, servicePid: number) {
+/** Baseline, create and validate at each connection count. Returns the create results by connections. */
+async function compare(kind: 'postgres' | 'pglite', fixture: Fixture, servicePid: number): Promise<Map<number, LoadResult>> {
+  const creates = new Map<number, LoadResult>();
   const rss: string[] = [`idle ${await rssMb(servicePid)} MB`];
   for (const connections of CONNECTIONS) {
     await baselineRun(connections, WARMUP_SECONDS);
     const baseline = await baselineRun(connections);
     await createRun(fixture, connections, WARMUP_SECONDS);
     const create = await createRun(fixture, connections);
+    creates.set(connections, create);
     rss.push(`after create c=${connections} ${await rssMb(servicePid)} MB`);
     const validate = await validateRun(fixture, connections);
     row(`${kind} baseline c=${connections}`, baseline);
@@ -103,6 +113,7 @@ async function compare(kind: 'postgres' | 'pglite', fixture: Fixture, servicePid
     row(`${kind} validate c=${connections}`, validate, baseline);
   }
   rows.push([`${kind} service RSS`, rss.join(', '), '', '', '']);
+  return creates;
 }
 
 /**
@@ -131,11 +142,58 @@ try {
   // PostgreSQL
   const database = await openPostgres(throwaway.url, { max: 2 });
   const fixture = await provision(database);
-  const env = { DATABASE_URL: throwaway.url, SERVER_SECRET, HOST: '127.0.0.1', LOG_LEVEL: 'error' };
+  const receiver = await startReceiver();
+  // The local receiver is allowed as a destination (it is not a public address) and its CA trusted.
+  const env = {
+    DATABASE_URL: throwaway.url,
+    SERVER_SECRET,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'error',
+    WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32',
+    WEBHOOK_CA_FILE: receiver.caFile,
+  };
   const service = await startServer('backend/src/main.ts', env, SERVICE_PORT);
   const baseline = await startServer('bench/support/baseline-server.ts', { DATABASE_URL: baselineDb.url }, BASELINE_PORT);
   try {
     await compare('postgres', fixture, service.pid);
+    if (!process.argv.includes('--skip-webhooks')) {
+      const addEndpointNow = async (url = receiver.url('/bench', '127.0.0.1')) => {
+        const added = await addEndpoint(
+          database.db,
+          systemClock,
+          { allowedCidrs: LOOPBACK_ONLY, caFile: receiver.caFile },
+          { tenantId: fixture.tenantId, url, events: ['session.started'], enabled: true },
+        );
+        receiver.expectSecret('/bench', added.secret);
+      };
+      // Service CPU per create, without and then with the endpoint: where a slower create's time goes.
+      const cpuPlainStart = await cpuMs(service.pid);
+      const plainAgain = await createRun(fixture, 16);
+      const cpuPlain = (await cpuMs(service.pid)) - cpuPlainStart;
+      await addEndpointNow();
+      await createRun(fixture, 16, WARMUP_SECONDS);
+      const before = receiver.requests('/bench').length;
+      const cpuStart = await cpuMs(service.pid);
+      const withDeliveries = await createRun(fixture, 16);
+      const cpu = (await cpuMs(service.pid)) - cpuStart;
+      const delivered = receiver.requests('/bench').length - before;
+      row('postgres create c=16 again, no endpoint', plainAgain);
+      row('postgres create c=16 with deliveries running', withDeliveries, undefined, plainAgain);
+      rows.push([
+        `  deliveries received during that run`,
+        `${fmt(delivered / SECONDS)}/s; service CPU ${fmt(cpuPlain / (plainAgain.rps * SECONDS), 2)} ms per create without, ${fmt(cpu / (withDeliveries.rps * SECONDS), 2)} ms per create + delivery with`,
+        '',
+        '',
+        '',
+      ]);
+      // The same creates, routed to an endpoint nobody answers (connection refused): after two
+      // failures it is Retrying, one request every few seconds, so what remains is the create's own
+      // routing cost (the deliveries INSERT and the NOTIFY in its transaction).
+      await database.db.execute(sql`update webhook_endpoints set enabled = false where tenant_id = ${fixture.tenantId}`);
+      await addEndpointNow('https://127.0.0.1:9/refused');
+      await createRun(fixture, 16, WARMUP_SECONDS);
+      row('postgres create c=16, endpoint refusing (routing only)', await createRun(fixture, 16), undefined, plainAgain);
+    }
     if (!process.argv.includes('--skip-history')) {
       let zero: LoadResult | undefined;
       zero = await createRun(fixture, 16);
@@ -153,6 +211,7 @@ try {
     await service.stop();
     await baseline.stop();
     await database.close();
+    await receiver.stop();
   }
 
   // PGlite (embedded): the tenant is provisioned before the server takes the data directory's lock.

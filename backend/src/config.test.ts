@@ -15,6 +15,7 @@ describe('loadConfig', () => {
     expect(config.smtpUrl).toBeNull();
     expect([config.engineWorkers, config.engineQueueLimit, config.enginePreload, config.l1AgeMargin]).toEqual([1, 8, false, 5]);
     expect(config.dashboardSignup).toBe(false);
+    expect([config.webhookMaxInFlight, config.webhookMaxInFlightPerEndpoint, config.webhookRetentionDays]).toEqual([64, 32, 30]);
   });
 
   test('PUBLIC_BASE_URL drives the verify URL and loses its trailing slash', () => {
@@ -39,6 +40,9 @@ describe('loadConfig', () => {
     ['preload not a boolean', { ENGINE_PRELOAD: 'yes' }, 'ENGINE_PRELOAD must be true or false, got "yes"'],
     ['dashboard sign-up not a boolean', { DASHBOARD_SIGNUP: 'on' }, 'DASHBOARD_SIGNUP must be true or false, got "on"'],
     ['margin out of range', { L1_AGE_MARGIN: '40' }, 'L1_AGE_MARGIN must be a whole number from 0 to 30'],
+    ['no webhook slots', { WEBHOOK_MAX_IN_FLIGHT: '0' }, 'WEBHOOK_MAX_IN_FLIGHT must be a whole number from 1 to 4096, got "0"'],
+    ['per-endpoint slots not a number', { WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: 'many' }, 'WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT must be a whole number from 1'],
+    ['retention inside the redelivery window', { WEBHOOK_RETENTION_DAYS: '6' }, 'WEBHOOK_RETENTION_DAYS must be a whole number from 7 to 3650, got "6"'],
   ];
   for (const [name, env, message] of bad) {
     test(`refuses ${name} with a message that says how to fix it`, () => {

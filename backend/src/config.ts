@@ -26,6 +26,12 @@ export interface Config {
   webhookAllowedCidrs: [ipaddr.IPv4 | ipaddr.IPv6, number][];
   /** WEBHOOK_CA_FILE: extra PEM CA bundle trusted for webhook TLS. Empty by default. */
   webhookCaFile: string | null;
+  /** WEBHOOK_MAX_IN_FLIGHT: webhook requests in flight per instance, all endpoints together. Default 64 (issue 14 bench: enough to keep 4 endpoints busy on 2 cores). */
+  webhookMaxInFlight: number;
+  /** WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: requests in flight per instance to one Active endpoint (a Retrying one always gets one at a time, spec). Default 32 (the pinned client keeps as many connections to it). */
+  webhookMaxInFlightPerEndpoint: number;
+  /** WEBHOOK_RETENTION_DAYS: delivered webhook deliveries, their attempts and spent events are removed this many days after delivery (decision 0033). Default 30; at least 7 (the redelivery window). Undelivered rows are kept. */
+  webhookRetentionDays: number;
   /** SMTP_URL: e.g. smtp://user:pass@host:587. Unset: mails are kept in the database outbox (read with `bun run cli webhooks notices`). */
   smtpUrl: string | null;
   /** MAX_BODY_BYTES: largest accepted request body. Default 16 KiB: the largest valid create body is ~6 KiB. */
@@ -105,6 +111,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     problems.push(`SMTP_URL must start with smtp:// or smtps://, got "${redact(smtpUrl)}"`);
   }
 
+  const webhookMaxInFlight = parseIntSetting('WEBHOOK_MAX_IN_FLIGHT', str('WEBHOOK_MAX_IN_FLIGHT'), 64, 1, 4096, problems);
+  const webhookMaxInFlightPerEndpoint = parseIntSetting('WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', str('WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT'), 32, 1, 1024, problems);
+  // Spec Delivery rule 10: undelivered events of the last 7 days can be redelivered; nothing younger may go.
+  const webhookRetentionDays = parseIntSetting('WEBHOOK_RETENTION_DAYS', str('WEBHOOK_RETENTION_DAYS'), 30, 7, 3650, problems);
+
   const maxBodyBytes = parseIntSetting('MAX_BODY_BYTES', str('MAX_BODY_BYTES'), DEFAULT_MAX_BODY_BYTES, 1024, 10 * 1024 * 1024, problems);
 
   const engineWorkers = parseIntSetting('ENGINE_WORKERS', str('ENGINE_WORKERS'), 1, 1, 16, problems);
@@ -132,6 +143,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     serverSecret,
     webhookAllowedCidrs,
     webhookCaFile,
+    webhookMaxInFlight,
+    webhookMaxInFlightPerEndpoint,
+    webhookRetentionDays,
     smtpUrl,
     maxBodyBytes,
     engineWorkers,

@@ -76,6 +76,11 @@ async function main(): Promise<void> {
     guard,
     smtpUrl: config.smtpUrl,
     mailFrom: `AgeVerify <no-reply@${new URL(config.publicBaseUrl).hostname}>`,
+    settings: {
+      maxInFlight: config.webhookMaxInFlight,
+      maxInFlightPerEndpoint: config.webhookMaxInFlightPerEndpoint,
+      retentionMs: config.webhookRetentionDays * 24 * 60 * 60 * 1000,
+    },
   });
   await webhooks.start();
 

@@ -34,6 +34,14 @@ export async function rssMb(pid: number): Promise<number> {
   return Math.round(kb / 1024);
 }
 
+/** CPU time (user + system) a process has used so far, in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+export async function cpuMs(pid: number): Promise<number> {
+  const stat = await Bun.file(`/proc/${pid}/stat`).text();
+  // Fields after the command name (which may hold spaces) start at state; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Starts a server script as a child process and waits until it answers. */
 export async function startServer(script: string, env: Record<string, string>, port: number): Promise<{ pid: number; stop(): Promise<void> }> {
   const child = Bun.spawn(['bun', script], { env: { ...process.env, ...env, PORT: String(port) }, stdout: 'ignore', stderr: 'inherit' });

@@ -290,7 +290,12 @@ export const events = pgTable(
      */
     body: text('body'),
   },
-  (t) => [index('events_tenant_created_idx').on(t.tenantId, t.createdAt), index('events_session_idx').on(t.sessionId)],
+  (t) => [
+    index('events_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('events_session_idx').on(t.sessionId),
+    // Retention (modules/webhooks/delivery/retention.ts): the oldest events first.
+    index('events_created_idx').on(t.createdAt),
+  ],
 );
 
 export const webhookEndpoints = pgTable(
@@ -425,6 +430,8 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt, t.id),
     index('webhook_deliveries_endpoint_delivered_idx').on(t.endpointId, t.deliveredAt),
     index('webhook_deliveries_leased_idx').on(t.endpointId, t.leaseUntil).where(sql`${t.leaseUntil} is not null`),
+    // Retention: delivered rows, oldest settled first (undelivered and pending rows are never removed).
+    index('webhook_deliveries_retention_idx').on(t.settledAt).where(sql`${t.status} = 'delivered'`),
   ],
 );
 
@@ -460,6 +467,8 @@ export const webhookAttempts = pgTable(
     index('webhook_attempts_delivery_idx').on(t.deliveryId),
     index('webhook_attempts_event_idx').on(t.eventId),
     index('webhook_attempts_endpoint_idx').on(t.endpointId, t.startedAt),
+    // Retention of dashboard test attempts (those of deliveries go with their delivery, ON DELETE CASCADE).
+    index('webhook_attempts_test_started_idx').on(t.startedAt).where(sql`${t.deliveryId} is null`),
   ],
 );
 

@@ -7,13 +7,13 @@
  * The envelope of a completion is fixed when the event is recorded (events/outbox.ts) with
  * `timestamp` = the event's creation time, that of a timeout with `timestamp` = the session
  * deadline (spec "Envelope"); the other kinds' envelope `timestamp` is the send time, so their
- * bytes are fixed at their first send (`fixBodyAtFirstSend`, in the claim) and then re-sent
+ * bytes are fixed at their first send (`fixBodiesAtFirstSend`, in the claim) and then re-sent
  * unchanged on every retry, to every endpoint, and on redelivery.
  */
 import { sql } from 'drizzle-orm';
 import type { EventEnvelope, EventKind } from '@ageverify/protocol';
 import type { DbOrTx } from '../../db/database';
-import { events } from '../../db/schema';
+import { rowsOf } from '../../db/rows-of';
 
 export interface SessionFacts {
   id: string;
@@ -107,20 +107,29 @@ export function recordTimeTimestamp(kind: EventKind, createdAt: Date, expiresAt:
 }
 
 /**
- * The body of a send-time event, fixed by whichever send comes first. Concurrent first sends
- * (two endpoints, two instances) agree: the row lock serialises the UPDATEs and COALESCE keeps
- * the first body, which RETURNING hands to both.
+ * The bodies of send-time events, fixed by whichever send comes first, for a whole claim in one
+ * statement. Concurrent first sends (two endpoints, two instances) agree: the row locks
+ * serialise the UPDATEs and COALESCE keeps the first body, which RETURNING hands to both. Rows are
+ * locked in id order, so two instances fixing overlapping batches never wait on each other in a
+ * cycle. Returns each event's body.
  */
-export async function fixBodyAtFirstSend(
+export async function fixBodiesAtFirstSend(
   tx: DbOrTx,
-  event: { id: string; kind: string; tenantId: string; test: boolean; data: Record<string, unknown> },
+  batch: { id: string; kind: string; tenantId: string; test: boolean; data: Record<string, unknown> }[],
   sendTime: Date,
-): Promise<string> {
-  const candidate = envelopeBody(event, sendTime);
-  const [row] = await tx
-    .update(events)
-    .set({ body: sql`coalesce(${events.body}, ${candidate})` })
-    .where(sql`${events.id} = ${event.id}`)
-    .returning({ body: events.body });
-  return row?.body ?? candidate;
+): Promise<Map<string, string>> {
+  const candidates = new Map(batch.map((event) => [event.id, envelopeBody(event, sendTime)]));
+  if (candidates.size === 0) return candidates;
+  const input = JSON.stringify([...candidates].map(([id, body]) => ({ id, body })));
+  const rows = rowsOf<{ id: string; body: string }>(
+    await tx.execute(sql`
+      with input as (select * from json_to_recordset(${input}::json) as x(id text, body text)),
+      locked as (select e.id from events e where e.id in (select id from input) order by e.id for update)
+      update events e set body = coalesce(e.body, x.body)
+      from input x
+      where e.id = x.id and e.id in (select id from locked)
+      returning e.id, e.body`),
+  );
+  for (const row of rows) candidates.set(row.id, row.body);
+  return candidates;
 }

@@ -50,12 +50,30 @@ export interface WebhookSettings {
   leaseMs: number;
   /** Deliveries claimed per transaction. */
   claimBatchSize: number;
-  /** Requests in flight per worker (all endpoints together). */
+  /** Requests in flight per worker (all endpoints together). WEBHOOK_MAX_IN_FLIGHT. */
   maxInFlight: number;
+  /**
+   * Requests in flight per worker to one Active endpoint. The spec leaves Active pacing open
+   * ("normal pacing"); a Retrying endpoint gets one request at a time whatever this says (rule 6).
+   * The pinned client keeps as many connections to the destination. WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT.
+   */
+  maxInFlightPerEndpoint: number;
   /** The worker wakes on NOTIFY; this poll is the fallback (and catches retries falling due). */
   pollIntervalMs: number;
   /** Bytes of a receiver's response kept with the attempt for the dashboard. */
   responseSnippetBytes: number;
+
+  /**
+   * Retention (issue 14, docs/decisions/0033): delivered deliveries settled longer ago than this go,
+   * with their attempts; so do events older than this with no delivery left. Undelivered and
+   * pending rows are never removed (they stay redeliverable, rule 10). At least the 7-day
+   * redelivery window. WEBHOOK_RETENTION_DAYS.
+   */
+  retentionMs: number;
+  /** Rows removed per statement, so a large backlog never holds locks or a transaction for long. */
+  retentionBatchSize: number;
+  /** How often the worker's housekeeping runs the retention. */
+  retentionIntervalMs: number;
 }
 
 export const DEFAULT_WEBHOOK_SETTINGS: Readonly<WebhookSettings> = Object.freeze({
@@ -78,9 +96,13 @@ export const DEFAULT_WEBHOOK_SETTINGS: Readonly<WebhookSettings> = Object.freeze
   redeliverBatchSize: 500,
   leaseMs: 60_000,
   claimBatchSize: 50,
-  maxInFlight: 32,
+  maxInFlight: 64,
+  maxInFlightPerEndpoint: 32,
   pollIntervalMs: 1_000,
   responseSnippetBytes: 512,
+  retentionMs: 30 * 24 * 60 * 60 * 1000,
+  retentionBatchSize: 1_000,
+  retentionIntervalMs: 60_000,
 });
 
 export function webhookSettings(overrides: Partial<WebhookSettings> = {}): WebhookSettings {
@@ -89,5 +111,11 @@ export function webhookSettings(overrides: Partial<WebhookSettings> = {}): Webho
     throw new Error(`webhook leaseMs (${settings.leaseMs}) must exceed attemptTimeoutMs (${settings.attemptTimeoutMs}), or a slow attempt would be sent twice`);
   }
   if (settings.timeoutAttempts < 1 || settings.inRequestAttempts < 1) throw new Error('webhook attempt counts must be at least 1');
+  if (settings.maxInFlight < 1 || settings.maxInFlightPerEndpoint < 1 || settings.claimBatchSize < 1) {
+    throw new Error('webhook maxInFlight, maxInFlightPerEndpoint and claimBatchSize must be at least 1');
+  }
+  if (settings.retentionMs < settings.redeliverWindowMs) {
+    throw new Error(`webhook retentionMs (${settings.retentionMs}) must be at least the redelivery window (${settings.redeliverWindowMs})`);
+  }
   return settings;
 }

@@ -32,7 +32,11 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'>
   return Promise.race([promise, new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)))]).finally(() => clearTimeout(timer));
 }
 
-export async function attemptDelivery(input: AttemptInput, guard: GuardOptions, options: { timeoutMs: number; snippetBytes?: number }): Promise<AttemptResult> {
+export async function attemptDelivery(
+  input: AttemptInput,
+  guard: GuardOptions,
+  options: { timeoutMs: number; snippetBytes?: number; maxSockets?: number },
+): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const result = (fields: Partial<AttemptResult>): AttemptResult => ({
@@ -67,6 +71,7 @@ export async function attemptDelivery(input: AttemptInput, guard: GuardOptions, 
     ca: trustedCas(guard.caFile),
     caKey: guard.caFile ?? '',
     snippetBytes: options.snippetBytes,
+    maxSockets: options.maxSockets,
   });
   if (response.kind === 'error') return result({ errorClass: response.errorClass, errorMessage: response.message });
 

@@ -3,7 +3,8 @@
  *
  *   claim (claim.ts: short transaction: FOR UPDATE SKIP LOCKED, lease, commit)
  *     → send (attempt.ts: no transaction open; 15 s at most)
- *       → record (record.ts: short transaction: attempt row, delivery step, endpoint transition)
+ *       → record (record.ts: the 2xx answers of a batch in one statement; any other outcome in a
+ *          short transaction of its own: attempt row, delivery step, endpoint transition)
  *
  * Several instances run this against one PostgreSQL. A row is claimed by exactly one of them, so
  * no attempt is sent twice while instances are alive. A crash between claim and record leaves the
@@ -21,7 +22,8 @@ import type { WebhookSettings } from '../settings';
 import { attemptDelivery } from './attempt';
 import { claimDeliveries, type ClaimedDelivery } from './claim';
 import { housekeeping } from './housekeeping';
-import { recordAttempt } from './record';
+import { recordAttempts, type FinishedAttempt } from './record';
+import { applyRetention, type RetentionResult } from './retention';
 import { classifyOutcome, type AttemptResult } from './retry-policy';
 
 export interface DispatcherDeps {
@@ -43,23 +45,43 @@ export function createDispatcher(deps: DispatcherDeps) {
   const { db, clock, logger, settings } = deps;
   const workerId = deps.workerId ?? `${hostname()}:${process.pid}:${randomBase62(6)}`;
 
-  const claim = (limit: number): Promise<ClaimedDelivery[]> => claimDeliveries(db, limit, { now: clock.now(), leaseMs: settings.leaseMs, workerId });
+  /** Claims up to `limit` due deliveries; `inFlightByEndpoint` (this instance's requests in flight) caps each endpoint at `maxInFlightPerEndpoint`. */
+  const claim = (limit: number, inFlightByEndpoint?: ReadonlyMap<string, number>): Promise<ClaimedDelivery[]> =>
+    claimDeliveries(db, limit, {
+      now: clock.now(),
+      leaseMs: settings.leaseMs,
+      workerId,
+      perEndpointLimit: settings.maxInFlightPerEndpoint,
+      inFlightByEndpoint,
+    });
   const runHousekeeping = (): Promise<void> => housekeeping({ db, logger, settings }, clock.now());
+  /** Removes delivered rows past the retention window (retention.ts); the worker runs it every `retentionIntervalMs`. */
+  const retention = (): Promise<RetentionResult> => applyRetention(db, clock.now(), settings);
 
-  /** Sends one claimed delivery (no transaction open) and records the attempt. */
-  async function deliver(claimed: ClaimedDelivery): Promise<DeliveredAttempt> {
+  /** Sends one claimed delivery (no transaction open); the caller records it (`record`). Never throws. */
+  async function send(claimed: ClaimedDelivery): Promise<FinishedAttempt> {
     const sentAt = clock.now();
     let result: AttemptResult;
     try {
       result = await attemptDelivery({ url: claimed.url, eventId: claimed.eventId, body: claimed.body, secret: claimed.secret, sentAt }, deps.guard, {
         timeoutMs: settings.attemptTimeoutMs,
         snippetBytes: settings.responseSnippetBytes,
+        maxSockets: settings.maxInFlightPerEndpoint,
       });
     } catch (error) {
       result = { statusCode: null, errorClass: 'connection', errorMessage: String((error as Error)?.message ?? error), retryAfter: null, durationMs: 0 };
     }
-    await recordAttempt({ db, logger, settings, workerId }, claimed, sentAt, result, clock.now());
-    return { claimed, result };
+    return { claimed, sentAt, result };
+  }
+
+  /** Records finished attempts: the plain 2xx answers of the batch in one statement, the rest one by one. */
+  const record = (finished: FinishedAttempt[]): Promise<void> => recordAttempts({ db, logger, settings, workerId }, finished, clock.now());
+
+  /** Sends one claimed delivery and records the attempt. */
+  async function deliver(claimed: ClaimedDelivery): Promise<DeliveredAttempt> {
+    const finished = await send(claimed);
+    await record([finished]);
+    return { claimed, result: finished.result };
   }
 
   /** One full pass, for tests and the CLI: housekeeping, then claim and send until nothing is due. */
@@ -68,7 +90,9 @@ export function createDispatcher(deps: DispatcherDeps) {
     const done: DeliveredAttempt[] = [];
     for (;;) {
       const claimed = await claim(settings.claimBatchSize);
-      const results = await Promise.all(claimed.map(deliver));
+      const finished = await Promise.all(claimed.map(send));
+      await record(finished);
+      const results = finished.map(({ claimed, result }) => ({ claimed, result }));
       done.push(...results);
       // More may be due only after a full claim, or after a Retrying endpoint answered 2xx (Active again).
       const resumed = results.some((r) => r.claimed.probe && classifyOutcome(r.result) === 'success');
@@ -76,5 +100,5 @@ export function createDispatcher(deps: DispatcherDeps) {
     }
   }
 
-  return { workerId, claim, deliver, housekeeping: runHousekeeping, runOnce };
+  return { workerId, claim, send, record, deliver, housekeeping: runHousekeeping, retention, runOnce };
 }

@@ -60,6 +60,8 @@ export async function startReceiver(options: { certificate?: 'trusted' | 'untrus
   const scripts = new Map<string, { queue: ScriptedResponse[]; fallback: ScriptedResponse }>();
   const secrets = new Map<string, string>();
   let received: ReceivedRequest[] = [];
+  /** path + eventId of every authenticated request, so the duplicate check does not scan every earlier request (benches send tens of thousands). */
+  let seen = new Set<string>();
   const open = new Map<string, number>();
   const peak = new Map<string, number>();
   const hanging: (() => void)[] = [];
@@ -88,7 +90,8 @@ export async function startReceiver(options: { certificate?: 'trusted' | 'untrus
         } catch {
           json = null;
         }
-        const duplicate = eventId !== null && received.some((r) => r.path === path && r.eventId === eventId && r.serviceSignatureValid !== false);
+        const duplicate = eventId !== null && seen.has(`${path} ${eventId}`);
+        if (eventId !== null && serviceSignatureValid !== false) seen.add(`${path} ${eventId}`);
         received.push({
           path,
           headers: request.headers,
@@ -136,6 +139,7 @@ export async function startReceiver(options: { certificate?: 'trusted' | 'untrus
     },
     reset() {
       received = [];
+      seen = new Set();
       scripts.clear();
       peak.clear();
     },

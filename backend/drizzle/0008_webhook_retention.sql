@@ -1,0 +1,3 @@
+CREATE INDEX "events_created_idx" ON "events" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "webhook_attempts_test_started_idx" ON "webhook_attempts" USING btree ("started_at") WHERE "webhook_attempts"."delivery_id" is null;--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_retention_idx" ON "webhook_deliveries" USING btree ("settled_at") WHERE "webhook_deliveries"."status" = 'delivered';
