@@ -18,6 +18,7 @@ import { loadTemplate } from './pglite-template';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import { restrictTree, secureDataDir } from './data-dir-permissions';
 import { prepareEveryParameterisedQuery } from './prepared-statements';
+import { enableAfterCommit } from './after-commit';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction or the database itself: services accept either. */
@@ -69,7 +70,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     lockHolder.release();
   }
   return {
-    db: db as unknown as Db,
+    db: enableAfterCommit(db as unknown as Db),
     kind: 'postgres',
     lock: null,
     // The HTTP server has stopped by then; 2 s bounds a shutdown that
@@ -94,7 +95,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     const db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder });
     return {
-      db: db as unknown as Db,
+      db: enableAfterCommit(db as unknown as Db),
       kind: 'pglite',
       lock,
       close: async () => {

@@ -2,7 +2,8 @@
  * The event outbox (spec "Events"). An event row is written in the same
  * transaction as the session change that causes it, so a crash can never leave a state change
  * without its event, and in that same transaction the event is routed to its webhook deliveries
- * (modules/webhooks/routing.ts) and the dispatchers are woken at commit (NOTIFY).
+ * (modules/webhooks/routing.ts); the dispatchers are woken by a NOTIFY sent once it has committed
+ * (db/after-commit.ts).
  *
  * The event's `data` and body bytes are the webhook's (modules/webhooks/envelope.ts). Imports run
  * one way, sessions → events → webhooks (docs/decisions/0017-events-to-webhooks-one-way.md).

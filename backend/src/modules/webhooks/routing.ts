@@ -16,7 +16,8 @@
  */
 import { eq, inArray, sql } from 'drizzle-orm';
 import { isEventKind, type EventKind } from '@ageverify/protocol';
-import type { DbOrTx } from '../../db/database';
+import { afterCommit } from '../../db/after-commit';
+import type { Db, DbOrTx } from '../../db/database';
 import { tenants, webhookDeliveries, webhookEndpoints } from '../../db/schema';
 import { policyFor } from './delivery/retry-policy';
 import { effectiveState, type EndpointRow } from './endpoints/endpoint-state';
@@ -25,6 +26,35 @@ import { DEFAULT_WEBHOOK_SETTINGS } from './settings';
 
 /** NOTIFY channel the dispatchers LISTEN on; PostgreSQL delivers it at commit, never for a rollback. */
 export const WAKE_CHANNEL = 'ageverify_webhooks';
+
+const wakeState = new WeakMap<Db, { sending: boolean; again: boolean }>();
+
+/**
+ * Wakes every dispatcher (all instances) after a commit that made deliveries due, outside any
+ * transaction (db/after-commit.ts says why). Coalesced per database: while one NOTIFY is on its
+ * way, further requests make one more, sent after it, so every commit is followed by a NOTIFY that
+ * started after it. A failure (the database is away) is ignored: the workers' poll catches up.
+ */
+export function wakeDispatchers(db: Db): void {
+  const state = wakeState.get(db) ?? { sending: false, again: false };
+  wakeState.set(db, state);
+  if (state.sending) {
+    state.again = true;
+    return;
+  }
+  state.sending = true;
+  const send = (): void => {
+    db.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`)
+      .catch(() => {})
+      .finally(() => {
+        if (state.again) {
+          state.again = false;
+          send();
+        } else state.sending = false;
+      });
+  };
+  send();
+}
 
 export interface RoutableEvent {
   id: string;
@@ -138,7 +168,8 @@ export async function routeEvents(tx: DbOrTx, events: readonly RoutableEvent[]):
   if (values.length === 0) return { pending: 0, recordedUndelivered: 0 };
   await tx.insert(webhookDeliveries).values(values).onConflictDoNothing();
   const pending = values.filter((v) => v.status === 'pending').length;
-  // Wakes every dispatcher (all instances) when this transaction commits.
-  if (pending > 0) await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
+  // Wakes every dispatcher once this transaction has committed; inside it only when the
+  // transaction is not one db/after-commit.ts knows (a NOTIFY in a transaction serialises commits).
+  if (pending > 0 && !afterCommit(tx, wakeDispatchers)) await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
   return { pending, recordedUndelivered: values.length - pending };
 }
