@@ -12,3 +12,4 @@ export * from './url-rules';
 export * from './verify';
 export * from './checks';
 export * from './accounts';
+export * from './dashboard';

@@ -1,0 +1,373 @@
+/**
+ * The dashboard API (issue 12): request and response bodies of `/dashboard/api/*`, shared by the
+ * backend (which implements them) and the dashboard front end (which calls them). The contract is
+ * /work/notes/dashboard-contract.md; changes are announced in commits starting with "contract:".
+ *
+ * Times are ISO 8601 strings. Every refusal is the service's error body (`ErrorBody` in ./errors)
+ * with a 4xx status: 401 not signed in, 404 not a member of the tenant (another tenant is never
+ * revealed), 403 role too low or cross-site request, 429 sign-in rate limit (with Retry-After).
+ */
+import type { TenantStatus, UserRole } from './accounts';
+import type { EventKind } from './events';
+import type { SessionState, VerificationMode } from './session';
+
+/** Base path of the dashboard API; better-auth's endpoints live under `${DASHBOARD_API_BASE}/auth`. */
+export const DASHBOARD_API_BASE = '/dashboard/api';
+/** The message of the 403 every state-changing request without our Origin (or without JSON) gets. */
+export const CROSS_SITE_REFUSED_MESSAGE = 'Cross-site request refused';
+/** Spec: at most 20 webhook endpoints per tenant. */
+export const WEBHOOK_ENDPOINT_LIMIT = 20;
+
+/** Roles an invitation can give (owners are made by setup, sign-up or the CLI). */
+export const INVITABLE_ROLES = ['admin', 'developer'] as const;
+export type InvitableRole = (typeof INVITABLE_ROLES)[number];
+
+// ---------------------------------------------------------------- public (no session)
+
+/** `GET /dashboard/api/setup` */
+export interface SetupStatusResponse {
+  /** True while no tenant exists: the first-run page is shown. */
+  needed: boolean;
+  /** Whether the operator allows sign-up of further tenants (`DASHBOARD_SIGNUP`). Additive to the contract. */
+  signupEnabled: boolean;
+}
+
+/** `POST /dashboard/api/setup`: the token comes from the link logged at boot (`/dashboard/setup#token=…`). */
+export interface SetupRequest {
+  token: string;
+  tenantName: string;
+  email: string;
+  password: string;
+  name?: string;
+}
+/** 201, with a signed-in session cookie. */
+export interface SetupResponse {
+  tenantId: string;
+}
+
+/** `POST /dashboard/api/signup` (only when the operator set DASHBOARD_SIGNUP; else 404). 201 + session cookie. */
+export interface SignupRequest {
+  tenantName: string;
+  email: string;
+  password: string;
+  name?: string;
+}
+export type SignupResponse = SetupResponse;
+
+/** `GET /dashboard/api/invitations/:invitationId` */
+export interface InvitationInfoResponse {
+  email: string;
+  tenantName: string;
+  role: UserRole;
+  expiresAt: string;
+  /** True when a user with this email exists: the page asks them to sign in, then accept with `{}`. */
+  accountExists: boolean;
+}
+
+/** `POST /dashboard/api/invitations/:invitationId/accept`: `{ password, name? }` for a new account, `{}` when signed in. */
+export interface AcceptInvitationRequest {
+  password?: string;
+  name?: string;
+}
+/** 200 + session cookie. */
+export interface AcceptInvitationResponse {
+  tenantId: string;
+}
+
+// ---------------------------------------------------------------- better-auth endpoints the UI uses
+
+/** `POST /dashboard/api/auth/sign-in/email` */
+export interface SignInRequest {
+  email: string;
+  password: string;
+}
+/** `POST /dashboard/api/auth/change-password` */
+export interface ChangePasswordRequest {
+  currentPassword: string;
+  newPassword: string;
+  revokeOtherSessions: true;
+}
+
+// ---------------------------------------------------------------- signed in
+
+export interface DashboardUser {
+  id: string;
+  email: string;
+  name: string;
+}
+export interface TenantMembership {
+  tenantId: string;
+  name: string;
+  role: UserRole;
+}
+/** `GET /dashboard/api/me` */
+export interface MeResponse {
+  user: DashboardUser;
+  tenants: TenantMembership[];
+}
+
+// ---------------------------------------------------------------- tenant routes: /dashboard/api/tenants/:tenantId
+
+export interface Notice {
+  id: string;
+  kind: string;
+  endpointId: string | null;
+  message: string;
+  createdAt: string;
+  resolvedAt: string | null;
+}
+export interface PlanUsage {
+  name: string;
+  /** Null: no monthly limit. */
+  monthlyAllowance: number | null;
+  usedThisMonth: number;
+  sandboxAllowance: number | null;
+  sandboxUsedThisMonth: number;
+  billingPortalUrl: string | null;
+}
+/** `GET /overview` */
+export interface OverviewResponse {
+  tenant: { tenantId: string; name: string; status: TenantStatus };
+  role: UserRole;
+  plan: PlanUsage;
+  notices: Notice[];
+}
+
+export interface KeyPairView {
+  pairId: string;
+  sandbox: boolean;
+  publishableKey: string;
+  /** The end of the secret key, e.g. `sk_test_…a1b2`: enough to recognise it, never enough to use it. */
+  secretKeyHint: string;
+  createdAt: string;
+  revokedAt: string | null;
+  publishableRevokedAt: string | null;
+  /** Secret key active but its publishable partner revoked: creates answer 503 SESSION_LAUNCH_CONFIGURATION_UNAVAILABLE. */
+  launchUnavailable: boolean;
+}
+/** `GET /keys` */
+export interface KeyPairsResponse {
+  pairs: KeyPairView[];
+}
+/** `POST /keys` */
+export interface CreateKeyPairRequest {
+  sandbox: boolean;
+}
+/** 201; the secret key is shown this once. */
+export interface CreateKeyPairResponse {
+  pairId: string;
+  sandbox: boolean;
+  publishableKey: string;
+  secretKey: string;
+}
+/** `POST /keys/:pairId/revoke` → 200 KeyPairView */
+export interface RevokeKeyPairRequest {
+  only?: 'pair' | 'publishable';
+}
+
+/** `GET /domains`, `POST /domains` (201), `DELETE /domains/:domain` (200) */
+export interface DomainsResponse {
+  domains: string[];
+}
+export interface AddDomainRequest {
+  domain: string;
+}
+
+export const ENDPOINT_STATES = ['active', 'retrying', 'paused', 'disabled'] as const;
+export type EndpointStateName = (typeof ENDPOINT_STATES)[number];
+export type EndpointHealth = 'healthy' | 'degraded' | 'failing' | 'paused' | 'disabled';
+
+export interface RedeliveryProgress {
+  requestedAt: string;
+  total: number;
+  sent: number;
+}
+export interface Endpoint {
+  endpointId: string;
+  url: string;
+  events: EventKind[];
+  pairId: string | null;
+  enabled: boolean;
+  state: EndpointStateName;
+  health: EndpointHealth;
+  lastSuccessAt: string | null;
+  undelivered: number;
+  pausedAt: string | null;
+  pauseReason: string | null;
+  createdAt: string;
+  redelivery: RedeliveryProgress | null;
+}
+export interface LegacyWebhook {
+  url: string;
+  events: EventKind[];
+  appliesUntilFirstEndpoint: true;
+}
+/** `GET /webhooks` */
+export interface WebhooksResponse {
+  limit: number;
+  endpoints: Endpoint[];
+  legacy: LegacyWebhook | null;
+}
+/** `POST /webhooks` */
+export interface CreateEndpointRequest {
+  url: string;
+  events: EventKind[];
+  pairId?: string | null;
+}
+/** 201; the signing secret is shown this once. */
+export interface CreateEndpointResponse {
+  endpoint: Endpoint;
+  secret: string;
+}
+/** `PATCH /webhooks/:endpointId` → 200 Endpoint */
+export interface UpdateEndpointRequest {
+  url?: string;
+  events?: EventKind[];
+  pairId?: string | null;
+}
+/** `DELETE /webhooks/:endpointId` */
+export interface RemoveEndpointResponse {
+  endpointId: string;
+  removed: true;
+}
+/**
+ * `POST /webhooks/:endpointId/rotate-secret`: the new secret, shown once. The old secret stays valid
+ * until `previousSecretExpiresAt`: deliveries carry both signatures meanwhile (additive to the contract).
+ */
+export interface RotateSecretResponse {
+  secret: string;
+  previousSecretExpiresAt: string;
+}
+/** `POST /webhooks/:endpointId/test-and-resume` */
+export interface TestAndResumeResponse {
+  ok: boolean;
+  status: number | null;
+  error: string | null;
+  endpoint: Endpoint;
+}
+/** `POST /webhooks/:endpointId/redeliver` → 202 */
+export interface RedeliverResponse {
+  events: number;
+  batches: number;
+}
+export interface DeliveryAttemptView {
+  at: string;
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+}
+export type DeliveryStateName = 'pending' | 'delivered' | 'undelivered';
+export interface DeliveryView {
+  eventId: string;
+  kind: EventKind;
+  sessionId: string;
+  state: DeliveryStateName;
+  createdAt: string;
+  /** The exact body sent (null until the first attempt fixed it). */
+  body: string | null;
+  attempts: DeliveryAttemptView[];
+}
+/** `GET /webhooks/:endpointId/deliveries?cursor=` */
+export interface DeliveriesResponse {
+  deliveries: DeliveryView[];
+  nextCursor: string | null;
+}
+/** `POST /webhooks/:endpointId/deliveries/:eventId/resend` → 202 */
+export interface ResendEventResponse {
+  eventId: string;
+}
+
+export interface SessionsQuery {
+  status?: SessionState;
+  sandbox?: 'true' | 'false';
+  /** Matches a sessionId exactly or an externalUserId exactly. */
+  q?: string;
+  cursor?: string;
+}
+export interface SessionSummary {
+  sessionId: string;
+  status: SessionState;
+  verificationMode: VerificationMode;
+  challengeAge: number;
+  externalUserId: string | null;
+  sandbox: boolean;
+  failureReason: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+/** `GET /sessions` */
+export interface SessionsResponse {
+  sessions: SessionSummary[];
+  nextCursor: string | null;
+}
+export interface SessionEventView {
+  eventId: string;
+  kind: EventKind;
+  createdAt: string;
+  data: Record<string, unknown>;
+}
+/** `GET /sessions/:sessionId` */
+export interface SessionDetailResponse {
+  session: SessionSummary;
+  events: SessionEventView[];
+}
+/** `POST /try-it` `{}` → 201 */
+export interface TryItResponse {
+  sessionId: string;
+  verifyUrl: string;
+}
+
+export interface OutboxEmail {
+  id: string;
+  /** Recipients, comma-separated. */
+  to: string;
+  subject: string;
+  text: string;
+  /** 'unknown': a send interrupted by a crash, never retried so never sent twice. */
+  state: 'pending' | 'sending' | 'sent' | 'failed' | 'unknown';
+  createdAt: string;
+  sentAt: string | null;
+}
+/** `GET /emails` (owner/admin) */
+export interface EmailsResponse {
+  emails: OutboxEmail[];
+}
+
+export interface MemberView {
+  userId: string;
+  email: string;
+  name: string;
+  role: UserRole;
+  createdAt: string;
+}
+export interface InvitationView {
+  invitationId: string;
+  email: string;
+  role: UserRole;
+  expiresAt: string;
+  status: 'pending' | 'accepted' | 'rejected' | 'canceled';
+}
+/** `GET /members` (everyone may read; only owner/admin change) */
+export interface MembersResponse {
+  members: MemberView[];
+  invitations: InvitationView[];
+}
+/** `POST /invitations` → 201 InvitationView */
+export interface CreateInvitationRequest {
+  email: string;
+  role: InvitableRole;
+}
+/** `DELETE /invitations/:invitationId` → 200 */
+export interface CancelInvitationResponse {
+  invitationId: string;
+  status: 'canceled';
+}
+/** `PATCH /members/:userId` → 200 MemberView */
+export interface UpdateMemberRequest {
+  role: UserRole;
+}
+/** `DELETE /members/:userId` → 200 */
+export interface RemoveMemberResponse {
+  userId: string;
+  removed: true;
+}
