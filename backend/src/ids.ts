@@ -12,6 +12,12 @@ export const ID_PREFIXES = {
   event: 'evt',
   endpoint: 'whe',
   user: 'usr',
+  /** Dashboard (better-auth) records: sign-in session, credential account, membership, invitation, verification. */
+  authSession: 'aus',
+  account: 'acc',
+  member: 'mem',
+  invitation: 'inv',
+  verification: 'vrf',
   publishableKey: 'pk',
   secretKey: 'sk',
   sessionToken: 'st',

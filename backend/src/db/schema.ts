@@ -40,20 +40,146 @@ export const tenants = pgTable('tenants', {
   createdAt: ts('created_at').notNull(),
 });
 
-export const users = pgTable(
-  'users',
+// ─── Dashboard accounts (issue 12; better-auth, modules/dashboard/auth.ts) ─────────────────────
+// better-auth's tables (user, session, account, verification and the organization plugin's
+// organization, member, invitation), named auth_* because `sessions` is the verification session.
+// The drizzle adapter maps better-auth's model names to these objects (modules/dashboard/auth.ts);
+// the JS field names are better-auth's. An organization is a tenant: its id is the tenant id
+// (`ten_…`) and it is written with the tenant (modules/tenants/service.ts).
+
+export const authUsers = pgTable(
+  'auth_user',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id')
-      .notNull()
-      .references(() => tenants.id),
+    name: text('name').notNull(),
+    /** Stored lower-case (better-auth lower-cases on sign-up and sign-in). */
     email: text('email').notNull(),
-    passwordHash: text('password_hash').notNull(),
-    /** Dashboard access of the tenant's people. */
+    emailVerified: boolean('email_verified').notNull().default(false),
+    image: text('image'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('auth_user_email_idx').on(t.email)],
+);
+
+export const authSessions = pgTable(
+  'auth_session',
+  {
+    id: text('id').primaryKey(),
+    expiresAt: ts('expires_at').notNull(),
+    token: text('token').notNull(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    userId: text('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    activeOrganizationId: text('active_organization_id'),
+  },
+  (t) => [uniqueIndex('auth_session_token_idx').on(t.token), index('auth_session_user_idx').on(t.userId)],
+);
+
+export const authAccounts = pgTable(
+  'auth_account',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    providerId: text('provider_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    idToken: text('id_token'),
+    accessTokenExpiresAt: ts('access_token_expires_at'),
+    refreshTokenExpiresAt: ts('refresh_token_expires_at'),
+    scope: text('scope'),
+    /** crypto.ts hashPassword (argon2id, PHC string): better-auth hashes and verifies through our hooks. */
+    password: text('password'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [index('auth_account_user_idx').on(t.userId)],
+);
+
+export const authVerifications = pgTable(
+  'auth_verification',
+  {
+    id: text('id').primaryKey(),
+    identifier: text('identifier').notNull(),
+    value: text('value').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [index('auth_verification_identifier_idx').on(t.identifier)],
+);
+
+export const authOrganizations = pgTable(
+  'auth_organization',
+  {
+    /** The tenant id. */
+    id: text('id')
+      .primaryKey()
+      .references(() => tenants.id),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    logo: text('logo'),
+    metadata: text('metadata'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('auth_organization_slug_idx').on(t.slug)],
+);
+
+export const authMembers = pgTable(
+  'auth_member',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => authOrganizations.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
     role: text('role').$type<UserRole>().notNull(),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [uniqueIndex('users_email_idx').on(sql`lower(${t.email})`)],
+  (t) => [uniqueIndex('auth_member_org_user_idx').on(t.organizationId, t.userId), index('auth_member_user_idx').on(t.userId)],
+);
+
+export const authInvitations = pgTable(
+  'auth_invitation',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => authOrganizations.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role').$type<UserRole>().notNull(),
+    /** 'pending' | 'accepted' | 'rejected' | 'canceled' */
+    status: text('status').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    inviterId: text('inviter_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('auth_invitation_org_idx').on(t.organizationId)],
+);
+
+/**
+ * Failed dashboard sign-ins per email+IP (issue 12: login rate limiting), in the database so every
+ * instance counts in the same bucket; one row per key and fixed window.
+ */
+export const authSignInFailures = pgTable(
+  'auth_sign_in_failures',
+  {
+    key: text('key').notNull(),
+    windowStart: ts('window_start').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
 );
 
 export const keyPairs = pgTable(

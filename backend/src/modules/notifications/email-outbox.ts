@@ -9,7 +9,7 @@
  */
 import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database';
-import { emailOutbox, users } from '../../db/schema';
+import { authMembers, authUsers, emailOutbox } from '../../db/schema';
 import { newId } from '../../ids';
 import type { Logger } from '../../log';
 import type { Mailer } from './mailer';
@@ -25,10 +25,11 @@ export interface AccountEmail {
 /** A mail to the account's owners and admins (DESIGN.md §2 Dashboard access), in the caller's transaction. */
 export async function enqueueAccountEmail(tx: DbOrTx, email: AccountEmail, now: Date): Promise<void> {
   const recipients = await tx
-    .select({ email: users.email })
-    .from(users)
-    .where(and(eq(users.tenantId, email.tenantId), inArray(users.role, ['owner', 'admin'])))
-    .orderBy(asc(users.email));
+    .select({ email: authUsers.email })
+    .from(authMembers)
+    .innerJoin(authUsers, eq(authUsers.id, authMembers.userId))
+    .where(and(eq(authMembers.organizationId, email.tenantId), inArray(authMembers.role, ['owner', 'admin'])))
+    .orderBy(asc(authUsers.email));
   await tx
     .insert(emailOutbox)
     .values({
@@ -45,6 +46,26 @@ export async function enqueueAccountEmail(tx: DbOrTx, email: AccountEmail, now: 
       createdAt: now,
     })
     .onConflictDoNothing({ target: emailOutbox.dedupeKey });
+}
+
+/** A mail to given addresses (a dashboard invitation), in the caller's transaction. */
+export async function enqueueEmailTo(tx: DbOrTx, email: AccountEmail & { recipients: string[] }, now: Date): Promise<string> {
+  const id = newId('email');
+  await tx
+    .insert(emailOutbox)
+    .values({
+      id,
+      tenantId: email.tenantId,
+      dedupeKey: email.dedupeKey,
+      recipients: email.recipients,
+      subject: email.subject,
+      text: email.text,
+      status: 'pending',
+      nextAttemptAt: now,
+      createdAt: now,
+    })
+    .onConflictDoNothing({ target: emailOutbox.dedupeKey });
+  return id;
 }
 
 const MAX_EMAIL_ATTEMPTS = 10;

@@ -6,8 +6,9 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { recountUsage } from '../billing/billing-usage';
 import type { Clock } from '../../clock';
 import type { Db, DbOrTx } from '../../db/database';
-import { allowedDomains, keyPairs, tenants, users } from '../../db/schema';
+import { allowedDomains, keyPairs, tenants } from '../../db/schema';
 import { hashPassword, sha256Hex } from '../../crypto';
+import { checkNewAccount, insertMember, insertOrganization, insertUser } from './accounts';
 import { newApiKey, newId } from '../../ids';
 import { TENANT_ERRORS } from './errors';
 import { normaliseDomainEntry } from './domain-rules';
@@ -24,10 +25,9 @@ export interface CreateTenantInput {
   name: string;
   domains: string[];
   sandbox: boolean;
-  owner?: { email: string; password: string };
+  /** The owner's dashboard login (better-auth user + credential account + owner membership). */
+  owner?: { email: string; password: string; name?: string };
 }
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export async function createTenant(db: Db, clock: Clock, input: CreateTenantInput) {
   const name = input.name.trim();
@@ -38,22 +38,23 @@ export async function createTenant(db: Db, clock: Clock, input: CreateTenantInpu
     return verdict.domain;
   });
   if (input.owner) {
-    if (!EMAIL.test(input.owner.email)) throw TENANT_ERRORS.OWNER_EMAIL_INVALID({ email: input.owner.email });
-    if (input.owner.password.length < 10) throw TENANT_ERRORS.OWNER_PASSWORD_TOO_SHORT();
+    checkNewAccount(input.owner.email, input.owner.password);
   }
   const passwordHash = input.owner ? await hashPassword(input.owner.password) : null;
   const now = clock.now();
   return db.transaction(async (tx) => {
     const tenantId = newId('tenant');
     await tx.insert(tenants).values({ id: tenantId, name, createdAt: now });
+    // Organization id == tenant id (issue 12): the dashboard's memberships hang off this row.
+    await insertOrganization(tx, tenantId, name, now);
     for (const domain of new Set(domains)) await tx.insert(allowedDomains).values({ tenantId, domain, createdAt: now });
+    let ownerId: string | null = null;
     if (input.owner && passwordHash) {
-      const taken = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.owner.email.toLowerCase()));
-      if (taken.length > 0) throw TENANT_ERRORS.OWNER_EMAIL_TAKEN({ email: input.owner.email });
-      await tx.insert(users).values({ id: newId('user'), tenantId, email: input.owner.email.toLowerCase(), passwordHash, role: 'owner', createdAt: now });
+      ownerId = await insertUser(tx, { email: input.owner.email, name: input.owner.name, passwordHash }, now);
+      await insertMember(tx, tenantId, ownerId, 'owner', now);
     }
     const pair = await insertKeyPair(tx, tenantId, input.sandbox, now);
-    return { tenantId, ...pair, domains: [...new Set(domains)] };
+    return { tenantId, ownerId, ...pair, domains: [...new Set(domains)] };
   });
 }
 

@@ -10,7 +10,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { CallbackStatus, EventKind } from '@ageverify/protocol';
 import { ManualClock } from '../../../clock';
 import { rowsOf } from '../../../db/rows-of';
-import { events, sessions, users, webhookDeliveries, webhookEndpoints } from '../../../db/schema';
+import { events, sessions, webhookDeliveries, webhookEndpoints } from '../../../db/schema';
+import { insertMember, insertUser } from '../../tenants/accounts';
 import { newId } from '../../../ids';
 import { silentLogger } from '../../../log';
 import { completeSession, expireSession } from '../../sessions/session-state';
@@ -88,14 +89,8 @@ export async function createTestbed(
     owner: { email: `owner-${newId('user')}@shop.example.com`, password: 'correct horse battery' },
   });
   for (const role of ['admin', 'developer'] as const) {
-    await db.insert(users).values({
-      id: newId('user'),
-      tenantId: tenant.tenantId,
-      email: `${role}-${newId('user')}@shop.example.com`,
-      passwordHash: 'x',
-      role,
-      createdAt: clock.now(),
-    });
+    const userId = await insertUser(db, { email: `${role}-${newId('user')}@shop.example.com`, passwordHash: 'x' }, clock.now());
+    await insertMember(db, tenant.tenantId, userId, role, clock.now());
   }
   const dispatcher = createDispatcher({ db, clock, logger: silentLogger, guard, settings, workerId: 'test-worker' });
   const eventOf = async (sessionId: string, kind: EventKind) => {

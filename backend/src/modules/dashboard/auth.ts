@@ -1,0 +1,138 @@
+/**
+ * Dashboard authentication (issue 12; decision 0035): better-auth with the drizzle adapter on our
+ * database (PGlite or PostgreSQL alike), email + password, and the organization plugin where an
+ * organization is a tenant (organization id == tenant id). Mounted at /dashboard/api/auth.
+ *
+ * - Passwords: better-auth hashes and verifies with crypto.ts (argon2id PHC strings), so owners
+ *   created before this change (migration 0007) and by the CLI sign in unchanged.
+ * - Cookies: HttpOnly, SameSite=Strict, Secure when PUBLIC_BASE_URL is https; the only trusted
+ *   origin is PUBLIC_BASE_URL's.
+ * - Sign-up through better-auth is off: accounts come from setup, sign-up of a new tenant
+ *   (DASHBOARD_SIGNUP), the CLI and invitations (modules/tenants/accounts.ts).
+ * - Login rate limiting is ours (sign-in-limit.ts, counted in the database across instances):
+ *   better-auth's own limiter counts every request per IP, not failed sign-ins per email+IP.
+ */
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { organization } from 'better-auth/plugins/organization';
+import { adminAc, defaultStatements, memberAc, ownerAc } from 'better-auth/plugins/organization/access';
+import { createAccessControl } from 'better-auth/plugins/access';
+import type { Db } from '../../db/database';
+import { authAccounts, authInvitations, authMembers, authOrganizations, authSessions, authUsers, authVerifications } from '../../db/schema';
+import { hashPassword, hmacSha256, verifyPassword } from '../../crypto';
+import { newId, type IdKind } from '../../ids';
+import type { Clock } from '../../clock';
+import { enqueueEmailTo } from '../notifications/email-outbox';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../tenants/accounts';
+
+export const AUTH_BASE_PATH = '/dashboard/api/auth';
+/** Invitations stay open a week (better-auth's default is 48 h; invitees often answer later). */
+export const INVITATION_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
+
+/**
+ * Roles (contract "Roles"): better-auth's statements for members and invitations. Our own routes
+ * check roles first (dashboard-access.ts); these keep better-auth's endpoints consistent with them.
+ */
+const ac = createAccessControl(defaultStatements);
+const roles = {
+  owner: ac.newRole(ownerAc.statements),
+  admin: ac.newRole(adminAc.statements),
+  developer: ac.newRole(memberAc.statements),
+};
+
+const ID_KIND_OF_MODEL: Record<string, IdKind> = {
+  user: 'user',
+  session: 'authSession',
+  account: 'account',
+  verification: 'verification',
+  member: 'member',
+  invitation: 'invitation',
+};
+
+export interface AuthDeps {
+  db: Db;
+  clock: Clock;
+  serverSecret: string;
+  publicBaseUrl: string;
+}
+
+export function createAuth(deps: AuthDeps) {
+  const base = new URL(deps.publicBaseUrl);
+  const https = base.protocol === 'https:';
+  return betterAuth({
+    appName: 'AgeVerify',
+    baseURL: base.origin,
+    basePath: AUTH_BASE_PATH,
+    // A key of its own, derived from SERVER_SECRET: one secret to keep, no key reused for two purposes.
+    secret: hmacSha256(deps.serverSecret, 'better-auth').toString('hex'),
+    trustedOrigins: [base.origin],
+    telemetry: { enabled: false },
+    logger: { disabled: true },
+    database: drizzleAdapter(deps.db, {
+      provider: 'pg',
+      schema: {
+        user: authUsers,
+        session: authSessions,
+        account: authAccounts,
+        verification: authVerifications,
+        organization: authOrganizations,
+        member: authMembers,
+        invitation: authInvitations,
+      },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+      password: { hash: hashPassword, verify: ({ hash, password }) => verifyPassword(password, hash) },
+    },
+    rateLimit: { enabled: false },
+    advanced: {
+      cookiePrefix: 'ageverify',
+      useSecureCookies: https,
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'strict', secure: https, path: '/' },
+      database: {
+        generateId: ({ model }) => {
+          const kind = ID_KIND_OF_MODEL[model];
+          // Organizations are only ever written with their tenant (tenants/service.ts).
+          if (!kind) throw new Error(`better-auth asked for an id of model ${model}, which this service never creates through it`);
+          return newId(kind);
+        },
+      },
+    },
+    plugins: [
+      organization({
+        ac,
+        roles,
+        creatorRole: 'owner',
+        allowUserToCreateOrganization: false,
+        invitationExpiresIn: INVITATION_LIFETIME_SECONDS,
+        cancelPendingInvitationsOnReInvite: true,
+        sendInvitationEmail: async (data) => {
+          const link = `${base.origin}/dashboard/invite#id=${encodeURIComponent(data.id)}`;
+          // The outbox sends it over SMTP when SMTP_URL is set; otherwise it waits there, shown in the dashboard.
+          await enqueueEmailTo(
+            deps.db,
+            {
+              tenantId: data.organization.id,
+              dedupeKey: `invitation:${data.id}`,
+              recipients: [data.email],
+              subject: `You are invited to ${data.organization.name} on AgeVerify`,
+              text: [
+                `${data.inviter.user.name} (${data.inviter.user.email}) invited you to the AgeVerify dashboard of ${data.organization.name} as ${data.role}.`,
+                '',
+                `Accept the invitation: ${link}`,
+                '',
+                `The invitation expires at ${data.invitation.expiresAt.toISOString()}.`,
+              ].join('\n'),
+            },
+            deps.clock.now(),
+          );
+        },
+      }),
+    ],
+  });
+}
+
+export type DashboardAuth = ReturnType<typeof createAuth>;

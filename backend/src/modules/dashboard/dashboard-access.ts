@@ -1,0 +1,87 @@
+/**
+ * Who may do what in the dashboard API (contract "Auth" and "Roles"), decided on every call:
+ *
+ * - CSRF: every state-changing request under /dashboard/api (ours and better-auth's) must carry an
+ *   Origin equal to PUBLIC_BASE_URL's origin, and ours must be JSON; else 403 "Cross-site request
+ *   refused". SameSite=Strict cookies are the second line.
+ * - `access.user()`: the better-auth session of the request (401 without one).
+ * - `access.member(tenantId, need)`: the caller's membership of that tenant, read from the database
+ *   on each call (404 when not a member: another tenant is never revealed) and the role check
+ *   (403 naming the role).
+ */
+import { Elysia } from 'elysia';
+import { and, eq } from 'drizzle-orm';
+import type { UserRole } from '@ageverify/protocol';
+import type { Db } from '../../db/database';
+import { authMembers } from '../../db/schema';
+import { DASHBOARD_ERRORS } from './errors';
+import { AUTH_BASE_PATH, type DashboardAuth } from './auth';
+
+export const DASHBOARD_API_PREFIX = '/dashboard/api';
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** What a role may do beyond reading (contract "Roles"). */
+export const PERMISSIONS = {
+  /** Allowed domains, webhook endpoints and their actions, try-it: every role. */
+  integrate: { roles: ['owner', 'admin', 'developer'], action: 'change the integration' },
+  keys: { roles: ['owner', 'admin'], action: 'manage API keys' },
+  members: { roles: ['owner', 'admin'], action: 'manage members and invitations' },
+  emails: { roles: ['owner', 'admin'], action: 'read the email outbox' },
+  read: { roles: ['owner', 'admin', 'developer'], action: 'read this tenant' },
+} as const satisfies Record<string, { roles: readonly UserRole[]; action: string }>;
+export type Permission = keyof typeof PERMISSIONS;
+
+export interface SignedInUser {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface AccessDeps {
+  db: Db;
+  auth: DashboardAuth;
+  publicBaseUrl: string;
+}
+
+/** The CSRF rule on its own (also used by tests to name what is refused). */
+export function crossSiteProblem(request: Request, expectedOrigin: string): boolean {
+  if (!STATE_CHANGING.has(request.method)) return false;
+  const path = new URL(request.url).pathname;
+  if (!path.startsWith(`${DASHBOARD_API_PREFIX}/`)) return false;
+  if (request.headers.get('origin') !== expectedOrigin) return true;
+  if (path.startsWith(`${AUTH_BASE_PATH}/`)) return false;
+  const mediaType = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+  return mediaType !== 'application/json';
+}
+
+export function dashboardAccess(deps: AccessDeps) {
+  const origin = new URL(deps.publicBaseUrl).origin;
+  return new Elysia({ name: 'dashboard-access' })
+    .onRequest(({ request }) => {
+      if (crossSiteProblem(request, origin)) throw DASHBOARD_ERRORS.CROSS_SITE_REFUSED();
+    })
+    .derive({ as: 'scoped' }, ({ request }) => {
+      let cached: Promise<SignedInUser | null> | null = null;
+      const session = () => {
+        cached ??= deps.auth.api.getSession({ headers: request.headers }).then((s) => (s ? { id: s.user.id, email: s.user.email, name: s.user.name } : null));
+        return cached;
+      };
+      const user = async (): Promise<SignedInUser> => {
+        const found = await session();
+        if (!found) throw DASHBOARD_ERRORS.NOT_SIGNED_IN();
+        return found;
+      };
+      const member = async (tenantId: string, need: Permission) => {
+        const signedIn = await user();
+        const [membership] = await deps.db
+          .select({ id: authMembers.id, role: authMembers.role })
+          .from(authMembers)
+          .where(and(eq(authMembers.organizationId, tenantId), eq(authMembers.userId, signedIn.id)));
+        if (!membership) throw DASHBOARD_ERRORS.TENANT_NOT_FOUND({ tenantId });
+        const rule = PERMISSIONS[need];
+        if (!(rule.roles as readonly string[]).includes(membership.role)) throw DASHBOARD_ERRORS.ROLE_FORBIDDEN({ role: membership.role, action: rule.action });
+        return { user: signedIn, role: membership.role, memberId: membership.id, tenantId };
+      };
+      return { access: { session, user, member } };
+    });
+}

@@ -1,0 +1,36 @@
+/**
+ * Refusals of the dashboard API (issue 12; /work/notes/dashboard-contract.md). A tenant the caller
+ * is not a member of answers exactly like a tenant that does not exist (404), so the dashboard never
+ * reveals another tenant.
+ */
+import { CROSS_SITE_REFUSED_MESSAGE } from '@ageverify/protocol';
+import { defineErrors } from '../../errors/app-error';
+
+export const DASHBOARD_ERRORS = defineErrors({
+  NOT_SIGNED_IN: { status: 401, message: 'Sign in to use the dashboard' },
+  /** Not a member, or no such tenant: the same words either way. */
+  TENANT_NOT_FOUND: { status: 404, message: (p: { tenantId: string }) => `no tenant with id "${p.tenantId}"` },
+  ROLE_FORBIDDEN: { status: 403, message: (p: { role: string; action: string }) => `Your role (${p.role}) cannot ${p.action}` },
+  /** CSRF: a state-changing request without our Origin, or (ours) without a JSON body. */
+  CROSS_SITE_REFUSED: { status: 403, message: CROSS_SITE_REFUSED_MESSAGE },
+  SETUP_TOKEN_INVALID: { status: 403, message: 'the setup token is wrong or was already used; restart the server for a new setup link' },
+  SETUP_ALREADY_DONE: { status: 409, message: 'a tenant already exists; sign in instead' },
+  SIGNUP_DISABLED: { status: 404, message: 'sign-up is not enabled on this server; ask the operator for an account' },
+  SIGN_IN_RATE_LIMITED: {
+    status: 429,
+    message: (p: { retryAfterSeconds: number }) => `too many failed sign-ins; try again in ${Math.ceil(p.retryAfterSeconds / 60)} minute(s)`,
+  },
+  INVITATION_NOT_FOUND: { status: 404, message: (p: { invitationId: string }) => `no open invitation "${p.invitationId}"` },
+  INVITATION_EXPIRED: { status: 410, message: 'this invitation has expired; ask for a new one' },
+  INVITATION_OTHER_ACCOUNT: { status: 403, message: (p: { email: string }) => `this invitation is for ${p.email}; sign out and accept it as that user` },
+  INVITATION_NEEDS_SIGN_IN: { status: 409, message: (p: { email: string }) => `an account for ${p.email} exists; sign in as that user, then accept` },
+  INVITATION_NEEDS_PASSWORD: { status: 400, message: 'password is required to create your account' },
+  ALREADY_MEMBER: { status: 409, message: (p: { email: string }) => `${p.email} is already a member of this tenant` },
+  MEMBER_NOT_FOUND: { status: 404, message: (p: { userId: string }) => `no member "${p.userId}" in this tenant` },
+  LAST_OWNER: { status: 409, message: 'the last owner can be neither removed nor demoted; make another member owner first' },
+  DELIVERY_NOT_FOUND: { status: 404, message: (p: { eventId: string }) => `no delivery of event "${p.eventId}" to this endpoint` },
+  DELIVERY_PENDING: { status: 409, message: (p: { eventId: string }) => `event ${p.eventId} is still being delivered; wait for it to settle` },
+  CURSOR_INVALID: { status: 400, message: 'cursor is not one this API returned' },
+  /** better-auth refused (its status and words, e.g. a wrong current password). */
+  AUTH_REFUSED: { status: 400, message: (p: { reason: string }) => p.reason },
+});

@@ -1,0 +1,76 @@
+/**
+ * Dashboard accounts in better-auth's tables (issue 12), written directly where better-auth has no
+ * endpoint we expose: the organization row of each tenant (organization id == tenant id), owners
+ * made by setup, sign-up and the CLI, and accounts made when an invitation is accepted. The
+ * password hash is crypto.ts hashPassword, the same function better-auth hashes and verifies
+ * through (modules/dashboard/auth.ts), so either path makes rows the other reads.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { UserRole } from '@ageverify/protocol';
+import type { DbOrTx } from '../../db/database';
+import { authAccounts, authMembers, authOrganizations, authUsers } from '../../db/schema';
+import { hashPassword } from '../../crypto';
+import { newId } from '../../ids';
+import { TENANT_ERRORS } from './errors';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The shortest password accepted anywhere (CLI, setup, sign-up, invitation, password change). */
+export const MIN_PASSWORD_LENGTH = 10;
+export const MAX_PASSWORD_LENGTH = 200;
+
+export function checkNewAccount(email: string, password: string): void {
+  if (!EMAIL.test(email) || email.length > 254) throw TENANT_ERRORS.OWNER_EMAIL_INVALID({ email });
+  if (password.length < MIN_PASSWORD_LENGTH) throw TENANT_ERRORS.OWNER_PASSWORD_TOO_SHORT();
+  if (password.length > MAX_PASSWORD_LENGTH) throw TENANT_ERRORS.OWNER_PASSWORD_TOO_LONG({ max: MAX_PASSWORD_LENGTH });
+}
+
+/** The tenant's organization row; written in the tenant's own transaction. */
+export async function insertOrganization(tx: DbOrTx, tenantId: string, name: string, now: Date): Promise<void> {
+  await tx.insert(authOrganizations).values({ id: tenantId, name, slug: tenantId, createdAt: now });
+}
+
+export async function findUserByEmail(tx: DbOrTx, email: string) {
+  const [user] = await tx.select().from(authUsers).where(eq(authUsers.email, email.trim().toLowerCase()));
+  return user ?? null;
+}
+
+/** A user with an email+password (credential) account. `passwordHash` from hashPassword (hash it before the transaction). */
+export async function insertUser(tx: DbOrTx, input: { email: string; name?: string; passwordHash: string }, now: Date): Promise<string> {
+  const email = input.email.trim().toLowerCase();
+  if (await findUserByEmail(tx, email)) throw TENANT_ERRORS.OWNER_EMAIL_TAKEN({ email });
+  const userId = newId('user');
+  const name = input.name?.trim() || email.split('@')[0]!;
+  await tx.insert(authUsers).values({ id: userId, name, email, emailVerified: false, createdAt: now, updatedAt: now });
+  await tx.insert(authAccounts).values({
+    id: newId('account'),
+    accountId: userId,
+    providerId: 'credential',
+    userId,
+    password: input.passwordHash,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return userId;
+}
+
+export async function insertMember(tx: DbOrTx, tenantId: string, userId: string, role: UserRole, now: Date): Promise<string> {
+  const id = newId('member');
+  await tx.insert(authMembers).values({ id, organizationId: tenantId, userId, role, createdAt: now });
+  return id;
+}
+
+export { hashPassword };
+
+/** Keeps the organization's name equal to the tenant's (the dashboard shows it). */
+export async function renameOrganization(tx: DbOrTx, tenantId: string, name: string): Promise<void> {
+  await tx.update(authOrganizations).set({ name }).where(eq(authOrganizations.id, tenantId));
+}
+
+/** How many owners a tenant has (the last owner can be neither removed nor demoted). */
+export async function ownerCount(tx: DbOrTx, tenantId: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(authMembers)
+    .where(sql`${authMembers.organizationId} = ${tenantId} and ${authMembers.role} = 'owner'`);
+  return Number(row?.n ?? 0);
+}
