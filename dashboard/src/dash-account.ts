@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import type { ChangePasswordRequest } from '@ageverify/protocol';
 import { ApiError, request } from './api';
 import { i18n } from './i18n';
+import { MIN_PASSWORD_LENGTH } from './password-rules';
 import { DashScreen, errorMessage, formValues } from './screen-base';
 import { baseStyles } from './styles';
 
@@ -28,12 +29,12 @@ export class DashAccount extends DashScreen {
         </div>
         <div class="field">
           <label for="next">${i18n.t('auth.newPassword')}</label>
-          <input id="next" name="next" type="password" required minlength="8" autocomplete="new-password" aria-describedby="next-hint" />
-          <span id="next-hint" class="muted">${i18n.t('auth.passwordHint')}</span>
+          <input id="next" name="next" type="password" required minlength=${MIN_PASSWORD_LENGTH} autocomplete="new-password" aria-describedby="next-hint" />
+          <span id="next-hint" class="muted">${i18n.t('auth.passwordHint', { min: MIN_PASSWORD_LENGTH })}</span>
         </div>
         <div class="field">
           <label for="repeat">${i18n.t('account.repeatPassword')}</label>
-          <input id="repeat" name="repeat" type="password" required minlength="8" autocomplete="new-password" />
+          <input id="repeat" name="repeat" type="password" required minlength=${MIN_PASSWORD_LENGTH} autocomplete="new-password" />
         </div>
         <button type="submit" ?disabled=${this.busy}>${i18n.t('account.changePassword')}</button>
       </form>`;

@@ -3,6 +3,7 @@ import type { AcceptInvitationRequest, AcceptInvitationResponse, InvitationInfoR
 import { ApiError, request } from './api';
 import { formatDateTime } from './format';
 import { i18n } from './i18n';
+import { MIN_PASSWORD_LENGTH } from './password-rules';
 import { fragmentParam } from './router';
 import { errorMessage, formValues } from './screen-base';
 import { baseStyles } from './styles';
@@ -82,8 +83,8 @@ export class DashInvitation extends LitElement {
         </div>
         <div class="field">
           <label for="password">${i18n.t('auth.newPassword')}</label>
-          <input id="password" name="password" type="password" required minlength="8" autocomplete="new-password" aria-describedby="password-hint" />
-          <span id="password-hint" class="muted">${i18n.t('auth.passwordHint')}</span>
+          <input id="password" name="password" type="password" required minlength=${MIN_PASSWORD_LENGTH} autocomplete="new-password" aria-describedby="password-hint" />
+          <span id="password-hint" class="muted">${i18n.t('auth.passwordHint', { min: MIN_PASSWORD_LENGTH })}</span>
         </div>
         <button type="submit" ?disabled=${this.busy}>${i18n.t('invite.createAccount')}</button>
       </form>`;

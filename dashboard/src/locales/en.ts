@@ -43,7 +43,7 @@ export const en = {
     email: 'Email',
     password: 'Password',
     newPassword: 'Password',
-    passwordHint: 'At least 8 characters.',
+    passwordHint: 'At least {{min}} characters.',
     wrongCredentials: 'The email or the password is wrong.',
     rateLimited: 'Too many failed sign-ins. Try again in {{minutes}} minutes.',
   },
@@ -63,7 +63,7 @@ export const en = {
     intro: 'Create the first account and its owner. You will be signed in right after.',
     noToken:
       'This server has no account yet. To create the first one, open the one-time setup link the server printed in its log when it started. It looks like this:',
-    logExample: 'Set up the dashboard: {{origin}}/dashboard/setup#token=…',
+    logExample: '{{origin}}/dashboard/setup#token=…',
     noTokenHint: 'The link works once. If it is lost, restart the server: while no account exists, every start prints a new link.',
     tenantName: 'Account name (your company or shop)',
     name: 'Your name (optional)',
