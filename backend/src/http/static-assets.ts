@@ -117,7 +117,7 @@ export function staticAssets(options: { root?: string } = {}) {
    * never this page.
    */
   const dashboardPage = (rest: string): Response => {
-    if (rest === 'api' || rest.startsWith('api/')) throw HTTP_ERRORS.ASSET_NOT_FOUND({ name: `/dashboard/${rest}` });
+    if (rest === 'api' || rest.startsWith('api/')) throw HTTP_ERRORS.ROUTE_NOT_FOUND({ method: 'GET', path: `/dashboard/${rest}` });
     const page = join(dashboardDist, 'index.html');
     if (!existsSync(page)) throw HTTP_ERRORS.DASHBOARD_NOT_BUILT();
     if (rest && rest !== 'index.html' && /\.[a-z0-9]+$/i.test(rest)) {
