@@ -224,6 +224,11 @@ export const baseStyles = css`
     margin: 0;
     overflow-wrap: anywhere;
   }
+  ul.plain {
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
   .visually-hidden {
     position: absolute;
     width: 1px;
