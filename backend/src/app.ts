@@ -20,6 +20,9 @@ import { verifyRoutes } from './modules/verify';
 import { CHECKS_PATH, checkRoutes } from './modules/engine';
 import { EnginePool } from './modules/engine/engine-pool';
 import { DEFAULT_L1_AGE_MARGIN } from './config';
+import { dashboardRoutes } from './modules/dashboard';
+import type { GuardOptions } from './modules/webhooks/destinations/destination-guard';
+import type { WebhookSettings } from './modules/webhooks/settings';
 
 const CROSS_ORIGIN_PATHS = new Set(['/api/v1/sessions/create', '/api/v1/verify/cancel']);
 
@@ -39,6 +42,13 @@ export interface AppDeps {
   databaseIdentity?: DatabaseIdentity;
   /** Defaults to a cached `select 1` on `db`. */
   readiness?: Readiness;
+  /** DASHBOARD_SIGNUP (config): sign-up of further tenants from the dashboard. Default false. */
+  dashboardSignup?: boolean;
+  /** Webhook destination rules for dashboard endpoint changes and tests (main.ts: the config's). */
+  webhookGuard?: GuardOptions;
+  webhookSettings?: WebhookSettings;
+  /** The client's IP (the dashboard's login rate limit); main.ts reads it from Bun's server. */
+  clientIp?: (request: Request) => string | null;
 }
 
 export function createApp(deps: AppDeps) {
@@ -86,6 +96,16 @@ export function createApp(deps: AppDeps) {
         if ((await readiness.check()) !== 'up') throw HTTP_ERRORS.NOT_READY({ headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } });
         return { status: 'ready', database: 'up' };
       })
+      // The dashboard (issue 12): `/` leads to it; it shows first-run setup, sign-in or the app.
+      .get('/', ({ redirect }) => redirect('/dashboard/', 303))
+      .use(
+        dashboardRoutes({
+          ...deps,
+          signupEnabled: deps.dashboardSignup ?? false,
+          guard: deps.webhookGuard ?? { allowedCidrs: [], caFile: null },
+          webhookSettings: deps.webhookSettings,
+        }),
+      )
       .use(sessionRoutes(deps))
       .use(verifyRoutes(deps))
       .use(

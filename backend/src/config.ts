@@ -38,6 +38,8 @@ export interface Config {
   enginePreload: boolean;
   /** L1_AGE_MARGIN: years a face's estimated age must clear challengeAge by to pass L1. Default from measurements (decision 0031-l1-margin.md). */
   l1AgeMargin: number;
+  /** DASHBOARD_SIGNUP: true lets anyone create a further tenant from the dashboard's sign-in page. Default false: the first tenant comes from the setup link, further ones from the CLI. */
+  dashboardSignup: boolean;
   /** LOG_LEVEL: debug | info | warn | error. Default info. */
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
@@ -111,6 +113,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (enginePreloadRaw !== 'true' && enginePreloadRaw !== 'false') problems.push(`ENGINE_PRELOAD must be true or false, got "${enginePreloadRaw}"`);
   const l1AgeMargin = parseIntSetting('L1_AGE_MARGIN', str('L1_AGE_MARGIN'), DEFAULT_L1_AGE_MARGIN, 0, 30, problems);
 
+  const dashboardSignupRaw = str('DASHBOARD_SIGNUP') ?? 'false';
+  if (dashboardSignupRaw !== 'true' && dashboardSignupRaw !== 'false') problems.push(`DASHBOARD_SIGNUP must be true or false, got "${dashboardSignupRaw}"`);
+
   const logLevel = (str('LOG_LEVEL') ?? 'info') as Config['logLevel'];
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of debug, info, warn, error; got "${logLevel}"`);
@@ -133,6 +138,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     engineQueueLimit,
     enginePreload: enginePreloadRaw === 'true',
     l1AgeMargin,
+    dashboardSignup: dashboardSignupRaw === 'true',
     logLevel,
   };
 }

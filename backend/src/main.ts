@@ -13,9 +13,9 @@ import { EnginePool } from './modules/engine/engine-pool';
 import { embeddedIdentity, postgresIdentity } from './db/database-identity';
 import { resolveServerSecret } from './server-secret';
 import { startSweeper } from './modules/sessions/expiry-sweeper';
-import { tenants } from './db/schema';
 import { createWebhookWorker } from './modules/webhooks';
 import { cliBridgeRoutes, newAdminToken, recordAdminAddress } from './cli/server-bridge';
+import { issueSetupToken, setupLink } from './modules/dashboard/setup';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -37,9 +37,17 @@ async function main(): Promise<void> {
     await engine.warmUp();
     logger.info('verification engine ready', { workers: config.engineWorkers, ms: Math.round(performance.now() - started) });
   }
-  const app = createApp({ ...config, db: database.db, clock: systemClock, logger, serverSecret, engine, databaseIdentity }).use(
-    cliBridgeRoutes({ db: database.db, clock: systemClock, guard }, adminToken, (request) => server?.requestIP(request)?.address ?? null),
-  );
+  const app = createApp({
+    ...config,
+    db: database.db,
+    clock: systemClock,
+    logger,
+    serverSecret,
+    engine,
+    databaseIdentity,
+    webhookGuard: guard,
+    clientIp: (request) => server?.requestIP(request)?.address ?? null,
+  }).use(cliBridgeRoutes({ db: database.db, clock: systemClock, guard }, adminToken, (request) => server?.requestIP(request)?.address ?? null));
   // The body parser answers oversized bodies with the spec's 413 and stops reading at the limit;
   // Bun's own limit (a bare 413) is only a backstop for absurd sizes.
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: 256 * 1024 * 1024 });
@@ -67,9 +75,12 @@ async function main(): Promise<void> {
   });
   await webhooks.start();
 
-  const [anyTenant] = await database.db.select({ id: tenants.id }).from(tenants).limit(1);
-  if (!anyTenant) {
-    logger.info('no tenants yet; create one with: bun run cli tenant create --name "Demo Shop" --domain localhost --sandbox');
+  // First run (issue 12): a one-time setup link, logged once; a new one each boot until a tenant exists.
+  const setupToken = await issueSetupToken(database.db);
+  if (setupToken) {
+    logger.info('no tenant yet: open the setup link to create the first tenant and its owner (valid once)', {
+      setupUrl: setupLink(config.publicBaseUrl, setupToken),
+    });
   }
 
   let stopping = false;

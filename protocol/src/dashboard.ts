@@ -231,12 +231,11 @@ export interface RemoveEndpointResponse {
   removed: true;
 }
 /**
- * `POST /webhooks/:endpointId/rotate-secret`: the new secret, shown once. The old secret stays valid
- * until `previousSecretExpiresAt`: deliveries carry both signatures meanwhile (additive to the contract).
+ * `POST /webhooks/:endpointId/rotate-secret`: the new secret, shown once. It replaces the old one at
+ * once (decision 0036): every later attempt, queued events' retries included, is signed with it.
  */
 export interface RotateSecretResponse {
   secret: string;
-  previousSecretExpiresAt: string;
 }
 /** `POST /webhooks/:endpointId/test-and-resume` */
 export interface TestAndResumeResponse {
@@ -253,7 +252,8 @@ export interface RedeliverResponse {
 export interface DeliveryAttemptView {
   at: string;
   status: number | null;
-  durationMs: number;
+  /** Null when the attempt never got as far as a request (e.g. the destination was refused). */
+  durationMs: number | null;
   error: string | null;
 }
 export type DeliveryStateName = 'pending' | 'delivered' | 'undelivered';

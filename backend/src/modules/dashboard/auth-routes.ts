@@ -1,0 +1,226 @@
+/**
+ * Routes without a tenant: better-auth's endpoints (mounted at /dashboard/api/auth/*), first-run
+ * setup, operator-enabled sign-up, invitation look-up and acceptance, and `GET /me`.
+ */
+import { Elysia, t } from 'elysia';
+import { and, eq } from 'drizzle-orm';
+import type { AcceptInvitationResponse, InvitationInfoResponse, MeResponse, SetupResponse, SetupStatusResponse, UserRole } from '@ageverify/protocol';
+import type { Clock } from '../../clock';
+import type { Db } from '../../db/database';
+import { authInvitations, authMembers, authOrganizations } from '../../db/schema';
+import { AppError } from '../../errors/app-error';
+import { createTenant } from '../tenants/service';
+import { checkNewAccount, findUserByEmail, hashPassword, insertMember, insertUser } from '../tenants/accounts';
+import { AUTH_BASE_PATH, type DashboardAuth } from './auth';
+import { dashboardAccess } from './dashboard-access';
+import { DASHBOARD_ERRORS } from './errors';
+import { recordSignInFailure, signInBlockedFor, signInKey } from './sign-in-limit';
+import { anyTenantExists, consumeSetupToken, restoreSetupToken } from './setup';
+
+export interface AuthRouteDeps {
+  db: Db;
+  clock: Clock;
+  auth: DashboardAuth;
+  publicBaseUrl: string;
+  /** DASHBOARD_SIGNUP: whether anyone may create a further tenant from the sign-in page. */
+  signupEnabled: boolean;
+  /** The client's address (Bun's requestIP); null in-process (tests), which then share one bucket. */
+  clientIp?: (request: Request) => string | null;
+}
+
+/** A JSON answer that carries better-auth's Set-Cookie headers (a signed-in session). */
+function withCookies(status: number, body: unknown, from: Response): Response {
+  const headers = new Headers({ 'content-type': 'application/json' });
+  for (const cookie of from.headers.getSetCookie()) headers.append('set-cookie', cookie);
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+/** better-auth's refusals in the service's error body, with its status and words. */
+async function refusalOf(response: Response): Promise<AppError> {
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { message?: string; code?: string } | null;
+  return new AppError(`AUTH_${body?.code ?? 'REFUSED'}`, body?.message ?? (response.statusText || 'refused'), {
+    status: response.status,
+    headers: Object.fromEntries([...response.headers].filter(([name]) => name === 'retry-after')),
+  });
+}
+
+export function authRoutes(deps: AuthRouteDeps) {
+  const { db, clock, auth } = deps;
+  const ipOf = (request: Request) => deps.clientIp?.(request) ?? 'unknown';
+
+  /** Signs the new account in through better-auth, so the session and cookies are its own. */
+  const signIn = async (email: string, password: string, request: Request) => {
+    const response = await auth.api.signInEmail({ body: { email, password }, headers: request.headers, asResponse: true });
+    if (!response.ok) throw await refusalOf(response);
+    return response;
+  };
+
+  return (
+    new Elysia({ name: 'dashboard-auth-routes', prefix: '/dashboard/api' })
+      .use(dashboardAccess(deps))
+      // better-auth's REST endpoints. The service's body parser has read the body already, so it is
+      // passed on re-serialised; sign-in is counted for the login rate limit.
+      .all('/auth/*', async ({ request, body }) => {
+        const path = new URL(request.url).pathname;
+        const headers = new Headers(request.headers);
+        headers.delete('content-length');
+        const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+        if (hasBody) headers.set('content-type', 'application/json');
+        const forwarded = new Request(request.url, { method: request.method, headers, body: hasBody ? JSON.stringify(body ?? {}) : undefined });
+        const isSignIn = path === `${AUTH_BASE_PATH}/sign-in/email` && request.method === 'POST';
+        const email = isSignIn && typeof (body as { email?: unknown })?.email === 'string' ? (body as { email: string }).email : null;
+        const key = email ? signInKey(email, ipOf(request)) : null;
+        if (key) {
+          const retryAfter = await signInBlockedFor(db, key, clock.now());
+          if (retryAfter !== null) {
+            throw DASHBOARD_ERRORS.SIGN_IN_RATE_LIMITED({ retryAfterSeconds: retryAfter }, { headers: { 'retry-after': String(retryAfter) } });
+          }
+        }
+        const response = await auth.handler(forwarded);
+        if (key && response.status === 401) await recordSignInFailure(db, key, clock.now());
+        if (response.status >= 400 && response.status < 500) throw await refusalOf(response);
+        return response;
+      })
+      .get('/setup', async (): Promise<SetupStatusResponse> => ({ needed: !(await anyTenantExists(db)), signupEnabled: deps.signupEnabled }))
+      .post(
+        '/setup',
+        async ({ body, request }) => {
+          if (await anyTenantExists(db)) throw DASHBOARD_ERRORS.SETUP_ALREADY_DONE();
+          // Input first, so a typo does not spend the token.
+          checkNewAccount(body.email, body.password);
+          if (!(await consumeSetupToken(db, body.token))) throw DASHBOARD_ERRORS.SETUP_TOKEN_INVALID();
+          let tenantId: string;
+          try {
+            if (await anyTenantExists(db)) throw DASHBOARD_ERRORS.SETUP_ALREADY_DONE();
+            tenantId = (await createTenantWithOwner(body)).tenantId;
+          } catch (error) {
+            if (!DASHBOARD_ERRORS.SETUP_ALREADY_DONE.is(error)) await restoreSetupToken(db, body.token);
+            throw error;
+          }
+          const result: SetupResponse = { tenantId };
+          return withCookies(201, result, await signIn(body.email, body.password, request));
+        },
+        { body: t.Object({ token: t.String({ maxLength: 200 }), ...accountFields }) },
+      )
+      .post(
+        '/signup',
+        async ({ body, request }) => {
+          if (!deps.signupEnabled) throw DASHBOARD_ERRORS.SIGNUP_DISABLED();
+          const { tenantId } = await createTenantWithOwner(body);
+          const result: SetupResponse = { tenantId };
+          return withCookies(201, result, await signIn(body.email, body.password, request));
+        },
+        { body: t.Object(accountFields) },
+      )
+      .get('/invitations/:invitationId', async ({ params }): Promise<InvitationInfoResponse> => {
+        const invitation = await openInvitation(db, params.invitationId);
+        return {
+          email: invitation.email,
+          tenantName: invitation.tenantName,
+          role: invitation.role,
+          expiresAt: invitation.expiresAt.toISOString(),
+          accountExists: (await findUserByEmail(db, invitation.email)) !== null,
+        };
+      })
+      .post(
+        '/invitations/:invitationId/accept',
+        async ({ params, body, request, access }) => {
+          const invitation = await openInvitation(db, params.invitationId);
+          if (invitation.expiresAt.getTime() <= clock.now().getTime()) throw DASHBOARD_ERRORS.INVITATION_EXPIRED();
+          const signedIn = await access.session();
+          const existing = await findUserByEmail(db, invitation.email);
+          const result: AcceptInvitationResponse = { tenantId: invitation.tenantId };
+          if (signedIn) {
+            if (signedIn.email.toLowerCase() !== invitation.email.toLowerCase()) throw DASHBOARD_ERRORS.INVITATION_OTHER_ACCOUNT({ email: invitation.email });
+            await acceptInto(db, clock, invitation, signedIn.id, null);
+            return result;
+          }
+          if (existing) throw DASHBOARD_ERRORS.INVITATION_NEEDS_SIGN_IN({ email: invitation.email });
+          if (!body.password) throw DASHBOARD_ERRORS.INVITATION_NEEDS_PASSWORD();
+          checkNewAccount(invitation.email, body.password);
+          await acceptInto(db, clock, invitation, null, { password: body.password, name: body.name });
+          return withCookies(200, result, await signIn(invitation.email, body.password, request));
+        },
+        { body: t.Object({ password: t.Optional(t.String({ maxLength: 200 })), name: t.Optional(t.String({ maxLength: 200 })) }) },
+      )
+      .get('/me', async ({ access }): Promise<MeResponse> => {
+        const user = await access.user();
+        const rows = await db
+          .select({ tenantId: authOrganizations.id, name: authOrganizations.name, role: authMembers.role })
+          .from(authMembers)
+          .innerJoin(authOrganizations, eq(authOrganizations.id, authMembers.organizationId))
+          .where(eq(authMembers.userId, user.id))
+          .orderBy(authOrganizations.name);
+        return { user, tenants: rows };
+      })
+  );
+
+  function createTenantWithOwner(body: { tenantName: string; email: string; password: string; name?: string }) {
+    return createTenant(db, clock, {
+      name: body.tenantName,
+      domains: [],
+      sandbox: true,
+      owner: { email: body.email, password: body.password, name: body.name },
+    });
+  }
+}
+
+const accountFields = {
+  tenantName: t.String({ maxLength: 200 }),
+  email: t.String({ maxLength: 254 }),
+  password: t.String({ maxLength: 200 }),
+  name: t.Optional(t.String({ maxLength: 200 })),
+};
+
+interface OpenInvitation {
+  id: string;
+  tenantId: string;
+  tenantName: string;
+  email: string;
+  role: UserRole;
+  expiresAt: Date;
+}
+
+async function openInvitation(db: Db, invitationId: string): Promise<OpenInvitation> {
+  const [row] = await db
+    .select({
+      id: authInvitations.id,
+      tenantId: authInvitations.organizationId,
+      tenantName: authOrganizations.name,
+      email: authInvitations.email,
+      role: authInvitations.role,
+      expiresAt: authInvitations.expiresAt,
+    })
+    .from(authInvitations)
+    .innerJoin(authOrganizations, eq(authOrganizations.id, authInvitations.organizationId))
+    .where(and(eq(authInvitations.id, invitationId), eq(authInvitations.status, 'pending')));
+  if (!row) throw DASHBOARD_ERRORS.INVITATION_NOT_FOUND({ invitationId });
+  return row;
+}
+
+/**
+ * Accepting: the invitation turns `accepted` only if it is still pending (a conditional update:
+ * one use), and the membership (and, for a new person, the account) commit with it.
+ */
+async function acceptInto(db: Db, clock: Clock, invitation: OpenInvitation, userId: string | null, account: { password: string; name?: string } | null) {
+  const passwordHash = account ? await hashPassword(account.password) : null;
+  const now = clock.now();
+  await db.transaction(async (tx) => {
+    const taken = await tx
+      .update(authInvitations)
+      .set({ status: 'accepted' })
+      .where(and(eq(authInvitations.id, invitation.id), eq(authInvitations.status, 'pending')))
+      .returning({ id: authInvitations.id });
+    if (taken.length === 0) throw DASHBOARD_ERRORS.INVITATION_NOT_FOUND({ invitationId: invitation.id });
+    const memberUserId = userId ?? (await insertUser(tx, { email: invitation.email, name: account?.name, passwordHash: passwordHash! }, now));
+    const [already] = await tx
+      .select({ id: authMembers.id })
+      .from(authMembers)
+      .where(and(eq(authMembers.organizationId, invitation.tenantId), eq(authMembers.userId, memberUserId)));
+    if (already) throw DASHBOARD_ERRORS.ALREADY_MEMBER({ email: invitation.email });
+    await insertMember(tx, invitation.tenantId, memberUserId, invitation.role, now);
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * The dashboard API (issue 12; /work/notes/dashboard-contract.md, types in protocol/src/dashboard.ts):
+ * JSON under /dashboard/api, separate from the merchant API, never with CORS headers. Routes per
+ * area: auth-routes.ts (better-auth, setup, sign-up, invitations, me), tenant-routes.ts (overview,
+ * domains, emails, try-it), keys-routes.ts, webhook-routes.ts, session-routes.ts, member-routes.ts.
+ * Every tenant route checks the caller's membership and role on each call (dashboard-access.ts).
+ */
+import { Elysia } from 'elysia';
+import type { Clock } from '../../clock';
+import type { Db } from '../../db/database';
+import type { GuardOptions } from '../webhooks/destinations/destination-guard';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings';
+import { createAuth } from './auth';
+import { authRoutes } from './auth-routes';
+import { keysRoutes } from './keys-routes';
+import { memberRoutes } from './member-routes';
+import { sessionRoutesForDashboard } from './session-routes';
+import { tenantRoutes } from './tenant-routes';
+import { webhookRoutes } from './webhook-routes';
+
+export interface DashboardDeps {
+  db: Db;
+  clock: Clock;
+  serverSecret: string;
+  publicBaseUrl: string;
+  verifyUrl: string;
+  /** DASHBOARD_SIGNUP (config.ts). */
+  signupEnabled: boolean;
+  guard: GuardOptions;
+  webhookSettings?: WebhookSettings;
+  clientIp?: (request: Request) => string | null;
+}
+
+export function dashboardRoutes(deps: DashboardDeps) {
+  const auth = createAuth(deps);
+  const routeDeps = { ...deps, auth, webhookSettings: deps.webhookSettings ?? { ...DEFAULT_WEBHOOK_SETTINGS } };
+  return new Elysia({ name: 'dashboard' })
+    .use(authRoutes(routeDeps))
+    .use(tenantRoutes(routeDeps))
+    .use(keysRoutes(routeDeps))
+    .use(webhookRoutes(routeDeps))
+    .use(sessionRoutesForDashboard(routeDeps))
+    .use(memberRoutes(routeDeps));
+}

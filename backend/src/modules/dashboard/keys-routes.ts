@@ -1,0 +1,59 @@
+/** API key pairs (issue 12, Deliver 3): list, create (secret shown once), revoke. Owner and admin only; developers read. */
+import { Elysia, t } from 'elysia';
+import { and, eq } from 'drizzle-orm';
+import type { CreateKeyPairResponse, KeyPairsResponse, KeyPairView } from '@ageverify/protocol';
+import { keyPairs } from '../../db/schema';
+import { createKeyPair, requireTenant, revokeKeyPair } from '../tenants/service';
+import { TENANT_ERRORS } from '../tenants/errors';
+import { dashboardAccess } from './dashboard-access';
+import type { TenantRouteDeps } from './deps';
+
+function pairView(row: typeof keyPairs.$inferSelect): KeyPairView {
+  return {
+    pairId: row.id,
+    sandbox: row.sandbox,
+    publishableKey: row.publishableKey,
+    secretKeyHint: `sk_${row.sandbox ? 'test' : 'live'}_…${row.secretKeyHint}`,
+    createdAt: row.createdAt.toISOString(),
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    publishableRevokedAt: row.publishableRevokedAt?.toISOString() ?? null,
+    // DESIGN.md §2 503 row: the secret key still works, but creates cannot assemble a verifyUrl.
+    launchUnavailable: row.revokedAt === null && row.publishableRevokedAt !== null,
+  };
+}
+
+export function keysRoutes(deps: TenantRouteDeps) {
+  const { db, clock } = deps;
+  return new Elysia({ name: 'dashboard-keys-routes', prefix: '/dashboard/api/tenants/:tenantId' })
+    .use(dashboardAccess(deps))
+    .get('/keys', async ({ params, access }): Promise<KeyPairsResponse> => {
+      await access.member(params.tenantId, 'read');
+      await requireTenant(db, params.tenantId);
+      const rows = await db.select().from(keyPairs).where(eq(keyPairs.tenantId, params.tenantId)).orderBy(keyPairs.createdAt);
+      return { pairs: rows.map(pairView) };
+    })
+    .post(
+      '/keys',
+      async ({ params, body, access, set }): Promise<CreateKeyPairResponse> => {
+        await access.member(params.tenantId, 'keys');
+        const pair = await createKeyPair(db, clock, params.tenantId, body.sandbox);
+        set.status = 201;
+        return { pairId: pair.pairId, sandbox: pair.sandbox, publishableKey: pair.publishableKey, secretKey: pair.secretKey };
+      },
+      { body: t.Object({ sandbox: t.Boolean() }) },
+    )
+    .post(
+      '/keys/:pairId/revoke',
+      async ({ params, body, access }): Promise<KeyPairView> => {
+        await access.member(params.tenantId, 'keys');
+        await revokeKeyPair(db, clock, params.tenantId, params.pairId, body.only ?? 'pair');
+        const [row] = await db
+          .select()
+          .from(keyPairs)
+          .where(and(eq(keyPairs.id, params.pairId), eq(keyPairs.tenantId, params.tenantId)));
+        if (!row) throw TENANT_ERRORS.KEY_PAIR_NOT_FOUND({ tenantId: params.tenantId, pairId: params.pairId });
+        return pairView(row);
+      },
+      { body: t.Object({ only: t.Optional(t.Union([t.Literal('pair'), t.Literal('publishable')])) }) },
+    );
+}

@@ -1,0 +1,129 @@
+/**
+ * Members and invitations (issue 12, Deliver 2). Invitations, role changes and removals go through
+ * better-auth's organization plugin with the caller's own session (its permission checks apply on
+ * top of ours); the invitation email goes to our outbox (auth.ts sendInvitationEmail). Our rules
+ * first: owner/admin only; an admin can neither remove nor demote an owner, nor make one; the last
+ * owner stays.
+ */
+import { Elysia, t } from 'elysia';
+import { and, desc, eq } from 'drizzle-orm';
+import { INVITABLE_ROLES, USER_ROLES, type InvitationView, type MemberView, type MembersResponse, type RemoveMemberResponse } from '@ageverify/protocol';
+import { APIError } from 'better-auth/api';
+import { authInvitations, authMembers, authUsers } from '../../db/schema';
+import { AppError } from '../../errors/app-error';
+import { ownerCount } from '../tenants/accounts';
+import { dashboardAccess } from './dashboard-access';
+import type { TenantRouteDeps } from './deps';
+import { DASHBOARD_ERRORS } from './errors';
+
+/** better-auth's refusals in the service's error body. */
+async function viaBetterAuth<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof APIError && error.statusCode < 500) {
+      throw new AppError(`AUTH_${error.body?.code ?? 'REFUSED'}`, error.body?.message ?? error.message, { status: error.statusCode });
+    }
+    throw error;
+  }
+}
+
+function invitationView(row: typeof authInvitations.$inferSelect): InvitationView {
+  return { invitationId: row.id, email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString(), status: row.status as InvitationView['status'] };
+}
+
+export function memberRoutes(deps: TenantRouteDeps) {
+  const { db, auth } = deps;
+
+  async function memberOf(tenantId: string, userId: string) {
+    const [row] = await db
+      .select({ member: authMembers, email: authUsers.email, name: authUsers.name })
+      .from(authMembers)
+      .innerJoin(authUsers, eq(authUsers.id, authMembers.userId))
+      .where(and(eq(authMembers.organizationId, tenantId), eq(authMembers.userId, userId)));
+    if (!row) throw DASHBOARD_ERRORS.MEMBER_NOT_FOUND({ userId });
+    return row;
+  }
+  const view = (row: Awaited<ReturnType<typeof memberOf>>): MemberView => ({
+    userId: row.member.userId,
+    email: row.email,
+    name: row.name,
+    role: row.member.role,
+    createdAt: row.member.createdAt.toISOString(),
+  });
+
+  return new Elysia({ name: 'dashboard-member-routes', prefix: '/dashboard/api/tenants/:tenantId' })
+    .use(dashboardAccess(deps))
+    .get('/members', async ({ params, access }): Promise<MembersResponse> => {
+      await access.member(params.tenantId, 'read');
+      const members = await db
+        .select({ member: authMembers, email: authUsers.email, name: authUsers.name })
+        .from(authMembers)
+        .innerJoin(authUsers, eq(authUsers.id, authMembers.userId))
+        .where(eq(authMembers.organizationId, params.tenantId))
+        .orderBy(authMembers.createdAt);
+      const invitations = await db
+        .select()
+        .from(authInvitations)
+        .where(and(eq(authInvitations.organizationId, params.tenantId), eq(authInvitations.status, 'pending')))
+        .orderBy(desc(authInvitations.createdAt));
+      return { members: members.map(view), invitations: invitations.map(invitationView) };
+    })
+    .post(
+      '/invitations',
+      async ({ params, body, access, request, set }): Promise<InvitationView> => {
+        await access.member(params.tenantId, 'members');
+        const email = body.email.trim().toLowerCase();
+        const [already] = await db
+          .select({ id: authMembers.id })
+          .from(authMembers)
+          .innerJoin(authUsers, eq(authUsers.id, authMembers.userId))
+          .where(and(eq(authMembers.organizationId, params.tenantId), eq(authUsers.email, email)));
+        if (already) throw DASHBOARD_ERRORS.ALREADY_MEMBER({ email });
+        const created = await viaBetterAuth(() =>
+          auth.api.createInvitation({ headers: request.headers, body: { email, role: body.role, organizationId: params.tenantId, resend: true } }),
+        );
+        const [row] = await db.select().from(authInvitations).where(eq(authInvitations.id, created.id));
+        set.status = 201;
+        return invitationView(row!);
+      },
+      { body: t.Object({ email: t.String({ maxLength: 254 }), role: t.Union(INVITABLE_ROLES.map((r) => t.Literal(r))) }) },
+    )
+    .delete('/invitations/:invitationId', async ({ params, access, request }) => {
+      await access.member(params.tenantId, 'members');
+      const [row] = await db
+        .select()
+        .from(authInvitations)
+        .where(and(eq(authInvitations.id, params.invitationId), eq(authInvitations.organizationId, params.tenantId), eq(authInvitations.status, 'pending')));
+      if (!row) throw DASHBOARD_ERRORS.INVITATION_NOT_FOUND({ invitationId: params.invitationId });
+      await viaBetterAuth(() => auth.api.cancelInvitation({ headers: request.headers, body: { invitationId: row.id } }));
+      return { invitationId: row.id, status: 'canceled' as const };
+    })
+    .patch(
+      '/members/:userId',
+      async ({ params, body, access, request }): Promise<MemberView> => {
+        const me = await access.member(params.tenantId, 'members');
+        const target = await memberOf(params.tenantId, params.userId);
+        if (me.role !== 'owner' && (target.member.role === 'owner' || body.role === 'owner')) {
+          throw DASHBOARD_ERRORS.ROLE_FORBIDDEN({ role: me.role, action: 'make, demote or remove owners' });
+        }
+        if (target.member.role === 'owner' && body.role !== 'owner' && (await ownerCount(db, params.tenantId)) <= 1) throw DASHBOARD_ERRORS.LAST_OWNER();
+        await viaBetterAuth(() =>
+          auth.api.updateMemberRole({ headers: request.headers, body: { memberId: target.member.id, role: body.role, organizationId: params.tenantId } }),
+        );
+        return view(await memberOf(params.tenantId, params.userId));
+      },
+      { body: t.Object({ role: t.Union(USER_ROLES.map((r) => t.Literal(r))) }) },
+    )
+    .delete('/members/:userId', async ({ params, access, request }): Promise<RemoveMemberResponse> => {
+      const me = await access.member(params.tenantId, 'members');
+      const target = await memberOf(params.tenantId, params.userId);
+      if (me.role !== 'owner' && target.member.role === 'owner')
+        throw DASHBOARD_ERRORS.ROLE_FORBIDDEN({ role: me.role, action: 'make, demote or remove owners' });
+      if (target.member.role === 'owner' && (await ownerCount(db, params.tenantId)) <= 1) throw DASHBOARD_ERRORS.LAST_OWNER();
+      await viaBetterAuth(() =>
+        auth.api.removeMember({ headers: request.headers, body: { memberIdOrEmail: target.member.id, organizationId: params.tenantId } }),
+      );
+      return { userId: params.userId, removed: true };
+    });
+}

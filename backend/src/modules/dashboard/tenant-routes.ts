@@ -1,0 +1,106 @@
+/**
+ * Tenant routes that are small enough to share a file: overview (plan, usage, notices), allowed
+ * domains, the email outbox and try-it. Every handler starts with `access.member` (dashboard-access.ts).
+ */
+import { Elysia, t } from 'elysia';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { DomainsResponse, EmailsResponse, OutboxEmail, OverviewResponse, TryItResponse } from '@ageverify/protocol';
+import { billingUsage, keyPairs, sessions } from '../../db/schema';
+import { monthStart } from '../billing/billing-gate';
+import { listEmails } from '../notifications/email-outbox';
+import { listNotices } from '../notifications/dashboard-notices';
+import { createSession } from '../sessions/service';
+import { addDomain, createKeyPair, listDomains, removeDomain, requireTenant } from '../tenants/service';
+import { dashboardAccess } from './dashboard-access';
+import type { TenantRouteDeps } from './deps';
+
+export function tenantRoutes(deps: TenantRouteDeps) {
+  const { db, clock } = deps;
+  const dashboardUrl = new URL('/dashboard/', deps.publicBaseUrl);
+  return new Elysia({ name: 'dashboard-tenant-routes', prefix: '/dashboard/api/tenants/:tenantId' })
+    .use(dashboardAccess(deps))
+    .get('/overview', async ({ params, access }): Promise<OverviewResponse> => {
+      const { role } = await access.member(params.tenantId, 'read');
+      const tenant = await requireTenant(db, params.tenantId);
+      const usage = await db
+        .select()
+        .from(billingUsage)
+        .where(and(eq(billingUsage.tenantId, tenant.id), eq(billingUsage.month, monthStart(clock.now()))));
+      const used = (sandbox: boolean) => usage.find((row) => row.sandbox === sandbox)?.used ?? 0;
+      const notices = await listNotices(db, tenant.id, { includeResolved: true });
+      return {
+        tenant: { tenantId: tenant.id, name: tenant.name, status: tenant.status },
+        role,
+        plan: {
+          name: tenant.planCode,
+          // An inactive plan allows no live session (billing-usage.ts allowanceFor).
+          monthlyAllowance: tenant.planActive ? tenant.planMonthlyAllowance : 0,
+          usedThisMonth: used(false),
+          sandboxAllowance: tenant.planSandboxAllowance,
+          sandboxUsedThisMonth: used(true),
+          billingPortalUrl: tenant.planPortalUrl,
+        },
+        notices: notices.slice(0, 100).map(({ noticeId, ...notice }) => ({ id: noticeId, ...notice })),
+      };
+    })
+    .get('/domains', async ({ params, access }): Promise<DomainsResponse> => {
+      await access.member(params.tenantId, 'read');
+      return { domains: await listDomains(db, params.tenantId) };
+    })
+    .post(
+      '/domains',
+      async ({ params, body, access, set }): Promise<DomainsResponse> => {
+        await access.member(params.tenantId, 'integrate');
+        await addDomain(db, clock, params.tenantId, body.domain);
+        set.status = 201;
+        return { domains: await listDomains(db, params.tenantId) };
+      },
+      { body: t.Object({ domain: t.String({ maxLength: 300 }) }) },
+    )
+    .delete('/domains/:domain', async ({ params, access }): Promise<DomainsResponse> => {
+      await access.member(params.tenantId, 'integrate');
+      await removeDomain(db, params.tenantId, decodeURIComponent(params.domain));
+      return { domains: await listDomains(db, params.tenantId) };
+    })
+    .get('/emails', async ({ params, access }): Promise<EmailsResponse> => {
+      await access.member(params.tenantId, 'emails');
+      const rows = await listEmails(db, params.tenantId);
+      return {
+        emails: rows.map((row) => ({
+          id: row.emailId,
+          to: row.to.join(', '),
+          subject: row.subject,
+          text: row.text,
+          state: row.status as OutboxEmail['state'],
+          createdAt: row.createdAt,
+          sentAt: row.sentAt,
+        })),
+      };
+    })
+    .post('/try-it', async ({ params, access, set }): Promise<TryItResponse> => {
+      await access.member(params.tenantId, 'integrate');
+      const tenant = await requireTenant(db, params.tenantId);
+      // The tenant's sandbox pair with both keys active, made on first use.
+      const [pair] = await db
+        .select({ id: keyPairs.id })
+        .from(keyPairs)
+        .where(and(eq(keyPairs.tenantId, tenant.id), eq(keyPairs.sandbox, true), isNull(keyPairs.revokedAt), isNull(keyPairs.publishableRevokedAt)))
+        .orderBy(keyPairs.createdAt)
+        .limit(1);
+      const pairId = pair?.id ?? (await createKeyPair(db, clock, tenant.id, true)).pairId;
+      const domains = await listDomains(db, tenant.id);
+      // The dashboard's own host is an allowed return for try-it sessions, whatever the tenant's domains.
+      const created = await createSession(
+        deps,
+        { tenantId: tenant.id, pairId, keyType: 'secret', sandbox: true, pairedPublishableActive: true, tenant, domains: [...domains, dashboardUrl.hostname] },
+        { returnUrl: dashboardUrl.toString(), merchantName: tenant.name, externalUserId: 'dashboard-try-it' },
+      );
+      // The return leads to the session's page; its id is known only now.
+      await db
+        .update(sessions)
+        .set({ returnUrl: `${dashboardUrl.toString()}#/sessions/${created.sessionId}` })
+        .where(eq(sessions.id, created.sessionId));
+      set.status = 201;
+      return { sessionId: created.sessionId, verifyUrl: created.verifyUrl };
+    });
+}
