@@ -255,7 +255,7 @@ export class DashWebhookDetail extends DashScreen {
                     (attempt) => html`<tr>
                       <td>${formatDateTime(attempt.at, true)}</td>
                       <td>${attempt.status ?? '—'}</td>
-                      <td>${i18n.t('webhooks.milliseconds', { ms: formatNumber(attempt.durationMs) })}</td>
+                      <td>${attempt.durationMs === null ? '—' : i18n.t('webhooks.milliseconds', { ms: formatNumber(attempt.durationMs) })}</td>
                       <td>${attempt.error ?? '—'}</td>
                     </tr>`,
                   )}
@@ -345,7 +345,7 @@ export class DashWebhookDetail extends DashScreen {
     await this.act(async () => {
       const result = await this.call<RotateSecretResponse>('POST', `${this.base}/rotate-secret`);
       this.secret = result.secret;
-      return i18n.t('webhooks.rotated', { date: formatDateTime(result.previousSecretExpiresAt) });
+      return i18n.t('webhooks.rotated');
     });
   }
 
