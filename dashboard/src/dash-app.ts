@@ -186,6 +186,8 @@ export class DashApp extends LitElement {
       this.view = 'invite';
       return;
     }
+    // The verify UI's return ("Try it") appends its callback parameters; the hash route says it all.
+    if (window.location.search) window.history.replaceState(null, '', `/dashboard/${window.location.hash}`);
     await this.loadMe();
   }
 

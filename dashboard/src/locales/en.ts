@@ -135,7 +135,7 @@ export const en = {
     revoke: 'Revoke',
     revokeLabel: 'Revoke the pair {{key}}',
     revokePublishable: 'Revoke publishable key only',
-    revokePublishableLabel: 'Revoke only the publishable key {{key}}',
+    revokePublishableLabel: 'Revoke publishable key only: {{key}}',
     revokeConfirmTitle: 'Revoke this key pair?',
     revokeConfirm: 'Both keys of the pair {{key}} stop working at once; requests with them are refused. This cannot be undone.',
     revokePublishableConfirmTitle: 'Revoke the publishable key?',
@@ -218,7 +218,8 @@ export const en = {
     disabled: 'Endpoint disabled. New events are recorded as not delivered.',
     rotate: 'Rotate secret',
     rotateTitle: 'Rotate the signing secret?',
-    rotateConfirm: 'A new signing secret replaces the current one at once: every later delivery, retries of queued events included, is signed with it. Update your server right after.',
+    rotateConfirm:
+      'A new signing secret replaces the current one at once: every later delivery, retries of queued events included, is signed with it. Update your server right after.',
     rotated: 'Secret rotated. The previous secret no longer signs anything.',
     rotatedTitle: 'New signing secret',
     delete: 'Delete',
@@ -294,7 +295,7 @@ export const en = {
     noInvitations: 'No open invitations.',
     expires: 'valid until {{date}}',
     cancelInvitation: 'Cancel invitation',
-    cancelInvitationLabel: 'Cancel the invitation of {{email}}',
+    cancelInvitationLabel: 'Cancel invitation of {{email}}',
     invitationCancelled: 'Invitation of {{email}} cancelled.',
   },
   emails: {
