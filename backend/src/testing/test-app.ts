@@ -17,7 +17,10 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function createTestContext(target: 'pglite' | 'postgres', options: Pick<AppDeps, 'engine' | 'l1AgeMargin'> = {}): Promise<TestContext> {
+export async function createTestContext(
+  target: 'pglite' | 'postgres',
+  options: Pick<AppDeps, 'engine' | 'l1AgeMargin' | 'webhookGuard' | 'dashboardSignup'> = {},
+): Promise<TestContext> {
   const database = await openTestDatabase(target);
   const clock = new ManualClock();
   const app = createApp({

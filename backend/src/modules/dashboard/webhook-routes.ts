@@ -150,7 +150,12 @@ export function webhookRoutes(deps: TenantRouteDeps) {
     .post('/:endpointId/test-and-resume', async ({ params, access }): Promise<TestAndResumeResponse> => {
       await access.member(params.tenantId, 'integrate');
       const result = await testEndpoint(actionDeps, params.tenantId, params.endpointId);
-      return { ok: result.delivered, status: result.statusCode, error: result.error, endpoint: await oneView(params.tenantId, params.endpointId) };
+      return {
+        ok: result.delivered,
+        status: result.statusCode,
+        error: result.delivered ? null : result.error,
+        endpoint: await oneView(params.tenantId, params.endpointId),
+      };
     })
     .post('/:endpointId/redeliver', async ({ params, access, set }) => {
       await access.member(params.tenantId, 'integrate');
@@ -208,7 +213,12 @@ export function webhookRoutes(deps: TenantRouteDeps) {
             body,
             attempts: attempts
               .filter((a) => a.deliveryId === delivery.id)
-              .map((a) => ({ at: a.startedAt.toISOString(), status: a.statusCode, durationMs: a.durationMs, error: a.errorMessage })),
+              .map((a) => ({
+                at: a.startedAt.toISOString(),
+                status: a.statusCode,
+                durationMs: a.durationMs,
+                error: a.outcome === 'success' ? null : (a.errorMessage ?? a.errorClass),
+              })),
           })),
           nextCursor: rows.length > DELIVERIES_PAGE && last ? encodeCursor(last.delivery.createdAt, last.delivery.id) : null,
         };
