@@ -216,6 +216,62 @@ test('webhooks: an endpoint on a local HTTPS receiver gets a real event, shown i
   await expectNoSeriousA11yViolations(ownerPage, 'webhook endpoint with its delivery log');
 });
 
+test('endpoint upkeep: edit, disable and enable, rotate the secret, resend one event with its eventId, delete', async ({ request }) => {
+  const path = '/hooks/upkeep';
+  const url = server.receiver.url(path);
+  await dashboard.open('Webhooks');
+  const webhooks = new DashboardWebhooksPage(ownerPage);
+  const firstSecret = await webhooks.create(url, ['verification.completed']);
+  await server.receiver.expectSecret(path, firstSecret);
+  const sessionId = await verifiedSandboxSession(request, keys.sandbox!.secretKey, 'user-upkeep');
+  const [original] = await received(path, (all) => all.some((r) => r.text.includes(sessionId)));
+  expect(original!.serviceSignatureValid).toBe(true);
+
+  await webhooks.openEndpoint(url);
+  await expectNoSeriousA11yViolations(ownerPage, 'webhook endpoint');
+  // Edit: subscribe to one more kind.
+  await ownerPage.getByRole('button', { name: 'Edit' }).click();
+  await ownerPage.getByRole('checkbox', { name: 'verification.failed' }).check();
+  await ownerPage.getByRole('button', { name: 'Save' }).click();
+  await expect(webhooks.actionStatus).toHaveText('Endpoint saved.');
+  await expect(ownerPage.getByText('verification.completed, verification.failed')).toBeVisible();
+  // Disable and enable.
+  await ownerPage.getByRole('button', { name: 'Disable' }).click();
+  await expect(webhooks.state).toHaveText('Disabled');
+  await ownerPage.getByRole('button', { name: 'Enable' }).click();
+  await expect(webhooks.state).toHaveText('Active');
+  // Rotate: the new secret is shown once and signs what is sent from now on.
+  await ownerPage.getByRole('button', { name: 'Rotate secret' }).click();
+  await ownerPage.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
+  await expect(webhooks.signingSecret).toBeVisible();
+  const newSecret = (await webhooks.signingSecret.textContent())!.trim();
+  expect(newSecret).not.toBe(firstSecret);
+  await server.receiver.expectSecret(path, newSecret);
+  await ownerPage.getByRole('button', { name: 'I have stored it' }).click();
+  // Resend one event: the same eventId and body, signed with the new secret.
+  const delivery = webhooks.delivery(original!.eventId!);
+  await delivery.locator('summary').click();
+  await delivery.getByRole('button', { name: 'Resend this event' }).click();
+  await expect(webhooks.actionStatus).toHaveText(`Event ${original!.eventId} queued to be sent again.`);
+  const again = await received(path, (all) => all.filter((r) => r.eventId === original!.eventId).length >= 2);
+  const resent = again.filter((r) => r.eventId === original!.eventId).at(-1)!;
+  expect(resent.text).toBe(original!.text);
+  expect(resent.serviceSignatureValid).toBe(true);
+  await expect(async () => {
+    await webhooks.refreshLog();
+    await delivery
+      .locator('summary')
+      .click({ timeout: 1_000 })
+      .catch(() => {});
+    await expect(delivery.getByRole('row')).toHaveCount(3, { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  // Delete.
+  await ownerPage.getByRole('button', { name: 'Delete' }).click();
+  await ownerPage.getByRole('dialog', { name: 'Delete this endpoint?' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(dashboard.heading).toHaveText('Webhooks');
+  await expect(ownerPage.getByRole('link', { name: url })).toHaveCount(0);
+});
+
 test('revoking a key pair: the API refuses both of its keys', async ({ request }) => {
   await dashboard.open('API keys');
   const keysPage = new DashboardKeysPage(ownerPage);
@@ -367,7 +423,22 @@ test('a user of tenant B never sees tenant A, in the screens or through any dash
   // A's data is unchanged by B's attempts.
   expect((await dashboard.api('GET', `/tenants/${tenantId}/domains`)).body.domains).toContain('shop.example.com');
   expect((await dashboard.api('GET', `/tenants/${tenantId}/domains`)).body.domains).not.toContain('evil.example.com');
+
+  // Invited into B as well, A's owner gets the tenant switcher and sees each tenant's own data.
+  const invitation = await bolt.api('POST', `/tenants/${otherTenantId}/invitations`, { email: OWNER.email, role: 'developer' });
+  expect(invitation.status, JSON.stringify(invitation.body)).toBe(201);
   await context.close();
+  await ownerPage.goto(`${server.url}/dashboard/invite#id=${invitation.body.invitationId}`);
+  await expect(ownerPage.getByText('You are invited to Bolt Store as Developer')).toBeVisible();
+  await ownerPage.getByRole('button', { name: 'Accept invitation' }).click();
+  await expect(dashboard.heading).toHaveText('Overview');
+  await expect(dashboard.tenantSwitcher).toHaveValue(otherTenantId);
+  await expect(ownerPage.getByText('Account Bolt Store')).toBeVisible();
+  await expectNoSeriousA11yViolations(ownerPage, 'overview with the tenant switcher');
+  await dashboard.tenantSwitcher.selectOption({ label: OWNER.tenantName });
+  await expect(ownerPage.getByText(`Account ${OWNER.tenantName}`)).toBeVisible();
+  await dashboard.open('Allowed domains');
+  await expect(ownerPage.getByTestId('domain-list')).toContainText('shop.example.com');
 });
 
 test('account: the password changes, the old one stops working; every screen fits 768 px without sideways scrolling', async ({ browser }) => {
