@@ -8,7 +8,10 @@ import { createTestContext, type TestContext } from '../testing/test-app';
 import { staticAssets } from './static-assets';
 
 const root = join(import.meta.dir, '../../..');
-const built = existsSync(join(root, 'sdk/dist/ageverify.iife.min.js')) && existsSync(join(root, 'verify-ui/dist/verify.js'));
+const built =
+  existsSync(join(root, 'sdk/dist/ageverify.iife.min.js')) &&
+  existsSync(join(root, 'verify-ui/dist/verify.js')) &&
+  existsSync(join(root, 'dashboard/dist/index.html'));
 
 /** Stand-in bundles in a folder of their own, so these run without `bun run build`. */
 describe('cross-origin loading of the SDK', () => {
@@ -108,6 +111,20 @@ describe.skipIf(!built)('static assets (after `bun run build`)', () => {
     expect(page.headers.get('permissions-policy')).toContain('camera=(self)');
     expect(page.headers.get('content-security-policy')).not.toContain('unsafe-eval');
     expect(page.headers.get('content-security-policy')).toContain("media-src 'self' blob:");
+  });
+
+  test('the dashboard through the whole app: its page under the strict CSP, and a JSON 404 for an unknown API path', async () => {
+    const page = await ctx.request('GET', '/dashboard/sessions');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toStartWith("default-src 'none'");
+    const script = /src="(\/dashboard\/assets\/dashboard-[^"]+\.js)"/.exec(await page.text())?.[1];
+    expect(script, 'index.html names the hashed bundle').toBeDefined();
+    const bundle = await ctx.request('GET', script!);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const unknown = await ctx.request('GET', '/dashboard/api/no-such-route');
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { statusCode: number; message: string }).message).toContain('/dashboard/api/no-such-route');
   });
 
   test('no path escapes the asset folders', async () => {
