@@ -3,6 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import { ERROR_CODES } from '@ageverify/protocol';
 import { AUTH_ERRORS } from '../auth/errors';
 import { CLI_ERRORS } from '../cli/errors';
+import { DASHBOARD_ERRORS } from '../modules/dashboard/errors';
 import { ENGINE_ERRORS } from '../modules/engine/errors';
 import { IDEMPOTENCY_ERRORS } from '../modules/idempotency/errors';
 import { HTTP_ERRORS } from '../http/errors';
@@ -16,6 +17,7 @@ import { AppError, defineErrors, type ErrorFactory } from './app-error';
 const REGISTRIES: Record<string, Record<string, Pick<ErrorFactory<unknown>, 'code' | 'status' | 'exposeCode'>>> = {
   AUTH_ERRORS,
   CLI_ERRORS,
+  DASHBOARD_ERRORS,
   ENGINE_ERRORS,
   HTTP_ERRORS,
   IDEMPOTENCY_ERRORS,

@@ -20,7 +20,8 @@ import { BODY_ERROR_STATUSES, ERROR_EXAMPLES, bodyErrors, EXAMPLE_TIMESTAMP, STA
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 export const REFERENCE_PATH = '/api/v1/reference';
 
-const HIDDEN_PATHS = ['/internal/cli', '/healthz', '/readyz'];
+/** Not the merchant API: the CLI bridge, probes, and the dashboard's own API (issue 12, `/` leads to the dashboard). */
+const HIDDEN_PATHS: (string | RegExp)[] = ['/internal/cli', '/healthz', '/readyz', '/', /^\/dashboard\//];
 
 /** Headers on every response of the API (spec "Limits"; no-store because results carry bearer tokens). */
 const RESPONSE_HEADERS = {

@@ -11,7 +11,8 @@ import { authInvitations, authMembers, authOrganizations } from '../../db/schema
 import { AppError } from '../../errors/app-error';
 import { createTenant } from '../tenants/service';
 import { checkNewAccount, findUserByEmail, hashPassword, insertMember, insertUser } from '../tenants/accounts';
-import { AUTH_BASE_PATH, type DashboardAuth } from './auth';
+import type { AuthSource } from './auth';
+import { AUTH_BASE_PATH } from './paths';
 import { dashboardAccess } from './dashboard-access';
 import { DASHBOARD_ERRORS } from './errors';
 import { recordSignInFailure, signInBlockedFor, signInKey } from './sign-in-limit';
@@ -20,7 +21,7 @@ import { anyTenantExists, consumeSetupToken, restoreSetupToken } from './setup';
 export interface AuthRouteDeps {
   db: Db;
   clock: Clock;
-  auth: DashboardAuth;
+  auth: AuthSource;
   publicBaseUrl: string;
   /** DASHBOARD_SIGNUP: whether anyone may create a further tenant from the sign-in page. */
   signupEnabled: boolean;
@@ -53,7 +54,7 @@ export function authRoutes(deps: AuthRouteDeps) {
 
   /** Signs the new account in through better-auth, so the session and cookies are its own. */
   const signIn = async (email: string, password: string, request: Request) => {
-    const response = await auth.api.signInEmail({ body: { email, password }, headers: request.headers, asResponse: true });
+    const response = await (await auth()).api.signInEmail({ body: { email, password }, headers: request.headers, asResponse: true });
     if (!response.ok) throw await refusalOf(response);
     return response;
   };
@@ -79,7 +80,7 @@ export function authRoutes(deps: AuthRouteDeps) {
             throw DASHBOARD_ERRORS.SIGN_IN_RATE_LIMITED({ retryAfterSeconds: retryAfter }, { headers: { 'retry-after': String(retryAfter) } });
           }
         }
-        const response = await auth.handler(forwarded);
+        const response = await (await auth()).handler(forwarded);
         if (key && response.status === 401) await recordSignInFailure(db, key, clock.now());
         if (response.status >= 400 && response.status < 500) throw await refusalOf(response);
         return response;

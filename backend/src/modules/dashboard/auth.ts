@@ -24,8 +24,8 @@ import { newId, type IdKind } from '../../ids';
 import type { Clock } from '../../clock';
 import { enqueueEmailTo } from '../notifications/email-outbox';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../tenants/accounts';
+import { AUTH_BASE_PATH } from './paths';
 
-export const AUTH_BASE_PATH = '/dashboard/api/auth';
 /** Invitations stay open a week (better-auth's default is 48 h; invitees often answer later). */
 export const INVITATION_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
 
@@ -136,3 +136,5 @@ export function createAuth(deps: AuthDeps) {
 }
 
 export type DashboardAuth = ReturnType<typeof createAuth>;
+/** better-auth is loaded on the first dashboard request (index.ts), so a boot does not pay for its import. */
+export type AuthSource = () => Promise<DashboardAuth>;

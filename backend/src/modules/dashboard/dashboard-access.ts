@@ -15,9 +15,10 @@ import type { UserRole } from '@ageverify/protocol';
 import type { Db } from '../../db/database';
 import { authMembers } from '../../db/schema';
 import { DASHBOARD_ERRORS } from './errors';
-import { AUTH_BASE_PATH, type DashboardAuth } from './auth';
+import { TENANT_ERRORS } from '../tenants/errors';
+import type { AuthSource } from './auth';
+import { AUTH_BASE_PATH, DASHBOARD_API_PREFIX } from './paths';
 
-export const DASHBOARD_API_PREFIX = '/dashboard/api';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** What a role may do beyond reading (contract "Roles"). */
@@ -39,7 +40,7 @@ export interface SignedInUser {
 
 export interface AccessDeps {
   db: Db;
-  auth: DashboardAuth;
+  auth: AuthSource;
   publicBaseUrl: string;
 }
 
@@ -63,7 +64,10 @@ export function dashboardAccess(deps: AccessDeps) {
     .derive({ as: 'scoped' }, ({ request }) => {
       let cached: Promise<SignedInUser | null> | null = null;
       const session = () => {
-        cached ??= deps.auth.api.getSession({ headers: request.headers }).then((s) => (s ? { id: s.user.id, email: s.user.email, name: s.user.name } : null));
+        cached ??= deps
+          .auth()
+          .then((auth) => auth.api.getSession({ headers: request.headers }))
+          .then((s) => (s ? { id: s.user.id, email: s.user.email, name: s.user.name } : null));
         return cached;
       };
       const user = async (): Promise<SignedInUser> => {
@@ -77,7 +81,9 @@ export function dashboardAccess(deps: AccessDeps) {
           .select({ id: authMembers.id, role: authMembers.role })
           .from(authMembers)
           .where(and(eq(authMembers.organizationId, tenantId), eq(authMembers.userId, signedIn.id)));
-        if (!membership) throw DASHBOARD_ERRORS.TENANT_NOT_FOUND({ tenantId });
+        if (!membership)
+          // Not a member, or no such tenant: the same answer either way.
+          throw TENANT_ERRORS.TENANT_NOT_FOUND({ tenantId });
         const rule = PERMISSIONS[need];
         if (!(rule.roles as readonly string[]).includes(membership.role)) throw DASHBOARD_ERRORS.ROLE_FORBIDDEN({ role: membership.role, action: rule.action });
         return { user: signedIn, role: membership.role, memberId: membership.id, tenantId };

@@ -232,7 +232,7 @@ for (const target of TARGETS) {
       const tested = await developer.json('POST', api(tenantA, `/webhooks/${endpointId}/test-and-resume`), undefined, 200);
       expect(tested).toMatchObject({ ok: true, status: 200, error: null, endpoint: { endpointId, state: 'active' } });
       // The test event was signed with the new secret only.
-      expect(receiver.requests('/dash-hook').at(-1)!.standardSignatureValid).toBe(true);
+      expect(receiver.requests('/dash-hook').at(-1)!.serviceSignatureValid).toBe(true);
 
       const edited = await developer.json('PATCH', api(tenantA, `/webhooks/${endpointId}`), { events: ['session.timeout'] }, 200);
       expect(edited.events).toEqual(['session.timeout']);

@@ -3,12 +3,12 @@ import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import type { GuardOptions } from '../webhooks/destinations/destination-guard';
 import type { WebhookSettings } from '../webhooks/settings';
-import type { DashboardAuth } from './auth';
+import type { AuthSource } from './auth';
 
 export interface TenantRouteDeps {
   db: Db;
   clock: Clock;
-  auth: DashboardAuth;
+  auth: AuthSource;
   publicBaseUrl: string;
   serverSecret: string;
   verifyUrl: string;

@@ -8,8 +8,6 @@ import { defineErrors } from '../../errors/app-error';
 
 export const DASHBOARD_ERRORS = defineErrors({
   NOT_SIGNED_IN: { status: 401, message: 'Sign in to use the dashboard' },
-  /** Not a member, or no such tenant: the same words either way. */
-  TENANT_NOT_FOUND: { status: 404, message: (p: { tenantId: string }) => `no tenant with id "${p.tenantId}"` },
   ROLE_FORBIDDEN: { status: 403, message: (p: { role: string; action: string }) => `Your role (${p.role}) cannot ${p.action}` },
   /** CSRF: a state-changing request without our Origin, or (ours) without a JSON body. */
   CROSS_SITE_REFUSED: { status: 403, message: CROSS_SITE_REFUSED_MESSAGE },

@@ -10,7 +10,7 @@ import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import type { GuardOptions } from '../webhooks/destinations/destination-guard';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings';
-import { createAuth } from './auth';
+import type { DashboardAuth } from './auth';
 import { authRoutes } from './auth-routes';
 import { keysRoutes } from './keys-routes';
 import { memberRoutes } from './member-routes';
@@ -32,7 +32,12 @@ export interface DashboardDeps {
 }
 
 export function dashboardRoutes(deps: DashboardDeps) {
-  const auth = createAuth(deps);
+  let loading: Promise<DashboardAuth> | null = null;
+  // better-auth's import costs a boot ~0.5–2.5 s; the first dashboard request pays it instead.
+  const auth = () => {
+    loading ??= import('./auth').then((module) => module.createAuth(deps));
+    return loading;
+  };
   const routeDeps = { ...deps, auth, webhookSettings: deps.webhookSettings ?? { ...DEFAULT_WEBHOOK_SETTINGS } };
   return new Elysia({ name: 'dashboard' })
     .use(authRoutes(routeDeps))

@@ -8,7 +8,6 @@
 import { Elysia, t } from 'elysia';
 import { and, desc, eq } from 'drizzle-orm';
 import { INVITABLE_ROLES, USER_ROLES, type InvitationView, type MemberView, type MembersResponse, type RemoveMemberResponse } from '@ageverify/protocol';
-import { APIError } from 'better-auth/api';
 import { authInvitations, authMembers, authUsers } from '../../db/schema';
 import { AppError } from '../../errors/app-error';
 import { ownerCount } from '../tenants/accounts';
@@ -21,6 +20,8 @@ async function viaBetterAuth<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
+    // Imported here, not at the top: better-auth loads with the first dashboard request (index.ts).
+    const { APIError } = await import('better-auth/api');
     if (error instanceof APIError && error.statusCode < 500) {
       throw new AppError(`AUTH_${error.body?.code ?? 'REFUSED'}`, error.body?.message ?? error.message, { status: error.statusCode });
     }
@@ -80,8 +81,8 @@ export function memberRoutes(deps: TenantRouteDeps) {
           .innerJoin(authUsers, eq(authUsers.id, authMembers.userId))
           .where(and(eq(authMembers.organizationId, params.tenantId), eq(authUsers.email, email)));
         if (already) throw DASHBOARD_ERRORS.ALREADY_MEMBER({ email });
-        const created = await viaBetterAuth(() =>
-          auth.api.createInvitation({ headers: request.headers, body: { email, role: body.role, organizationId: params.tenantId, resend: true } }),
+        const created = await viaBetterAuth(async () =>
+          (await auth()).api.createInvitation({ headers: request.headers, body: { email, role: body.role, organizationId: params.tenantId, resend: true } }),
         );
         const [row] = await db.select().from(authInvitations).where(eq(authInvitations.id, created.id));
         set.status = 201;
@@ -96,7 +97,7 @@ export function memberRoutes(deps: TenantRouteDeps) {
         .from(authInvitations)
         .where(and(eq(authInvitations.id, params.invitationId), eq(authInvitations.organizationId, params.tenantId), eq(authInvitations.status, 'pending')));
       if (!row) throw DASHBOARD_ERRORS.INVITATION_NOT_FOUND({ invitationId: params.invitationId });
-      await viaBetterAuth(() => auth.api.cancelInvitation({ headers: request.headers, body: { invitationId: row.id } }));
+      await viaBetterAuth(async () => (await auth()).api.cancelInvitation({ headers: request.headers, body: { invitationId: row.id } }));
       return { invitationId: row.id, status: 'canceled' as const };
     })
     .patch(
@@ -108,8 +109,11 @@ export function memberRoutes(deps: TenantRouteDeps) {
           throw DASHBOARD_ERRORS.ROLE_FORBIDDEN({ role: me.role, action: 'make, demote or remove owners' });
         }
         if (target.member.role === 'owner' && body.role !== 'owner' && (await ownerCount(db, params.tenantId)) <= 1) throw DASHBOARD_ERRORS.LAST_OWNER();
-        await viaBetterAuth(() =>
-          auth.api.updateMemberRole({ headers: request.headers, body: { memberId: target.member.id, role: body.role, organizationId: params.tenantId } }),
+        await viaBetterAuth(async () =>
+          (await auth()).api.updateMemberRole({
+            headers: request.headers,
+            body: { memberId: target.member.id, role: body.role, organizationId: params.tenantId },
+          }),
         );
         return view(await memberOf(params.tenantId, params.userId));
       },
@@ -121,8 +125,8 @@ export function memberRoutes(deps: TenantRouteDeps) {
       if (me.role !== 'owner' && target.member.role === 'owner')
         throw DASHBOARD_ERRORS.ROLE_FORBIDDEN({ role: me.role, action: 'make, demote or remove owners' });
       if (target.member.role === 'owner' && (await ownerCount(db, params.tenantId)) <= 1) throw DASHBOARD_ERRORS.LAST_OWNER();
-      await viaBetterAuth(() =>
-        auth.api.removeMember({ headers: request.headers, body: { memberIdOrEmail: target.member.id, organizationId: params.tenantId } }),
+      await viaBetterAuth(async () =>
+        (await auth()).api.removeMember({ headers: request.headers, body: { memberIdOrEmail: target.member.id, organizationId: params.tenantId } }),
       );
       return { userId: params.userId, removed: true };
     });
