@@ -37,7 +37,12 @@ export class DashSecret extends LitElement {
         align-items: center;
         margin: 0.25rem 0 0.75rem;
       }
+      h2 {
+        margin-top: 0;
+      }
       .value code {
+        min-width: 0;
+        word-break: break-all;
         padding: 0.375rem 0.5rem;
         background: #fff;
         border: 1px solid var(--dash-border);

@@ -51,6 +51,10 @@ export const baseStyles = css`
     border-radius: 0.5rem;
     background: var(--dash-surface);
   }
+  .card > h2:first-child,
+  .card > form > h2:first-child {
+    margin-top: 0;
+  }
   button,
   .button {
     display: inline-flex;
