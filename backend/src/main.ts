@@ -3,7 +3,7 @@
  * and graceful shutdown that closes the database (PGlite must be closed or Bun never exits).
  */
 import { ConfigError, loadConfig } from './config';
-import { systemClock } from './clock';
+import { systemClock, testClockFromEnv, TestClockRefused } from './clock';
 import { createLogger } from './log';
 import { openDatabase } from './db/database';
 import { DataDirLockedError } from './db/data-dir-lock';
@@ -20,6 +20,10 @@ import { issueSetupToken, setupLink } from './modules/dashboard/setup';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  // NODE_ENV=test + AGEVERIFY_TEST_CLOCK_OFFSET_FILE: the e2e server's movable clock (clock.ts); never otherwise.
+  const testClock = testClockFromEnv();
+  const clock = testClock ?? systemClock;
+  if (testClock) logger.warn('test clock in use: time is moved by the offset file', { file: process.env.AGEVERIFY_TEST_CLOCK_OFFSET_FILE });
   const database = await openDatabase(config);
   logger.info('database ready', { kind: database.kind, ...(database.kind === 'pglite' ? { dataDir: config.dataDir } : {}) });
   const serverSecret = await resolveServerSecret(database.db, { configured: config.serverSecret, dataDir: database.kind === 'pglite' ? config.dataDir : null });
@@ -40,14 +44,14 @@ async function main(): Promise<void> {
   const app = createApp({
     ...config,
     db: database.db,
-    clock: systemClock,
+    clock,
     logger,
     serverSecret,
     engine,
     databaseIdentity,
     webhookGuard: guard,
     clientIp: (request) => server?.requestIP(request)?.address ?? null,
-  }).use(cliBridgeRoutes({ db: database.db, clock: systemClock, guard }, adminToken, (request) => server?.requestIP(request)?.address ?? null));
+  }).use(cliBridgeRoutes({ db: database.db, clock, guard }, adminToken, (request) => server?.requestIP(request)?.address ?? null));
   // The body parser answers oversized bodies with the spec's 413 and stops reading at the limit;
   // Bun's own limit (a bare 413) is only a backstop for absurd sizes.
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: 256 * 1024 * 1024 });
@@ -63,11 +67,11 @@ async function main(): Promise<void> {
     sdk: `${base}/sdk/ageverify.iife.min.js`,
   });
 
-  const sweeper = startSweeper({ db: database.db, clock: systemClock, logger });
+  const sweeper = startSweeper({ db: database.db, clock, logger });
   void sweeper.runOnce();
   const webhooks = createWebhookWorker({
     database,
-    clock: systemClock,
+    clock,
     logger,
     guard,
     smtpUrl: config.smtpUrl,
@@ -100,7 +104,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DataDirPermissionError) {
+  if (error instanceof ConfigError || error instanceof TestClockRefused || error instanceof DataDirLockedError || error instanceof DataDirPermissionError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`fatal: ${(error as Error)?.stack ?? String(error)}\n`);
