@@ -89,7 +89,7 @@ test('first run: / explains where the setup link is; the logged link creates the
   await dashboard.completeSetup(link, OWNER);
   // The one-time token leaves the address bar once used.
   expect(ownerPage.url()).not.toContain('token=');
-  await expect(ownerPage.getByText(`Account ${OWNER.tenantName}`)).toBeVisible();
+  await expect(ownerPage.getByTestId('overview-tenant')).toContainText(`Account ${OWNER.tenantName}`);
   await expectNoSeriousA11yViolations(ownerPage, 'overview');
   const me = await dashboard.api('GET', '/me');
   expect(me.status).toBe(200);
@@ -272,6 +272,90 @@ test('endpoint upkeep: edit, disable and enable, rotate the secret, resend one e
   await expect(ownerPage.getByRole('link', { name: url })).toHaveCount(0);
 });
 
+test('pause: an hour of rejections pauses the endpoint, with a notice and an email; Test and resume, then Redeliver sends the undelivered events with their eventIds', async ({
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const path = '/hooks/paused';
+  const url = server.receiver.url(path);
+  // 404 is a rejection (spec "Webhook endpoint delivery"). Signatures are not checked on this path:
+  // the server's clock is moved below, so its timestamps are ahead of the receiver's.
+  await server.receiver.script(path, [], { status: 404 });
+  await dashboard.open('Webhooks');
+  const webhooks = new DashboardWebhooksPage(ownerPage);
+  await webhooks.create(url, ['verification.completed']);
+  await webhooks.openEndpoint(url);
+  const first = await verifiedSandboxSession(request, keys.sandbox!.secretKey, 'user-paused-1');
+  await received(path, (all) => all.some((r) => r.text.includes(first)));
+
+  const expectState = async (state: string) =>
+    expect(async () => {
+      await ownerPage.reload();
+      await expect(webhooks.state).toHaveText(state, { timeout: 2_000 });
+    }).toPass({ timeout: 60_000 });
+  // +61 min: the retry is rejected again → Retrying; +71 min: rejections for over an hour → Paused.
+  server.setClockOffset(61 * 60 * 1000);
+  await expectState('Retrying');
+  server.setClockOffset(71 * 60 * 1000);
+  await expectState('Paused');
+  await expect(ownerPage.getByTestId('pause')).toContainText('rejection');
+  await expect(ownerPage.getByText('New events are recorded but not sent while the endpoint is paused.')).toBeVisible();
+  await expectNoSeriousA11yViolations(ownerPage, 'paused endpoint');
+
+  // Events while paused are recorded, not sent.
+  const whilePaused = [
+    await verifiedSandboxSession(request, keys.sandbox!.secretKey, 'user-paused-2'),
+    await verifiedSandboxSession(request, keys.sandbox!.secretKey, 'user-paused-3'),
+  ];
+  await ownerPage.reload();
+  await expect(ownerPage.getByTestId('undelivered')).not.toHaveText('0');
+  const requestsBefore = (await server.receiver.requests(path)).length;
+
+  // The notice on the overview and the email in the outbox.
+  await dashboard.open('Overview');
+  const notice = ownerPage.getByTestId('notices').locator(':scope > li').first();
+  await expect(notice).toContainText('Open');
+  await dashboard.open('Emails');
+  const email = ownerPage.getByTestId('emails').locator(':scope > li').filter({ hasText: OWNER.email }).filter({ hasNotText: 'invit' }).first();
+  await expect(email).toBeVisible();
+  await email.locator('summary').click();
+  const endpointId = (await dashboard.api('GET', `/tenants/${tenantId}/webhooks`)).body.endpoints.find((e: { url: string }) => e.url === url).endpointId;
+  await expect(email.locator('pre')).toContainText(endpointId);
+
+  // Fixed: Test and resume makes it Active and resolves the notice.
+  await server.receiver.script(path, [], { status: 200 });
+  await dashboard.open('Webhooks');
+  await webhooks.openEndpoint(url);
+  await webhooks.testAndResume();
+  await expect(webhooks.actionStatus).toHaveText('The test event was accepted (HTTP 200). The endpoint is active.');
+  await expect(webhooks.state).toHaveText('Active');
+  await dashboard.open('Overview');
+  await expect(notice).toContainText('Resolved');
+
+  // Redeliver: the undelivered events arrive, each with the eventId the log shows for it.
+  await dashboard.open('Webhooks');
+  await webhooks.openEndpoint(url);
+  const undeliveredIds = await ownerPage
+    .locator('li[data-event-id]')
+    .filter({ hasText: 'Not delivered' })
+    .evaluateAll((items) => items.map((item) => item.getAttribute('data-event-id')!));
+  expect(undeliveredIds.length).toBeGreaterThanOrEqual(whilePaused.length);
+  await webhooks.redeliver();
+  await expect(webhooks.actionStatus).toContainText('Redelivery started');
+  await expect(ownerPage.getByTestId('redelivery')).toBeVisible();
+  const after = await received(path, (all) => undeliveredIds.every((id) => all.slice(requestsBefore).some((r) => r.eventId === id)));
+  for (const sessionId of whilePaused) {
+    const arrived = after.slice(requestsBefore).find((r) => r.text.includes(sessionId));
+    expect(arrived, `the event of ${sessionId} arrives`).toBeDefined();
+    expect(undeliveredIds).toContain(arrived!.eventId);
+  }
+  await expect(async () => {
+    await ownerPage.reload();
+    await expect(ownerPage.getByTestId('undelivered')).toHaveText('0', { timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(ownerPage.getByTestId('redelivery')).toContainText(`${undeliveredIds.length} of ${undeliveredIds.length} sent`);
+});
+
 test('revoking a key pair: the API refuses both of its keys', async ({ request }) => {
   await dashboard.open('API keys');
   const keysPage = new DashboardKeysPage(ownerPage);
@@ -378,7 +462,7 @@ test('a user of tenant B never sees tenant A, in the screens or through any dash
   await bolt.goto();
   await bolt.signIn('bo@bolt.test', 'bolt owner password');
   await expect(bolt.heading).toHaveText('Overview');
-  await expect(page.getByText('Account Bolt Store')).toBeVisible();
+  await expect(page.getByTestId('overview-tenant')).toContainText('Account Bolt Store');
   await expect(bolt.tenantSwitcher).toHaveCount(0);
   await bolt.open('Sessions');
   await expect(page.getByText('user-webhook')).toHaveCount(0);
@@ -433,10 +517,10 @@ test('a user of tenant B never sees tenant A, in the screens or through any dash
   await ownerPage.getByRole('button', { name: 'Accept invitation' }).click();
   await expect(dashboard.heading).toHaveText('Overview');
   await expect(dashboard.tenantSwitcher).toHaveValue(otherTenantId);
-  await expect(ownerPage.getByText('Account Bolt Store')).toBeVisible();
+  await expect(ownerPage.getByTestId('overview-tenant')).toContainText('Account Bolt Store');
   await expectNoSeriousA11yViolations(ownerPage, 'overview with the tenant switcher');
   await dashboard.tenantSwitcher.selectOption({ label: OWNER.tenantName });
-  await expect(ownerPage.getByText(`Account ${OWNER.tenantName}`)).toBeVisible();
+  await expect(ownerPage.getByTestId('overview-tenant')).toContainText(`Account ${OWNER.tenantName}`);
   await dashboard.open('Allowed domains');
   await expect(ownerPage.getByTestId('domain-list')).toContainText('shop.example.com');
 });

@@ -69,7 +69,7 @@ export class DashOverview extends DashScreen {
   private renderData(data: OverviewResponse) {
     const open = data.notices.filter((notice) => !notice.resolvedAt);
     const resolved = data.notices.filter((notice) => notice.resolvedAt);
-    return html`<p>
+    return html`<p data-testid="overview-tenant">
         ${i18n.t('overview.tenant', { name: data.tenant.name })} <code>${data.tenant.tenantId}</code>
         <span class="badge ${data.tenant.status === 'active' ? 'ok' : 'bad'}">${i18n.t(`overview.status.${data.tenant.status}`)}</span>
       </p>

@@ -4,10 +4,14 @@
  * needs the operator settings WEBHOOK_ALLOWED_CIDRS (127.0.0.1 is not a public address) and
  * WEBHOOK_CA_FILE (the receiver's throwaway CA). Fresh PGlite folder, or a throwaway PostgreSQL
  * database for the postgres target. Log: test-results/e2e-services/<target>-dashboard-<n>.log.
+ *
+ * Its clock can be moved forward (`setClockOffset`): the server runs with NODE_ENV=test and
+ * AGEVERIFY_TEST_CLOCK_OFFSET_FILE (backend/src/clock.ts, testClockFromEnv), so a spec can let an
+ * hour of webhook rejections pass and see the endpoint paused.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +30,7 @@ export class DashboardServer {
     readonly receiver: WebhookReceiver,
     private readonly backend: RunningProcess,
     private readonly databaseEnv: Record<string, string>,
+    private readonly clockOffsetFile: string,
     private readonly cleanups: Array<() => Promise<void>>,
   ) {}
 
@@ -46,6 +51,8 @@ export class DashboardServer {
         cleanups.push(database.drop);
         databaseEnv = { DATABASE_URL: database.url, SERVER_SECRET: randomBytes(32).toString('hex') };
       }
+      const clockOffsetFile = join(workDir, 'clock-offset-ms');
+      writeFileSync(clockOffsetFile, '0');
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
       mkdirSync(logDir, { recursive: true });
@@ -64,17 +71,24 @@ export class DashboardServer {
           PUBLIC_BASE_URL: url,
           WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32',
           WEBHOOK_CA_FILE: receiver.caFile,
+          NODE_ENV: 'test',
+          AGEVERIFY_TEST_CLOCK_OFFSET_FILE: clockOffsetFile,
           ...extraEnv,
         },
         logFile: join(logDir, `${target}-dashboard-${port}.log`),
       });
       cleanups.push(() => stopProcess(backend));
       await waitUntilReady(backend, `${url}/healthz`, READY_TIMEOUT_MS);
-      return new DashboardServer(url, receiver, backend, databaseEnv, cleanups);
+      return new DashboardServer(url, receiver, backend, databaseEnv, clockOffsetFile, cleanups);
     } catch (error) {
       for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
       throw error;
     }
+  }
+
+  /** Moves the server's clock to run `ms` ahead of real time (it re-reads the file within 100 ms). */
+  setClockOffset(ms: number): void {
+    writeFileSync(this.clockOffsetFile, String(ms));
   }
 
   log(): string {
