@@ -468,6 +468,29 @@ test('a user of tenant B never sees tenant A, in the screens or through any dash
   await expect(page.getByText('user-webhook')).toHaveCount(0);
   await bolt.open('Webhooks');
   await expect(page.getByText(server.receiver.url(HOOK_PATH))).toHaveCount(0);
+  // B's legacy single webhook is shown while it applies; the first endpoint turns it into an ordinary one.
+  const legacyUrl = server.receiver.url('/hooks/bolt-legacy');
+  server.cli(
+    'webhooks',
+    'legacy-set',
+    '--tenant',
+    otherTenantId,
+    '--url',
+    legacyUrl,
+    '--events',
+    'verification.completed',
+    '--secret',
+    'bolt-legacy-secret-0123456789',
+  );
+  await page.reload();
+  const legacy = page.getByTestId('legacy-webhook');
+  await expect(legacy).toContainText(legacyUrl);
+  await expect(legacy).toContainText('Creating the first endpoint turns it into an ordinary endpoint with the same URL, secret and events');
+  await expectNoSeriousA11yViolations(page, 'webhooks with the legacy webhook');
+  await new DashboardWebhooksPage(page).create(server.receiver.url('/hooks/bolt'), ['session.started']);
+  await expect(legacy).toHaveCount(0);
+  await expect(page.getByRole('link', { name: legacyUrl, exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: server.receiver.url('/hooks/bolt'), exact: true })).toBeVisible();
 
   const routes: Array<['GET' | 'POST' | 'PATCH' | 'DELETE', string, unknown?]> = [
     ['GET', '/overview'],
@@ -544,6 +567,28 @@ test('account: the password changes, the old one stops working; every screen fit
   await expect(tablet.alert).toHaveText('The email or the password is wrong.');
   await tablet.signIn(OWNER.email, OWNER.password);
   await expect(tablet.heading).toHaveText('Overview');
+  // Keyboard only: the skip link moves focus to the screen; the account menu closes on Escape and
+  // gives focus back; a confirmation opens on the safe choice and Escape cancels it.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(tablet.heading).toBeFocused();
+  const accountButton = page.getByRole('button', { name: /^Account: / });
+  await accountButton.focus();
+  await page.keyboard.press('Enter');
+  await expect(accountButton).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Escape');
+  await expect(accountButton).toHaveAttribute('aria-expanded', 'false');
+  await expect(accountButton).toBeFocused();
+  await tablet.open('Allowed domains');
+  await page.getByRole('button', { name: 'Remove shop.example.com' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Remove this domain?' });
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('domain-list')).toContainText('shop.example.com');
+
   for (const screen of ['Overview', 'API keys', 'Allowed domains', 'Webhooks', 'Sessions', 'Team', 'Emails'] as const) {
     await tablet.open(screen);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -30,7 +30,7 @@ export class DashboardWebhooksPage {
   }
 
   async openEndpoint(url: string): Promise<void> {
-    await this.page.getByRole('link', { name: url }).click();
+    await this.page.getByRole('link', { name: url, exact: true }).click();
     await expect(this.page.getByRole('heading', { level: 1 })).toHaveText(url);
   }
 

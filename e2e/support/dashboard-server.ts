@@ -29,7 +29,8 @@ export class DashboardServer {
     readonly url: string,
     readonly receiver: WebhookReceiver,
     private readonly backend: RunningProcess,
-    private readonly databaseEnv: Record<string, string>,
+    /** The database and webhook settings the CLI needs to act like this server's operator. */
+    private readonly operatorEnv: Record<string, string>,
     private readonly clockOffsetFile: string,
     private readonly cleanups: Array<() => Promise<void>>,
   ) {}
@@ -79,7 +80,9 @@ export class DashboardServer {
       });
       cleanups.push(() => stopProcess(backend));
       await waitUntilReady(backend, `${url}/healthz`, READY_TIMEOUT_MS);
-      return new DashboardServer(url, receiver, backend, databaseEnv, clockOffsetFile, cleanups);
+      // With PostgreSQL the CLI connects itself and applies the operator's webhook settings, so it gets them too.
+      const operatorEnv = { ...databaseEnv, WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: receiver.caFile };
+      return new DashboardServer(url, receiver, backend, operatorEnv, clockOffsetFile, cleanups);
     } catch (error) {
       for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
       throw error;
@@ -109,7 +112,7 @@ export class DashboardServer {
 
   /** The provisioning CLI against this server's database (with PGlite it forwards to the server). */
   cli(...args: string[]): Record<string, any> {
-    const env: NodeJS.ProcessEnv = { ...process.env, ...this.databaseEnv };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...this.operatorEnv };
     delete env.PORT;
     const result = spawnSync('bun', ['backend/src/cli/main.ts', ...args], { cwd: repoRoot, env, encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`cli ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
