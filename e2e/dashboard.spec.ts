@@ -569,6 +569,8 @@ test('account: the password changes, the old one stops working; every screen fit
   await expect(tablet.heading).toHaveText('Overview');
   // Keyboard only: the skip link moves focus to the screen; the account menu closes on Escape and
   // gives focus back; a confirmation opens on the safe choice and Escape cancels it.
+  await page.reload();
+  await expect(tablet.heading).toHaveText('Overview');
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
   await page.keyboard.press('Enter');

@@ -191,8 +191,12 @@ export class DashApp extends LitElement {
     await this.loadMe();
   }
 
-  /** Signed in → the app; not signed in → setup (no tenant yet) or sign-in. */
-  private async loadMe(preferredTenant?: string): Promise<void> {
+  /**
+   * Signed in → the app; not signed in → setup (no tenant yet) or sign-in. `focus`: after signing
+   * in, focus moves to the first screen's heading; on a page load it stays at the top of the
+   * document, so the skip link comes first.
+   */
+  private async loadMe(preferredTenant?: string, focus = false): Promise<void> {
     try {
       this.me = await request<MeResponse>('GET', '/me');
     } catch (error) {
@@ -212,7 +216,7 @@ export class DashApp extends LitElement {
     const remembered = preferredTenant ?? window.localStorage.getItem(TENANT_KEY);
     this.tenantId = tenants.some((tenant) => tenant.tenantId === remembered) ? remembered! : tenants[0]!.tenantId;
     this.view = 'app';
-    this.focusScreen();
+    if (focus) this.focusScreen();
   }
 
   private async showSignedOut(): Promise<void> {
@@ -245,7 +249,7 @@ export class DashApp extends LitElement {
       this.route = parseRoute(window.location.hash);
     }
     this.view = 'loading';
-    await this.loadMe(event.detail?.tenantId);
+    await this.loadMe(event.detail?.tenantId, true);
   }
 
   private switchTenant(event: Event): void {
