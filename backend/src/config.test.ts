@@ -14,6 +14,7 @@ describe('loadConfig', () => {
     expect(config.webhookCaFile).toBeNull();
     expect(config.smtpUrl).toBeNull();
     expect([config.engineWorkers, config.engineQueueLimit, config.enginePreload, config.l1AgeMargin]).toEqual([1, 8, false, 5]);
+    expect(config.dashboardSignup).toBe(false);
   });
 
   test('PUBLIC_BASE_URL drives the verify URL and loses its trailing slash', () => {
@@ -36,6 +37,7 @@ describe('loadConfig', () => {
     ['no engine workers', { ENGINE_WORKERS: '0' }, 'ENGINE_WORKERS must be a whole number from 1 to 16'],
     ['negative queue', { ENGINE_QUEUE_LIMIT: '-1' }, 'ENGINE_QUEUE_LIMIT must be a whole number from 0'],
     ['preload not a boolean', { ENGINE_PRELOAD: 'yes' }, 'ENGINE_PRELOAD must be true or false, got "yes"'],
+    ['dashboard sign-up not a boolean', { DASHBOARD_SIGNUP: 'on' }, 'DASHBOARD_SIGNUP must be true or false, got "on"'],
     ['margin out of range', { L1_AGE_MARGIN: '40' }, 'L1_AGE_MARGIN must be a whole number from 0 to 30'],
   ];
   for (const [name, env, message] of bad) {

@@ -52,7 +52,9 @@ async function startServer(extra: Record<string, string>, wrapper: string[] = []
     proc.kill('SIGKILL');
   });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
+  // A fresh embedded database runs every migration at boot: seconds on a busy machine, so the wait
+  // is generous (60 s) rather than a guess at the speed of the machine.
+  for (let i = 0; i < 1200; i++) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) return { proc, base };
     } catch {}
@@ -504,5 +506,49 @@ describe('the running service delivers webhooks', () => {
     }
     proc.kill('SIGTERM');
     expect(await proc.exited).toBe(0);
+  }, 60_000);
+});
+
+describe('first run (issue 12)', () => {
+  test('a server with no tenant logs a setup link once; its token creates the first tenant and owner, once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'first-run-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const { proc, base } = await startServer({ DATA_DIR: dir });
+    let output = '';
+    void (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of proc.stdout) output += decoder.decode(chunk, { stream: true });
+    })();
+    let link: string | null = null;
+    for (let i = 0; i < 600 && !link; i++) {
+      link = /"setupUrl":"([^"]+)"/.exec(output)?.[1] ?? null;
+      if (!link) await Bun.sleep(50);
+    }
+    expect(link).toMatch(/^http:\/\/localhost:\d+\/dashboard\/setup#token=[0-9A-Za-z]{32}$/);
+    const token = link!.split('#token=')[1]!;
+    const origin = new URL(link!).origin;
+    const setup = (body: Record<string, string>) =>
+      fetch(`${base}/dashboard/api/setup`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await fetch(`${base}/`, { redirect: 'manual' })).headers.get('location')).toBe('/dashboard/');
+    const created = await setup({ token, tenantName: 'First', email: 'first@example.com', password: 'correct horse battery' });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('set-cookie')).toContain('HttpOnly');
+    expect((await setup({ token, tenantName: 'Again', email: 'again@example.com', password: 'correct horse battery' })).status).toBe(409);
+    expect(output.match(/setupUrl/g)).toHaveLength(1);
+    proc.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+  }, 120_000);
+
+  test('the test clock variable without NODE_ENV=test stops the boot', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clock-refused-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const proc = Bun.spawn(['bun', 'backend/src/main.ts'], {
+      cwd: root,
+      env: env({ DATA_DIR: dir, PORT: String(freePort()), NODE_ENV: 'production', AGEVERIFY_TEST_CLOCK_OFFSET_FILE: join(dir, 'offset') }),
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    expect(await proc.exited).toBe(1);
+    expect(await new Response(proc.stderr).text()).toContain('AGEVERIFY_TEST_CLOCK_OFFSET_FILE is a test-only setting and needs NODE_ENV=test');
   }, 60_000);
 });

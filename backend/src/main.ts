@@ -82,7 +82,8 @@ async function main(): Promise<void> {
   // First run (issue 12): a one-time setup link, logged once; a new one each boot until a tenant exists.
   const setupToken = await issueSetupToken(database.db);
   if (setupToken) {
-    logger.info('no tenant yet: open the setup link to create the first tenant and its owner (valid once)', {
+    // warn, not info: the operator has to act, and LOG_LEVEL=warn must not hide the link.
+    logger.warn('no tenant yet: open the setup link to create the first tenant and its owner (valid once)', {
       setupUrl: setupLink(config.publicBaseUrl, setupToken),
     });
   }

@@ -48,6 +48,24 @@ async function refusalOf(response: Response): Promise<AppError> {
   });
 }
 
+/**
+ * better-auth puts the session token in some JSON bodies (sign-in, get-session). The cookie is
+ * HttpOnly so that page scripts never hold the token; the body must not hand it to them either.
+ */
+async function withoutSessionToken(response: Response): Promise<Response> {
+  if (!response.headers.get('content-type')?.includes('application/json')) return response;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as Record<string, unknown> | null | undefined;
+  if (!body || typeof body !== 'object') return response;
+  delete body.token;
+  if (body.session && typeof body.session === 'object') delete (body.session as Record<string, unknown>).token;
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(body), { status: response.status, headers });
+}
+
 export function authRoutes(deps: AuthRouteDeps) {
   const { db, clock, auth } = deps;
   const ipOf = (request: Request) => deps.clientIp?.(request) ?? 'unknown';
@@ -83,7 +101,7 @@ export function authRoutes(deps: AuthRouteDeps) {
         const response = await (await auth()).handler(forwarded);
         if (key && response.status === 401) await recordSignInFailure(db, key, clock.now());
         if (response.status >= 400 && response.status < 500) throw await refusalOf(response);
-        return response;
+        return withoutSessionToken(response);
       })
       .get('/setup', async (): Promise<SetupStatusResponse> => ({ needed: !(await anyTenantExists(db)), signupEnabled: deps.signupEnabled }))
       .post(

@@ -78,6 +78,31 @@ for (const target of TARGETS) {
     });
   });
 
+  describe(`dashboard sign-up when the operator allows it [${target}]`, () => {
+    let ctx: TestContext;
+    beforeAll(async () => {
+      ctx = await createTestContext(target, { dashboardSignup: true });
+      await ctx.tenant({ name: 'Existing' });
+    });
+    afterAll(() => ctx.close());
+
+    test('DASHBOARD_SIGNUP=true: a further tenant and its owner, signed in; a taken email is refused', async () => {
+      const browser = new Browser(ctx);
+      expect(await browser.json('GET', '/dashboard/api/setup')).toEqual({ needed: false, signupEnabled: true });
+      const created = await browser.call('POST', '/dashboard/api/signup', { tenantName: 'Second Shop', email: 'second@example.com', password: PASSWORD });
+      expect(created.status).toBe(201);
+      const { tenantId } = (await created.json()) as { tenantId: string };
+      const me = await browser.json('GET', '/dashboard/api/me', undefined, 200);
+      expect(me.tenants).toEqual([{ tenantId, name: 'Second Shop', role: 'owner' }]);
+      const taken = await new Browser(ctx).call('POST', '/dashboard/api/signup', { tenantName: 'Third', email: 'second@example.com', password: PASSWORD });
+      expect(taken.status).toBe(409);
+      // better-auth's own sign-up endpoint stays closed.
+      const direct = await new Browser(ctx).call('POST', '/dashboard/api/auth/sign-up/email', { email: 'x@example.com', password: PASSWORD, name: 'X' });
+      expect(direct.status).toBeGreaterThanOrEqual(400);
+      expect(direct.status).toBeLessThan(500);
+    });
+  });
+
   describe(`dashboard sign-in, CSRF and rate limit [${target}]`, () => {
     let ctx: TestContext;
     let tenantId: string;
@@ -94,9 +119,17 @@ for (const target of TARGETS) {
 
     test('an owner made by the CLI signs in, changes the password and signs out', async () => {
       const browser = new Browser(ctx);
-      expect((await browser.signIn('cli-owner@example.com')).status).toBe(200);
+      const signIn = await browser.signIn('cli-owner@example.com');
+      expect(signIn.status).toBe(200);
+      // The token lives only in the HttpOnly cookie, never in a body a script could read.
+      const signInBody = (await signIn.json()) as Record<string, any>;
+      expect(signInBody.user.email).toBe('cli-owner@example.com');
+      expect(signInBody.token).toBeUndefined();
       const me = await browser.json('GET', '/dashboard/api/me', undefined, 200);
       expect(me.tenants).toEqual([{ tenantId, name: 'CLI Shop', role: 'owner' }]);
+      const session = await browser.json('GET', '/dashboard/api/auth/get-session', undefined, 200);
+      expect(session.user.email).toBe('cli-owner@example.com');
+      expect(session.session.token).toBeUndefined();
       const changed = await browser.call('POST', '/dashboard/api/auth/change-password', {
         currentPassword: PASSWORD,
         newPassword: 'another horse battery',
@@ -174,6 +207,19 @@ for (const target of TARGETS) {
       expect((await new Browser(ctx).call('POST', `/dashboard/api/invitations/${invitation.invitationId}/accept`, { password: PASSWORD })).status).toBe(404);
       const members = await owner.json('GET', `/dashboard/api/tenants/${tenantId}/members`, undefined, 200);
       expect(members.members.map((m: { email: string; role: string }) => [m.email, m.role])).toContainEqual(['dev@example.com', 'developer']);
+    });
+
+    test('an expired invitation is refused (410); a short password is refused (400) and the invitation stays open', async () => {
+      const owner = await signedIn(ctx, tenantId, 'owner');
+      const invitation = await owner.json('POST', `/dashboard/api/tenants/${tenantId}/invitations`, { email: 'late@example.com', role: 'admin' }, 201);
+      const short = await new Browser(ctx).call('POST', `/dashboard/api/invitations/${invitation.invitationId}/accept`, { password: 'short' });
+      expect(short.status).toBe(400);
+      expect((await new Browser(ctx).call('GET', `/dashboard/api/invitations/${invitation.invitationId}`)).status).toBe(200);
+      // better-auth set expiresAt with the system clock: move the test clock past it.
+      ctx.clock.set(new Date(new Date(invitation.expiresAt).getTime() + 1000));
+      const late = await new Browser(ctx).call('POST', `/dashboard/api/invitations/${invitation.invitationId}/accept`, { password: PASSWORD });
+      expect(late.status).toBe(410);
+      ctx.clock.set(new Date());
     });
 
     test('an existing user accepts while signed in', async () => {

@@ -304,6 +304,9 @@ for (const target of TARGETS) {
       expect(demoteOwner.status).toBe(403);
       expect((await admin.call('DELETE', api(tenantA, `/members/${owner.user.userId}`))).status).toBe(403);
       expect((await owner.call('PATCH', api(tenantA, `/members/${owner.user.userId}`), { role: 'admin' })).status).toBe(409);
+      const lastOwner = await owner.call('DELETE', api(tenantA, `/members/${owner.user.userId}`));
+      expect(lastOwner.status).toBe(409);
+      expect(((await lastOwner.json()) as { message: string }).message).toContain('last owner');
 
       const invitation = await admin.json('POST', api(tenantA, '/invitations'), { email: 'later@example.com', role: 'admin' }, 201);
       expect((await admin.json('GET', api(tenantA, '/members'), undefined, 200)).invitations.map((i: { invitationId: string }) => i.invitationId)).toContain(
