@@ -111,8 +111,8 @@ export function staticAssets(options: { root?: string } = {}) {
 
   /**
    * The dashboard is one page; its routes are in the hash, but /dashboard/setup and
-   * /dashboard/invite (links sent out of the app) and any reloaded path get the page too, unless
-   * they name a file of the build. no-store: the page is tiny, and a new build's asset names must
+   * /dashboard/invite (links sent out of the app) and any other one-segment path get the page too,
+   * unless they name a file of the build. no-store: the page is tiny, and a new build's asset names must
    * be picked up at once. /dashboard/api/* is the dashboard API's; an unknown API path is a 404 there,
    * never this page.
    */
@@ -153,7 +153,10 @@ export function staticAssets(options: { root?: string } = {}) {
       )
       // Elysia matches /dashboard and /dashboard/ alike (strictPath off); the page's links are absolute.
       .get('/dashboard/', () => dashboardPage(''), hidden)
-      .get('/dashboard/*', ({ params }) => dashboardPage(params['*']), hidden)
+      // One path segment, not a wildcard: a GET wildcard here would win over the dashboard API's
+      // `.all('/dashboard/api/auth/*')` (better-auth) for GET requests. The app's own routes are in
+      // the hash, so the paths to answer are /dashboard/setup, /dashboard/invite and the like.
+      .get('/dashboard/:page', ({ params }) => dashboardPage(params.page), hidden)
       .get(
         '/sdk/integrity.json',
         () => {
