@@ -6,6 +6,17 @@
  * Times are ISO 8601 strings. Every refusal is the service's error body (`ErrorBody` in ./errors)
  * with a 4xx status: 401 not signed in, 404 not a member of the tenant (another tenant is never
  * revealed), 403 role too low or cross-site request, 429 sign-in rate limit (with Retry-After).
+ *
+ * Where this differs from or adds to the contract notes:
+ * - `GET /setup` also answers `signupEnabled`; `POST /signup` exists when DASHBOARD_SIGNUP=true (else 404).
+ * - `POST .../rotate-secret` answers `{ secret }` only: the new secret replaces the old at once (decision 0036).
+ * - A delivery attempt's `durationMs` may be null (no request was made, e.g. a refused destination);
+ *   its `error` is null for a 2xx.
+ * - Developers may read `/keys` and `/members` (publishable keys and hints only); every change there,
+ *   and `/emails`, is owner/admin only (403).
+ * - `DELETE /invitations/:id` answers `{ invitationId, status: "canceled" }`; `DELETE /members/:userId`
+ *   answers `{ userId, removed: true }`; `PATCH /members/:userId` answers the MemberView.
+ * - better-auth bodies never carry the session token (it lives only in the HttpOnly cookie).
  */
 import type { TenantStatus, UserRole } from './accounts';
 import type { EventKind } from './events';

@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { TARGETS } from '../../testing/test-databases';
-import { createTestContext, type TestContext } from '../../testing/test-app';
+import { createTestContext, TEST_SECRET, type TestContext } from '../../testing/test-app';
+import { createApp } from '../../app';
+import { silentLogger } from '../../log';
 import { authMembers, authUsers, emailOutbox } from '../../db/schema';
 import { createTenant } from '../tenants/service';
 import { issueSetupToken } from './setup';
@@ -170,6 +172,42 @@ for (const target of TARGETS) {
       expect((await browser.signIn('cli-owner@example.com', 'wrong password!')).status).toBe(401);
       ctx.clock.advance(15 * 60 * 1000);
       expect((await browser.signIn(email, PASSWORD)).status).toBe(200);
+    });
+  });
+
+  describe(`dashboard over HTTPS [${target}]`, () => {
+    let ctx: TestContext;
+    beforeAll(async () => {
+      ctx = await createTestContext(target);
+    });
+    afterAll(() => ctx.close());
+
+    test('PUBLIC_BASE_URL https: Secure cookies, and only that origin is trusted', async () => {
+      await createTenant(ctx.database.db, ctx.clock, { name: 'TLS', domains: [], sandbox: true, owner: { email: 'tls@example.com', password: PASSWORD } });
+      const app = createApp({
+        db: ctx.database.db,
+        clock: ctx.clock,
+        logger: silentLogger,
+        serverSecret: TEST_SECRET,
+        publicBaseUrl: 'https://dash.example.com',
+        verifyUrl: 'https://dash.example.com/verify',
+        maxBodyBytes: 16 * 1024,
+      });
+      const browser = new Browser({ ...ctx, app } as TestContext);
+      const plain = await browser.call('POST', '/dashboard/api/auth/sign-in/email', { email: 'tls@example.com', password: PASSWORD });
+      expect(plain.status).toBe(403);
+      const signedInOverTls = await browser.call(
+        'POST',
+        '/dashboard/api/auth/sign-in/email',
+        { email: 'tls@example.com', password: PASSWORD },
+        { origin: 'https://dash.example.com' },
+      );
+      expect(signedInOverTls.status).toBe(200);
+      const cookie = signedInOverTls.headers.getSetCookie().find((c) => c.includes('ageverify.session_token='))!;
+      expect(cookie).toStartWith('__Secure-ageverify.session_token=');
+      expect(cookie).toContain('Secure');
+      expect(cookie).toContain('HttpOnly');
+      expect(cookie).toContain('SameSite=Strict');
     });
   });
 
