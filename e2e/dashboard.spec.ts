@@ -114,6 +114,8 @@ test('first run: / explains where the setup link is; the logged link creates the
 test('sign in: a wrong password is refused, the right one opens the dashboard; sign out ends the session', async () => {
   await dashboard.signOut();
   await expectNoSeriousA11yViolations(ownerPage, 'sign-in');
+  // Sign-up of further tenants is off by default (DASHBOARD_SIGNUP).
+  await expect(ownerPage.getByRole('button', { name: 'New here? Create an account' })).toHaveCount(0);
   expect((await dashboard.api('GET', '/me')).status).toBe(401);
   await dashboard.signIn(OWNER.email, 'not the password at all');
   await expect(dashboard.alert).toHaveText('The email or the password is wrong.');

@@ -6,7 +6,7 @@ import { entryPage, fragmentParam, parseRoute, routeHref, type Route, type Scree
 import { errorMessage, type DashScreen } from './screen-base';
 import { baseStyles } from './styles';
 
-type View = 'loading' | 'setup' | 'invite' | 'sign-in' | 'app' | 'no-tenant' | 'error';
+type View = 'loading' | 'setup' | 'invite' | 'sign-in' | 'sign-up' | 'app' | 'no-tenant' | 'error';
 
 const TENANT_KEY = 'ageverify.dashboard.tenant';
 
@@ -252,6 +252,13 @@ export class DashApp extends LitElement {
     await this.loadMe(event.detail?.tenantId, true);
   }
 
+  /** Between sign-in and sign-up; focus goes to the new form's heading. */
+  private async showEntry(view: 'sign-in' | 'sign-up'): Promise<void> {
+    this.view = view;
+    await this.updateComplete;
+    (this.renderRoot.querySelector('main > :first-child') as { focusHeading?: () => void } | null)?.focusHeading?.();
+  }
+
   private switchTenant(event: Event): void {
     this.tenantId = (event.target as HTMLSelectElement).value;
     window.localStorage.setItem(TENANT_KEY, this.tenantId);
@@ -279,7 +286,18 @@ export class DashApp extends LitElement {
       case 'invite':
         return html`<main class="centered"><dash-invitation @dash-signed-in=${this.onSignedIn}></dash-invitation></main>`;
       case 'sign-in':
-        return html`<main class="centered"><dash-sign-in @dash-signed-in=${this.onSignedIn}></dash-sign-in></main>`;
+        return html`<main class="centered">
+          <dash-sign-in @dash-signed-in=${this.onSignedIn}></dash-sign-in>
+          ${
+            this.signupEnabled
+              ? html`<p><button type="button" class="secondary" @click=${() => this.showEntry('sign-up')}>${i18n.t('signup.offer')}</button></p>`
+              : nothing
+          }
+        </main>`;
+      case 'sign-up':
+        return html`<main class="centered">
+          <dash-sign-up @dash-signed-in=${this.onSignedIn} @dash-sign-in=${() => this.showEntry('sign-in')}></dash-sign-up>
+        </main>`;
       case 'no-tenant':
         return html`<main class="centered">
           <h1>${i18n.t('app.noTenantTitle')}</h1>

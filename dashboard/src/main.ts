@@ -17,6 +17,7 @@ import { DashSessionDetail } from './dash-session-detail';
 import { DashSessions } from './dash-sessions';
 import { DashSetup } from './dash-setup';
 import { DashSignIn } from './dash-sign-in';
+import { DashSignUp } from './dash-sign-up';
 import { DashTeam } from './dash-team';
 import { DashWebhookDetail } from './dash-webhook-detail';
 import { DashWebhooks } from './dash-webhooks';
@@ -30,6 +31,7 @@ const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['dash-endpoint-form', DashEndpointForm],
   ['dash-setup', DashSetup],
   ['dash-sign-in', DashSignIn],
+  ['dash-sign-up', DashSignUp],
   ['dash-invitation', DashInvitation],
   ['dash-account', DashAccount],
   ['dash-overview', DashOverview],

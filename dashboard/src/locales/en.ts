@@ -69,6 +69,13 @@ export const en = {
     name: 'Your name (optional)',
     submit: 'Create account',
   },
+  signup: {
+    title: 'Create a new account',
+    intro: 'A new account for your shop or company, with you as its owner. You will be signed in right after.',
+    submit: 'Create account',
+    offer: 'New here? Create an account',
+    haveAccount: 'I already have a user: sign in',
+  },
   invite: {
     title: 'Invitation',
     intro: 'You are invited to {{tenant}} as {{role}}, with the email {{email}}.',
