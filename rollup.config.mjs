@@ -4,9 +4,12 @@
 //  - verify-ui/dist: the hosted verification UI (Lit + i18next) as minified ES modules: verify.js,
 //    which the page loads first, and chunks/ that it imports on demand (the camera and capture code
 //    of a live check), so a sandbox session or a blocked one never downloads them.
+//  - dashboard/dist: the tenant dashboard (Lit + i18next): index.html, one JS bundle and one CSS file,
+//    both with a content hash in their names (served immutable; index.html is never cached).
 //  - server-sdk/dist: @ageverify/server as ESM (index.js) and CommonJS (index.cjs), each with its
 //    declaration file, for `npm pack` (the workspace itself runs the sources; see tsconfig.json).
 // The backend serves the first two from disk (backend/src/http/static-assets.ts).
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import typescript from '@rollup/plugin-typescript';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -71,6 +74,50 @@ const verifyUi = {
   },
 };
 
+/**
+ * The dashboard's page: dashboard/index.html with the hashed names of the bundle and of the page
+ * stylesheet (dashboard/src/page.css) filled in. The stylesheet is a file, not a <style> element,
+ * because the dashboard's CSP allows no inline styles (backend/src/http/static-assets.ts).
+ */
+function dashboardPage() {
+  const read = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
+  return {
+    name: 'dashboard-page',
+    buildStart() {
+      rmSync(new URL('./dashboard/dist', import.meta.url), { recursive: true, force: true });
+      this.addWatchFile('dashboard/index.html');
+      this.addWatchFile('dashboard/src/page.css');
+    },
+    generateBundle(_options, bundle) {
+      const css = read('./dashboard/src/page.css');
+      const cssName = `assets/dashboard-${createHash('sha256').update(css).digest('hex').slice(0, 10)}.css`;
+      this.emitFile({ type: 'asset', fileName: cssName, source: css });
+      const entry = Object.values(bundle).find((chunk) => chunk.type === 'chunk' && chunk.isEntry);
+      if (!entry) this.error('dashboard: no entry chunk');
+      const page = read('./dashboard/index.html')
+        .replace('__DASHBOARD_JS__', `/dashboard/${entry.fileName}`)
+        .replace('__DASHBOARD_CSS__', `/dashboard/${cssName}`);
+      this.emitFile({ type: 'asset', fileName: 'index.html', source: page });
+    },
+  };
+}
+
+const dashboard = {
+  input: 'dashboard/src/main.ts',
+  // `production`: Lit's production build (no dev-mode warnings and checks, smaller) instead of the
+  // `development` export condition node-resolve would otherwise pick.
+  plugins: [dashboardPage(), nodeResolve({ browser: true, exportConditions: ['production'] }), typescript({ tsconfig: 'dashboard/tsconfig.build.json' })],
+  // Served under /dashboard/assets/ with `immutable`: every name carries its content hash.
+  output: {
+    dir: 'dashboard/dist',
+    format: 'es',
+    sourcemap: true,
+    entryFileNames: 'assets/dashboard-[hash].js',
+    chunkFileNames: 'assets/[name]-[hash].js',
+    plugins: [terser()],
+  },
+};
+
 // @ageverify/server runs on Node 18+ and Bun: node:crypto stays an import, and nothing else is
 // imported at run time (the protocol types it uses are erased from the JavaScript).
 const serverSdk = {
@@ -96,9 +143,9 @@ const serverSdkTypes = {
   ],
 };
 
-// ROLLUP_ONLY=sdk, =verify-ui or =server-sdk builds one of them (faster while working on one;
+// ROLLUP_ONLY=sdk, =verify-ui, =dashboard or =server-sdk builds one of them (faster while working on one;
 // server-sdk's `npm pack` uses it).
-const builds = { sdk: [sdk, sdkTypes], 'verify-ui': [verifyUi], 'server-sdk': [serverSdk, serverSdkTypes] };
+const builds = { sdk: [sdk, sdkTypes], 'verify-ui': [verifyUi], dashboard: [dashboard], 'server-sdk': [serverSdk, serverSdkTypes] };
 const only = process.env.ROLLUP_ONLY;
 if (only && !(only in builds)) throw new Error(`ROLLUP_ONLY=${only}: expected one of ${Object.keys(builds).join(', ')}`);
 export default only ? builds[only] : Object.values(builds).flat();

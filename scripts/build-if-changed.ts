@@ -8,7 +8,7 @@
  * when the hash differs or an output is missing; otherwise nothing runs. `bun run build` still
  * builds everything unconditionally (CI, packaging).
  *
- * Usage: bun scripts/build-if-changed.ts [sdk|verify-ui|server-sdk …]   (default: sdk verify-ui)
+ * Usage: bun scripts/build-if-changed.ts [sdk|verify-ui|dashboard|server-sdk …]   (default: sdk verify-ui dashboard)
  *        bun scripts/build-if-changed.ts --stamp   (after a full build: records every bundle as built)
  */
 import { createHash } from 'node:crypto';
@@ -38,6 +38,11 @@ export const BUNDLES: Record<string, Bundle> = {
     inputs: [...SHARED_INPUTS, 'verify-ui/src', 'verify-ui/package.json', 'verify-ui/tsconfig.json', 'verify-ui/tsconfig.build.json'],
     outputs: ['verify.js'],
     dist: 'verify-ui/dist',
+  },
+  dashboard: {
+    inputs: [...SHARED_INPUTS, 'dashboard/src', 'dashboard/index.html', 'dashboard/package.json', 'dashboard/tsconfig.json', 'dashboard/tsconfig.build.json'],
+    outputs: ['index.html'],
+    dist: 'dashboard/dist',
   },
   'server-sdk': {
     inputs: [...SHARED_INPUTS, 'server-sdk/src', 'server-sdk/package.json', 'server-sdk/tsconfig.json', 'server-sdk/tsconfig.build.json'],
@@ -113,5 +118,5 @@ if (import.meta.main) {
     for (const bundle of built) writeStamp(repoRoot, bundle, inputsHash(repoRoot, bundle));
     process.exit(0);
   }
-  process.exit(await main(names.length > 0 ? names : ['sdk', 'verify-ui']));
+  process.exit(await main(names.length > 0 ? names : ['sdk', 'verify-ui', 'dashboard']));
 }

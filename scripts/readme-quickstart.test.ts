@@ -131,13 +131,22 @@ async function followQuickstart(run: Run, printed: string): Promise<void> {
   expect(await (await fetch(simulated.redirectUrl)).text()).toContain('Session has already been used');
 
   // The shell block: its curl commands as written, with the keys and session id they print.
-  const shellSteps = commandsOf(readme, QUICKSTART).slice(1);
+  await followShellBlock(run, publishableKey, secretKey);
+}
+
+/** The quickstart's curl block as written, with the keys and session id it prints. */
+async function followShellBlock(run: Run, publishableKey: string, secretKey: string): Promise<void> {
+  const shellSteps = commandsOf(readme, QUICKSTART).filter((command) => command.startsWith('curl '));
   expect(shellSteps).toHaveLength(2);
   const [createCommand, validateCommand] = shellSteps.map(run.ports);
   const sh = (command: string) => JSON.parse(Bun.spawnSync(['sh', '-c', command], { cwd: root, env: run.env }).stdout.toString()) as Record<string, unknown>;
   const session = sh(createCommand!.replace('pk_test_…', publishableKey));
   expect(session.verifyUrl).toStartWith(`http://localhost:${run.servicePort}/verify?`);
-  await post(`${serviceUrl}/api/v1/verify/simulate`, { sessionId: session.sessionId, sessionToken: session.sessionToken, outcome: 'verified' });
+  await post(`http://localhost:${run.servicePort}/api/v1/verify/simulate`, {
+    sessionId: session.sessionId,
+    sessionToken: session.sessionToken,
+    outcome: 'verified',
+  });
   const validation = sh(validateCommand!.replace('sk_test_…', secretKey).replace('ses_…', String(session.sessionId)));
   expect(validation).toMatchObject({ sessionId: session.sessionId, verified: true, accessGranted: true, status: 'verified', sandboxMode: true });
 }
@@ -146,7 +155,7 @@ const QUICKSTART = 'Quickstart: a verified session, end to end';
 
 test('the quickstart, followed literally: bun run demo starts the service, the shop validates, the webhooks arrive signed', async () => {
   const run = scratchRun();
-  const [demoCommand] = commandsOf(readme, QUICKSTART);
+  const demoCommand = commandsOf(readme, QUICKSTART).find((command) => command.startsWith('bun run demo'));
   expect(demoCommand).toBe('bun run demo');
   const demo = spawnCommand(demoCommand!, run);
   const reader = demo.stdout.getReader();
@@ -188,8 +197,59 @@ test('next to a running service (set-up command 1), bun run demo uses it', async
     );
     if (!ready) await Bun.sleep(100);
   }
-  const demo = spawnCommand(commandsOf(readme, QUICKSTART)[0]!, run);
+  const demo = spawnCommand(commandsOf(readme, QUICKSTART).find((command) => command.startsWith('bun run demo'))!, run);
   const printed = await waitForLine(demo.stdout, /Ctrl-C stops the demo\./, 60_000);
   expect(printed).toContain(`Using the service already running on ${serviceUrl}`);
   await followQuickstart(run, printed);
+}, 180_000);
+
+/**
+ * The dashboard steps of the quickstart, with the HTTP calls its pages make (the browser clicks are
+ * e2e/dashboard.spec.ts): the start command logs the setup link; setup signs the owner in; a
+ * sandbox pair, a domain and "Try it"; then the curl block with the keys the dashboard showed.
+ */
+test('the quickstart through the dashboard: setup link in the log, account, keys, domain, try it, then the curl block', async () => {
+  const run = scratchRun();
+  run.env.LOG_LEVEL = 'info';
+  const start = commandsOf(readme, 'Set up on a fresh machine')[0]!.split('&&').at(-1)!.trim();
+  expect(start).toBe('bun run start');
+  const service = spawnCommand(`${start} 2>&1`, run);
+  const printed = await waitForLine(service.stdout, /\/dashboard\/setup#token=[A-Za-z0-9_-]+/, 120_000);
+  const link = new URL(/(http\S+\/dashboard\/setup#token=[A-Za-z0-9_-]+)/.exec(printed)![1]!);
+  expect(link.pathname).toBe('/dashboard/setup');
+  const origin = `http://localhost:${run.servicePort}`;
+  // Step 1 as the setup page does it: the token from the link's fragment.
+  let cookie = '';
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${origin}/dashboard/api${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', origin, ...(cookie ? { cookie } : {}) },
+      body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
+    });
+    const setCookie = response.headers
+      .getSetCookie()
+      .map((value) => value.split(';')[0])
+      .join('; ');
+    if (setCookie) cookie = setCookie;
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+  expect((await fetch(`${origin}/dashboard/`)).status).toBe(200);
+  const setup = await call('POST', '/setup', {
+    token: new URLSearchParams(link.hash.slice(1)).get('token'),
+    tenantName: 'My Shop',
+    email: 'me@example.com',
+    password: 'a long enough password',
+  });
+  expect(setup.status).toBe(201);
+  const tenant = `/tenants/${setup.body.tenantId}`;
+  // Step 2: a sandbox pair.
+  const pair = await call('POST', `${tenant}/keys`, { sandbox: true });
+  expect(pair.status).toBe(201);
+  // Step 3: a domain.
+  expect((await call('POST', `${tenant}/domains`, { domain: 'shop.example.com' })).status).toBe(201);
+  // Step 4: try it opens the verify UI for a sandbox session.
+  const tryIt = await call('POST', `${tenant}/try-it`, {});
+  expect(tryIt.status).toBe(201);
+  expect(tryIt.body.verifyUrl).toStartWith(`${origin}/verify?`);
+  await followShellBlock(run, pair.body.publishableKey, pair.body.secretKey);
 }, 180_000);

@@ -25,7 +25,7 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const logDir = join(repoRoot, 'test-results', 'e2e-services');
 
 /** The browser bundles the backend serves; `bun run build` makes them (`bun run test` does it first). */
-const BUILT_ASSETS = ['sdk/dist/ageverify.iife.min.js', 'verify-ui/dist/verify.js'];
+const BUILT_ASSETS = ['sdk/dist/ageverify.iife.min.js', 'verify-ui/dist/verify.js', 'dashboard/dist/index.html'];
 
 /** The first PGlite start on a machine runs initdb (about 8 s, slower on a busy CI box). */
 const BACKEND_READY_TIMEOUT_MS = 120_000;

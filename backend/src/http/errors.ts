@@ -23,6 +23,7 @@ export const HTTP_ERRORS = defineErrors({
   ASSET_NOT_FOUND: { status: 404, message: (p: { name: string }) => `No asset ${p.name}` },
   VERIFY_UI_NOT_BUILT: { status: 503, message: 'The verify UI is not built; run `bun run build`' },
   SDK_NOT_BUILT: { status: 503, message: 'The SDK is not built; run `bun run build`' },
+  DASHBOARD_NOT_BUILT: { status: 503, message: 'The dashboard is not built; run `bun run build`' },
   // Issue 15: while the database is down every request answers this at once, with Retry-After.
   DATABASE_UNAVAILABLE: { status: 503, message: 'Service temporarily unavailable: the database cannot be reached; retry later' },
   NOT_READY: { status: 503, message: 'The database cannot be reached; retry later' },

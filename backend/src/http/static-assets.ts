@@ -1,6 +1,7 @@
 /**
- * Serves the browser deliverables built by rollup: the verify UI at /verify and the SDK at /sdk.
- * The verify UI gets a strict CSP and may not be framed (no clickjacking of the camera page).
+ * Serves the browser deliverables built by rollup: the verify UI at /verify, the SDK at /sdk and
+ * the tenant dashboard at /dashboard/. The verify UI and the dashboard get a strict CSP and may
+ * not be framed (no clickjacking of the camera page or of the dashboard's buttons).
  * The SDK is served at a stable path (short cache) and at a versioned path (immutable).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -23,6 +24,22 @@ export const VERIFY_UI_CSP = [
   "frame-ancestors 'none'",
   "base-uri 'none'",
   "form-action 'none'",
+].join('; ');
+
+/**
+ * The dashboard's CSP (issue 12, item 8): nothing inline. Lit's styles are constructed style
+ * sheets (adoptedStyleSheets), which `style-src 'self'` does not govern; the page's own styles are
+ * a file. Only same-origin API calls; forms post nowhere else.
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
 ].join('; ');
 
 const TYPES: Record<string, string> = {
@@ -73,6 +90,7 @@ export function sdkIntegrity(sdkDist: string): { version: string; files: Record<
 export function staticAssets(options: { root?: string } = {}) {
   const root = options.root ?? repoRoot;
   const verifyDist = join(root, 'verify-ui/dist');
+  const dashboardDist = join(root, 'dashboard/dist');
   const sdkDist = join(root, 'sdk/dist');
   const verifyHtml = join(root, 'verify-ui/index.html');
   const securityHeaders = {
@@ -83,29 +101,72 @@ export function staticAssets(options: { root?: string } = {}) {
     'permissions-policy': 'camera=(self), microphone=()',
   };
 
+  const dashboardHeaders = {
+    'content-security-policy': DASHBOARD_CSP,
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+  };
+
+  /**
+   * The dashboard is one page; its routes are in the hash, but /dashboard/setup and
+   * /dashboard/invite (links sent out of the app) and any other one-segment path get the page too,
+   * unless they name a file of the build. no-store: the page is tiny, and a new build's asset names must
+   * be picked up at once. /dashboard/api/* is the dashboard API's; an unknown API path is a 404 there,
+   * never this page.
+   */
+  const dashboardPage = (rest: string): Response => {
+    if (rest === 'api' || rest.startsWith('api/')) throw HTTP_ERRORS.ROUTE_NOT_FOUND({ method: 'GET', path: `/dashboard/${rest}` });
+    const page = join(dashboardDist, 'index.html');
+    if (!existsSync(page)) throw HTTP_ERRORS.DASHBOARD_NOT_BUILT();
+    if (rest && rest !== 'index.html' && /\.[a-z0-9]+$/i.test(rest)) {
+      // A file name: serve it if the build has it, else a plain 404 (never the page, which would
+      // hide a broken asset link behind a 200 of HTML).
+      return fileResponse(dashboardDist, rest, 'no-cache', dashboardHeaders);
+    }
+    return new Response(Bun.file(page), {
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...dashboardHeaders },
+    });
+  };
+
   const hidden = { detail: { hide: true } };
-  return new Elysia({ name: 'static-assets' })
-    .get(
-      '/verify',
-      () => {
-        if (!existsSync(verifyHtml)) throw HTTP_ERRORS.VERIFY_UI_NOT_BUILT();
-        // no-store: the page's URL carries the sessionToken; keep it out of caches.
-        return new Response(Bun.file(verifyHtml), {
-          headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...securityHeaders },
-        });
-      },
-      hidden,
-    )
-    .get('/verify/assets/*', ({ params }) => fileResponse(verifyDist, params['*'], 'public, max-age=300'), hidden)
-    .get(
-      '/sdk/integrity.json',
-      () => {
-        const integrity = sdkIntegrity(sdkDist);
-        if (Object.keys(integrity.files).length === 0) throw HTTP_ERRORS.SDK_NOT_BUILT();
-        return Response.json(integrity, { headers: SDK_CROSS_ORIGIN_HEADERS });
-      },
-      hidden,
-    )
-    .get(`/sdk/${sdkVersion}/*`, ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=31536000, immutable', SDK_CROSS_ORIGIN_HEADERS), hidden)
-    .get('/sdk/*', ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=300', SDK_CROSS_ORIGIN_HEADERS), hidden);
+  return (
+    new Elysia({ name: 'static-assets' })
+      .get(
+        '/verify',
+        () => {
+          if (!existsSync(verifyHtml)) throw HTTP_ERRORS.VERIFY_UI_NOT_BUILT();
+          // no-store: the page's URL carries the sessionToken; keep it out of caches.
+          return new Response(Bun.file(verifyHtml), {
+            headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...securityHeaders },
+          });
+        },
+        hidden,
+      )
+      .get('/verify/assets/*', ({ params }) => fileResponse(verifyDist, params['*'], 'public, max-age=300'), hidden)
+      // Every asset name carries a content hash (rollup.config.mjs), so a year and `immutable` are safe.
+      .get(
+        '/dashboard/assets/*',
+        ({ params }) => fileResponse(join(dashboardDist, 'assets'), params['*'], 'public, max-age=31536000, immutable', dashboardHeaders),
+        hidden,
+      )
+      // Elysia matches /dashboard and /dashboard/ alike (strictPath off); the page's links are absolute.
+      .get('/dashboard/', () => dashboardPage(''), hidden)
+      // One path segment, not a wildcard: a GET wildcard here would win over the dashboard API's
+      // `.all('/dashboard/api/auth/*')` (better-auth) for GET requests. The app's own routes are in
+      // the hash, so the paths to answer are /dashboard/setup, /dashboard/invite and the like.
+      .get('/dashboard/:page', ({ params }) => dashboardPage(params.page), hidden)
+      .get(
+        '/sdk/integrity.json',
+        () => {
+          const integrity = sdkIntegrity(sdkDist);
+          if (Object.keys(integrity.files).length === 0) throw HTTP_ERRORS.SDK_NOT_BUILT();
+          return Response.json(integrity, { headers: SDK_CROSS_ORIGIN_HEADERS });
+        },
+        hidden,
+      )
+      .get(`/sdk/${sdkVersion}/*`, ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=31536000, immutable', SDK_CROSS_ORIGIN_HEADERS), hidden)
+      .get('/sdk/*', ({ params }) => fileResponse(sdkDist, params['*'], 'public, max-age=300', SDK_CROSS_ORIGIN_HEADERS), hidden)
+  );
 }

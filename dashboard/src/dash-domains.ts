@@ -1,0 +1,102 @@
+import { html, nothing } from 'lit';
+import type { AddDomainRequest, DomainsResponse } from '@ageverify/protocol';
+import type { DashConfirm } from './dash-confirm';
+import { i18n } from './i18n';
+import { DashScreen, errorMessage, formValues } from './screen-base';
+import { baseStyles } from './styles';
+
+/**
+ * Allowed return-URL domains (issue 12, item 4). The service validates each entry
+ * (backend/src/modules/tenants/domain-rules.ts); its message is shown beside the field.
+ */
+export class DashDomains extends DashScreen {
+  static override properties = { domains: { state: true }, problem: { state: true }, busy: { state: true }, added: { state: true } };
+  static override styles = [baseStyles];
+
+  domains: string[] = [];
+  problem: string | null = null;
+  busy = false;
+  added: string | null = null;
+
+  protected async load(): Promise<void> {
+    this.domains = (await this.call<DomainsResponse>('GET', '/domains')).domains;
+  }
+
+  override render() {
+    return html`<h1 tabindex="-1">${i18n.t('domains.title')}</h1>
+      <p>${i18n.t('domains.intro')}</p>
+      <p class="card">${i18n.t('domains.rules')}</p>
+      <form class="card" @submit=${this.add} novalidate>
+        <div class="field">
+          <label for="domain">${i18n.t('domains.field')}</label>
+          <input
+            id="domain"
+            name="domain"
+            type="text"
+            required
+            autocomplete="off"
+            placeholder="shop.example.com"
+            aria-describedby="domain-hint ${this.problem ? 'domain-error' : ''}"
+            aria-invalid=${this.problem ? 'true' : 'false'}
+          />
+          <span id="domain-hint" class="muted">${i18n.t('domains.hint')}</span>
+          ${this.problem ? html`<span id="domain-error" class="error" role="alert">${this.problem}</span>` : nothing}
+        </div>
+        <button type="submit" ?disabled=${this.busy}>${i18n.t('domains.add')}</button>
+      </form>
+      <p role="status" class="visually-hidden">${this.added ? i18n.t('domains.addedStatus', { domain: this.added }) : ''}</p>
+      ${this.renderLoadState()}
+      ${!this.loading && this.domains.length === 0 ? html`<p class="muted">${i18n.t('domains.none')}</p>` : nothing}
+      <ul data-testid="domain-list">
+        ${this.domains.map(
+          (domain) => html`<li class="actions">
+            <code>${domain}</code>
+            <button type="button" class="danger" aria-label=${i18n.t('domains.removeLabel', { domain })} @click=${() => this.removeDomain(domain)}>
+              ${i18n.t('domains.remove')}
+            </button>
+          </li>`,
+        )}
+      </ul>
+      <dash-confirm></dash-confirm>`;
+  }
+
+  private async add(event: Event): Promise<void> {
+    const values = formValues(event);
+    const form = event.target as HTMLFormElement;
+    this.busy = true;
+    this.problem = null;
+    this.added = null;
+    try {
+      const body: AddDomainRequest = { domain: values.domain ?? '' };
+      this.domains = (await this.call<DomainsResponse>('POST', '/domains', body)).domains;
+      this.added = body.domain.trim();
+      form.reset();
+    } catch (error) {
+      this.problem = errorMessage(error);
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLInputElement>('#domain')?.focus();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async removeDomain(domain: string): Promise<void> {
+    const confirmed = await this.renderRoot.querySelector<DashConfirm>('dash-confirm')!.ask({
+      heading: i18n.t('domains.removeTitle'),
+      message: i18n.t('domains.removeConfirm', { domain }),
+      confirmLabel: i18n.t('domains.remove'),
+    });
+    if (!confirmed) return;
+    try {
+      this.domains = (await this.call<DomainsResponse>('DELETE', `/domains/${encodeURIComponent(domain)}`)).domains;
+    } catch (error) {
+      this.problem = errorMessage(error);
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'dash-domains': DashDomains;
+  }
+}

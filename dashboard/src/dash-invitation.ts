@@ -1,0 +1,124 @@
+import { LitElement, html, nothing } from 'lit';
+import type { AcceptInvitationRequest, AcceptInvitationResponse, InvitationInfoResponse, MeResponse } from '@ageverify/protocol';
+import { ApiError, request } from './api';
+import { formatDateTime } from './format';
+import { i18n } from './i18n';
+import { MIN_PASSWORD_LENGTH } from './password-rules';
+import { fragmentParam } from './router';
+import { errorMessage, formValues } from './screen-base';
+import { baseStyles } from './styles';
+
+/**
+ * The page of an invitation link (`/dashboard/invite#id=…`): a new user chooses a password; a user
+ * who already has an account signs in (as that email) and accepts.
+ *
+ * @fires dash-signed-in - Accepted; detail.tenantId is the tenant joined.
+ */
+export class DashInvitation extends LitElement {
+  static override properties = {
+    info: { state: true },
+    signedInAs: { state: true },
+    busy: { state: true },
+    problem: { state: true },
+    loaded: { state: true },
+  };
+  static override styles = [baseStyles];
+
+  info: InvitationInfoResponse | null = null;
+  signedInAs: string | null = null;
+  busy = false;
+  problem: string | null = null;
+  loaded = false;
+  private readonly invitationId = fragmentParam(window.location.hash, 'id');
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  focusHeading(): void {
+    this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
+  }
+
+  private async load(): Promise<void> {
+    if (!this.invitationId) {
+      this.problem = i18n.t('invite.noId');
+      this.loaded = true;
+      return;
+    }
+    try {
+      this.info = await request<InvitationInfoResponse>('GET', `/invitations/${encodeURIComponent(this.invitationId)}`);
+      try {
+        this.signedInAs = (await request<MeResponse>('GET', '/me')).user.email;
+      } catch {
+        this.signedInAs = null;
+      }
+    } catch (error) {
+      this.problem = error instanceof ApiError && error.status === 404 ? i18n.t('invite.notFound') : errorMessage(error);
+    }
+    this.loaded = true;
+  }
+
+  override render() {
+    const heading = html`<h1 tabindex="-1">${i18n.t('invite.title')}</h1>`;
+    if (!this.loaded) return html`${heading}<p role="status">${i18n.t('common.loading')}</p>`;
+    if (!this.info) return html`${heading}<p class="error" role="alert">${this.problem}</p>`;
+    const info = this.info;
+    const intro = html`<p>${i18n.t('invite.intro', { tenant: info.tenantName, role: i18n.t(`roles.${info.role}`), email: info.email })}</p>
+      <p class="muted">${i18n.t('invite.expires', { date: formatDateTime(info.expiresAt) })}</p>
+      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}`;
+    if (info.accountExists) {
+      if (this.signedInAs?.toLowerCase() === info.email.toLowerCase()) {
+        return html`${heading}${intro}<button type="button" ?disabled=${this.busy} @click=${() => this.accept({})}>${i18n.t('invite.accept')}</button>`;
+      }
+      return html`${heading}${intro}
+        <p>${i18n.t('invite.signInFirst')}</p>
+        <dash-sign-in .email=${info.email} .heading=${i18n.t('invite.signInHeading')} @dash-signed-in=${this.afterSignIn}></dash-sign-in>`;
+    }
+    return html`${heading}${intro}
+      <form class="card" @submit=${this.createAccount}>
+        <div class="field">
+          <label for="name">${i18n.t('setup.name')}</label>
+          <input id="name" name="name" type="text" autocomplete="name" />
+        </div>
+        <div class="field">
+          <label for="password">${i18n.t('auth.newPassword')}</label>
+          <input id="password" name="password" type="password" required minlength=${MIN_PASSWORD_LENGTH} autocomplete="new-password" aria-describedby="password-hint" />
+          <span id="password-hint" class="muted">${i18n.t('auth.passwordHint', { min: MIN_PASSWORD_LENGTH })}</span>
+        </div>
+        <button type="submit" ?disabled=${this.busy}>${i18n.t('invite.createAccount')}</button>
+      </form>`;
+  }
+
+  /** The nested sign-in succeeded: accept as that user, without bubbling sign-in to the app first. */
+  private async afterSignIn(event: Event): Promise<void> {
+    event.stopPropagation();
+    await this.accept({});
+  }
+
+  private createAccount(event: Event): Promise<void> {
+    const values = formValues(event);
+    const body: AcceptInvitationRequest = { password: values.password ?? '' };
+    if (values.name) body.name = values.name;
+    return this.accept(body);
+  }
+
+  private async accept(body: AcceptInvitationRequest): Promise<void> {
+    this.busy = true;
+    this.problem = null;
+    try {
+      const result = await request<AcceptInvitationResponse>('POST', `/invitations/${encodeURIComponent(this.invitationId!)}/accept`, body);
+      this.dispatchEvent(new CustomEvent('dash-signed-in', { detail: { tenantId: result.tenantId }, bubbles: true, composed: true }));
+    } catch (error) {
+      this.problem = errorMessage(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'dash-invitation': DashInvitation;
+  }
+}

@@ -1,0 +1,79 @@
+import { LitElement, html, nothing } from 'lit';
+import type { SignupRequest, SignupResponse } from '@ageverify/protocol';
+import { request } from './api';
+import { i18n } from './i18n';
+import { MIN_PASSWORD_LENGTH } from './password-rules';
+import { errorMessage, formValues } from './screen-base';
+import { baseStyles } from './styles';
+
+/**
+ * Sign-up of a further tenant and its owner (issue 12, item 1), offered on the sign-in page only
+ * when the operator allows it (DASHBOARD_SIGNUP=true; `GET /setup` says `signupEnabled`).
+ *
+ * @fires dash-signed-in - The tenant was created and its owner signed in; detail.tenantId.
+ * @fires dash-sign-in - The user chose to sign in instead.
+ */
+export class DashSignUp extends LitElement {
+  static override properties = { busy: { state: true }, problem: { state: true } };
+  static override styles = [baseStyles];
+
+  busy = false;
+  problem: string | null = null;
+
+  focusHeading(): void {
+    this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
+  }
+
+  override render() {
+    return html`<h1 tabindex="-1">${i18n.t('signup.title')}</h1>
+      <p>${i18n.t('signup.intro')}</p>
+      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
+      <form class="card" @submit=${this.submit}>
+        <div class="field">
+          <label for="tenantName">${i18n.t('setup.tenantName')}</label>
+          <input id="tenantName" name="tenantName" type="text" required autocomplete="organization" />
+        </div>
+        <div class="field">
+          <label for="name">${i18n.t('setup.name')}</label>
+          <input id="name" name="name" type="text" autocomplete="name" />
+        </div>
+        <div class="field">
+          <label for="email">${i18n.t('auth.email')}</label>
+          <input id="email" name="email" type="email" required autocomplete="email" />
+        </div>
+        <div class="field">
+          <label for="password">${i18n.t('auth.newPassword')}</label>
+          <input id="password" name="password" type="password" required minlength=${MIN_PASSWORD_LENGTH} autocomplete="new-password" aria-describedby="password-hint" />
+          <span id="password-hint" class="muted">${i18n.t('auth.passwordHint', { min: MIN_PASSWORD_LENGTH })}</span>
+        </div>
+        <button type="submit" ?disabled=${this.busy}>${i18n.t('signup.submit')}</button>
+      </form>
+      <p><button type="button" class="secondary" @click=${this.signIn}>${i18n.t('signup.haveAccount')}</button></p>`;
+  }
+
+  private signIn(): void {
+    this.dispatchEvent(new CustomEvent('dash-sign-in', { bubbles: true, composed: true }));
+  }
+
+  private async submit(event: Event): Promise<void> {
+    const values = formValues(event);
+    this.busy = true;
+    this.problem = null;
+    try {
+      const body: SignupRequest = { tenantName: values.tenantName ?? '', email: values.email ?? '', password: values.password ?? '' };
+      if (values.name) body.name = values.name;
+      const result = await request<SignupResponse>('POST', '/signup', body);
+      this.dispatchEvent(new CustomEvent('dash-signed-in', { detail: { tenantId: result.tenantId }, bubbles: true, composed: true }));
+    } catch (error) {
+      this.problem = errorMessage(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'dash-sign-up': DashSignUp;
+  }
+}

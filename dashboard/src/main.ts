@@ -1,0 +1,50 @@
+/**
+ * Entry of the tenant dashboard (dashboard/index.html loads the bundle built from here).
+ * Translations are initialised before any element is defined, so the first render is already translated.
+ */
+import { initI18n } from './i18n';
+import { DashAccount } from './dash-account';
+import { DashApp } from './dash-app';
+import { DashConfirm } from './dash-confirm';
+import { DashDomains } from './dash-domains';
+import { DashEmails } from './dash-emails';
+import { DashEndpointForm } from './dash-endpoint-form';
+import { DashInvitation } from './dash-invitation';
+import { DashKeys } from './dash-keys';
+import { DashOverview } from './dash-overview';
+import { DashSecret } from './dash-secret';
+import { DashSessionDetail } from './dash-session-detail';
+import { DashSessions } from './dash-sessions';
+import { DashSetup } from './dash-setup';
+import { DashSignIn } from './dash-sign-in';
+import { DashSignUp } from './dash-sign-up';
+import { DashTeam } from './dash-team';
+import { DashWebhookDetail } from './dash-webhook-detail';
+import { DashWebhooks } from './dash-webhooks';
+
+initI18n();
+
+const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
+  // Children first: the app's first render then creates upgraded screens directly.
+  ['dash-confirm', DashConfirm],
+  ['dash-secret', DashSecret],
+  ['dash-endpoint-form', DashEndpointForm],
+  ['dash-setup', DashSetup],
+  ['dash-sign-in', DashSignIn],
+  ['dash-sign-up', DashSignUp],
+  ['dash-invitation', DashInvitation],
+  ['dash-account', DashAccount],
+  ['dash-overview', DashOverview],
+  ['dash-keys', DashKeys],
+  ['dash-domains', DashDomains],
+  ['dash-webhooks', DashWebhooks],
+  ['dash-webhook-detail', DashWebhookDetail],
+  ['dash-sessions', DashSessions],
+  ['dash-session-detail', DashSessionDetail],
+  ['dash-team', DashTeam],
+  ['dash-emails', DashEmails],
+  ['dash-app', DashApp],
+];
+for (const [tag, element] of ELEMENTS) {
+  if (!customElements.get(tag)) customElements.define(tag, element);
+}

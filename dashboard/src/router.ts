@@ -1,0 +1,39 @@
+/**
+ * Routes of the signed-in app live in the hash (`#/webhooks/whe_…`), so reloading or sharing a
+ * link keeps the screen and the server needs no route table. The two pages reached from links
+ * sent outside the app use paths: `/dashboard/setup#token=…` (logged at boot) and
+ * `/dashboard/invite#id=…` (invitation emails).
+ */
+export const SCREENS = ['overview', 'keys', 'domains', 'webhooks', 'sessions', 'team', 'emails', 'account'] as const;
+export type ScreenName = (typeof SCREENS)[number];
+
+export interface Route {
+  screen: ScreenName;
+  /** The second segment, e.g. an endpointId or a sessionId. */
+  id: string | null;
+}
+
+export function parseRoute(hash: string): Route {
+  const [first, second] = hash.replace(/^#\/?/, '').split('/');
+  const screen = (SCREENS as readonly string[]).includes(first ?? '') ? (first as ScreenName) : 'overview';
+  return { screen, id: second ? decodeURIComponent(second) : null };
+}
+
+export function routeHref(screen: ScreenName, id?: string): string {
+  return id ? `#/${screen}/${encodeURIComponent(id)}` : `#/${screen}`;
+}
+
+export type EntryPage = 'setup' | 'invite' | 'app';
+
+/** Which page a path under /dashboard/ opens. */
+export function entryPage(pathname: string): EntryPage {
+  const rest = pathname.replace(/^\/dashboard\/?/, '').replace(/\/$/, '');
+  if (rest === 'setup') return 'setup';
+  if (rest === 'invite') return 'invite';
+  return 'app';
+}
+
+/** A value from the fragment, e.g. `token` in `#token=…` (never sent to the server, never in logs). */
+export function fragmentParam(hash: string, name: string): string | null {
+  return new URLSearchParams(hash.replace(/^#/, '')).get(name);
+}

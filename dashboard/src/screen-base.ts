@@ -1,0 +1,80 @@
+/**
+ * What every signed-in screen shares: the tenant and role it shows, loading with an error state,
+ * and focus on its heading when it appears (so keyboard and screen-reader users land on the new screen).
+ */
+import { LitElement, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import type { UserRole } from '@ageverify/protocol';
+import { ApiError, request, tenantPath } from './api';
+import { i18n } from './i18n';
+
+export abstract class DashScreen extends LitElement {
+  static override properties: PropertyDeclarations = {
+    tenantId: { type: String },
+    userRole: { type: String },
+    itemId: { type: String },
+    loading: { state: true },
+    loadError: { state: true },
+  };
+
+  tenantId = '';
+  userRole: UserRole = 'developer';
+  /** The route's second segment (an endpointId, a sessionId), when the screen has one. */
+  itemId: string | null = null;
+  loading = true;
+  loadError: string | null = null;
+
+  /** Owners and admins manage keys, members and see the outbox (dashboard contract, "Roles"). */
+  get canManage(): boolean {
+    return this.userRole === 'owner' || this.userRole === 'admin';
+  }
+
+  protected abstract load(): Promise<void>;
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if ((changed.has('tenantId') || changed.has('itemId')) && this.tenantId) void this.reload();
+  }
+
+  async reload(): Promise<void> {
+    this.loading = true;
+    this.loadError = null;
+    try {
+      await this.load();
+    } catch (error) {
+      this.loadError = errorMessage(error);
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  protected call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    return request<T>(method, tenantPath(this.tenantId, path), body);
+  }
+
+  focusHeading(): void {
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('h1')?.focus());
+  }
+
+  protected renderLoadState() {
+    if (this.loadError) return html`<p class="error" role="alert">${this.loadError}</p>`;
+    if (this.loading) return html`<p class="muted" role="status">${i18n.t('common.loading')}</p>`;
+    return nothing;
+  }
+}
+
+/** The message to show for a failed call: the API's own message says what is wrong. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 401) return i18n.t('common.signedOut');
+    return error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Field values of a submitted form, by name. */
+export function formValues(event: Event): Record<string, string> {
+  event.preventDefault();
+  const form = event.target as HTMLFormElement;
+  const values: Record<string, string> = {};
+  for (const [name, value] of new FormData(form).entries()) if (typeof value === 'string') values[name] = value;
+  return values;
+}
