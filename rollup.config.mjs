@@ -61,7 +61,7 @@ function cleanVerifyChunks() {
 
 const verifyUi = {
   input: 'verify-ui/src/main.ts',
-  plugins: [cleanVerifyChunks(), nodeResolve({ browser: true }), typescript({ tsconfig: 'verify-ui/tsconfig.build.json' })],
+  plugins: [cleanVerifyChunks(), nodeResolve({ browser: true, exportConditions: ['production'] }), typescript({ tsconfig: 'verify-ui/tsconfig.build.json' })],
   // Served under /verify/assets/ (backend/src/http/static-assets.ts); chunks are imported with
   // paths relative to verify.js, so they load from the same folder under `script-src 'self'`.
   output: {
