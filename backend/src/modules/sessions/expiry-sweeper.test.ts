@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { and, eq, inArray } from 'drizzle-orm';
 import { SESSION_LIFETIME_MS } from '@ageverify/protocol';
 import { ManualClock } from '../../clock';
-import { events, sessions } from '../../db/schema';
+import { events, sessions, webhookDeliveries, webhookEndpoints } from '../../db/schema';
 import { openTestDatabase, TARGETS, type TestDatabase } from '../../testing/test-databases';
 import { seedStartedSession } from '../../testing/seed-session';
 import { createTenant } from '../tenants/service';
-import { sweepExpiredSessions } from './expiry-sweeper';
+import { EXPIRY_BATCH_SIZE, sweepExpiredSessions } from './expiry-sweeper';
 
 for (const target of TARGETS) {
   describe(`batched expiry sweep (${target})`, () => {
@@ -41,6 +41,44 @@ for (const target of TARGETS) {
       expect(await timeouts(ids)).toHaveLength(10);
       expect(await sweepExpiredSessions(database.db, clock.now(), { batchSize: 10 })).toBeGreaterThanOrEqual(15);
     });
+
+    test('a batch routed to 20 endpoints: more delivery rows than one statement can carry, all recorded', async () => {
+      const tenant = await createTenant(database.db, clock, { name: 'Many endpoints', domains: [], sandbox: false });
+      const now = clock.now();
+      await database.db.insert(webhookEndpoints).values(
+        Array.from({ length: 20 }, (_, i) => ({
+          id: `whe_many_${i}_${tenant.tenantId}`,
+          tenantId: tenant.tenantId,
+          url: `https://hooks.example.com/${i}`,
+          secret: 'whsec_test',
+          events: ['session.timeout'],
+          createdAt: now,
+        })),
+      );
+      const due = 400; // 400 sessions × 20 endpoints × 12 parameters = 96,000 > 65,535
+      await database.db.insert(sessions).values(
+        Array.from({ length: due }, (_, i) => ({
+          id: `ses_many_${i}_${tenant.tenantId}`,
+          tenantId: tenant.tenantId,
+          pairId: tenant.pairId,
+          sandbox: false,
+          state: 'PENDING' as const,
+          returnUrl: 'https://shop.example.com/done',
+          verificationMode: 'L1' as const,
+          challengeAge: 25,
+          faceMatchEnabled: false,
+          sessionTokenHash: `t${i}`,
+          handoffTokenHash: `h${i}`,
+          createdWith: 'secret' as const,
+          createdAt: new Date(now.getTime() - SESSION_LIFETIME_MS - 60_000),
+          expiresAt: new Date(now.getTime() - 60_000),
+        })),
+      );
+      expect(due).toBeLessThanOrEqual(EXPIRY_BATCH_SIZE);
+      expect(await sweepExpiredSessions(database.db, now)).toBeGreaterThanOrEqual(due);
+      const routed = await database.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.tenantId, tenant.tenantId));
+      expect(routed).toHaveLength(due * 20);
+    }, 60_000);
 
     test('racing sweeps: one session.timeout per session, timestamped at the deadline', async () => {
       const ids = await dueSessions(30);

@@ -27,6 +27,9 @@ import { DEFAULT_WEBHOOK_SETTINGS } from './settings';
 /** NOTIFY channel the dispatchers LISTEN on; PostgreSQL delivers it at commit, never for a rollback. */
 export const WAKE_CHANNEL = 'ageverify_webhooks';
 
+/** 12 parameters a row: 4,000 rows stay under the protocol's 65,535 parameters per statement. */
+const DELIVERY_ROWS_PER_INSERT = 4_000;
+
 const wakeState = new WeakMap<Db, { sending: boolean; again: boolean }>();
 
 /**
@@ -166,7 +169,14 @@ export async function routeEvents(tx: DbOrTx, events: readonly RoutableEvent[]):
     });
   });
   if (values.length === 0) return { pending: 0, recordedUndelivered: 0 };
-  await tx.insert(webhookDeliveries).values(values).onConflictDoNothing();
+  // A statement carries at most 65,535 parameters (PostgreSQL's protocol): an expiry batch routed to
+  // a tenant's 20 endpoints is far more rows than one INSERT can take.
+  for (let start = 0; start < values.length; start += DELIVERY_ROWS_PER_INSERT) {
+    await tx
+      .insert(webhookDeliveries)
+      .values(values.slice(start, start + DELIVERY_ROWS_PER_INSERT))
+      .onConflictDoNothing();
+  }
   const pending = values.filter((v) => v.status === 'pending').length;
   // Wakes every dispatcher once this transaction has committed; inside it only when the
   // transaction is not one db/after-commit.ts knows (a NOTIFY in a transaction serialises commits).
