@@ -28,7 +28,9 @@ import { addEndpoint, redeliverEndpoint, removeEndpoint, requireEndpoint, setEnd
 import { endpointHealth } from '../webhooks/endpoints/health';
 import { testEndpoint } from '../webhooks/endpoints/test-endpoint';
 import { newWebhookSecret } from '../webhooks/ids';
-import { WAKE_CHANNEL } from '../webhooks/routing';
+import { rearmedDelivery } from '../webhooks/endpoints/redelivery';
+import { WAKE_CHANNEL, wakeDispatchers } from '../webhooks/routing';
+import { afterCommit } from '../../db/after-commit';
 import { WEBHOOK_ERRORS } from '../webhooks/errors';
 import { dashboardAccess } from './dashboard-access';
 import { decodeCursor, encodeCursor, type TenantRouteDeps } from './deps';
@@ -242,20 +244,9 @@ export function webhookRoutes(deps: TenantRouteDeps) {
           .for('update');
         if (!delivery) throw DASHBOARD_ERRORS.DELIVERY_NOT_FOUND({ eventId: params.eventId });
         if (delivery.status === 'pending') throw DASHBOARD_ERRORS.DELIVERY_PENDING({ eventId: params.eventId });
-        // Re-armed like a redelivery batch row (redelivery.ts): same event id, the body fixed at the first attempt.
-        await tx
-          .update(webhookDeliveries)
-          .set({
-            status: 'pending',
-            undeliveredReason: null,
-            settledAt: null,
-            attempts: 0,
-            nextAttemptAt: now,
-            deadlineAt: new Date(now.getTime() + deps.webhookSettings.deliveryWindowMs),
-            leaseUntil: null,
-          })
-          .where(eq(webhookDeliveries.id, delivery.id));
-        await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
+        // Re-armed like a redelivery batch row: same event id, the body fixed at the first attempt.
+        await tx.update(webhookDeliveries).set(rearmedDelivery(now, deps.webhookSettings.deliveryWindowMs)).where(eq(webhookDeliveries.id, delivery.id));
+        if (!afterCommit(tx, wakeDispatchers)) await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
       });
       set.status = 202;
       return { eventId: params.eventId };

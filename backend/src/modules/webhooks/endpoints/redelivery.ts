@@ -99,16 +99,7 @@ export async function releaseRedeliveryBatches(db: Db, now: Date, settings: Pick
       }
       await tx
         .update(webhookDeliveries)
-        .set({
-          status: 'pending',
-          undeliveredReason: null,
-          settledAt: null,
-          attempts: 0,
-          nextAttemptAt: now,
-          deadlineAt: new Date(now.getTime() + settings.deliveryWindowMs),
-          leaseUntil: null,
-          redeliveryId: job.id,
-        })
+        .set({ ...rearmedDelivery(now, settings.deliveryWindowMs), redeliveryId: job.id })
         .where(
           inArray(
             webhookDeliveries.id,
@@ -142,5 +133,21 @@ export async function latestRedelivery(db: DbOrTx, endpointId: string) {
     queued: job.queued,
     finishedAt: job.finishedAt?.toISOString() ?? null,
     note: job.note,
+  };
+}
+
+/**
+ * A settled delivery made due again (Redeliver, and the dashboard's resend of one event): same row,
+ * so the same event id and the body fixed at its first attempt; a fresh attempt count and window.
+ */
+export function rearmedDelivery(now: Date, deliveryWindowMs: number) {
+  return {
+    status: 'pending' as const,
+    undeliveredReason: null,
+    settledAt: null,
+    attempts: 0,
+    nextAttemptAt: now,
+    deadlineAt: new Date(now.getTime() + deliveryWindowMs),
+    leaseUntil: null,
   };
 }
