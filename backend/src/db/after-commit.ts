@@ -12,7 +12,7 @@
  * rollback or a failed commit. A transaction not started by a wrapped database (or a nested one,
  * a savepoint) is not known here: `afterCommit` answers false and the caller does the work inside.
  */
-import type { Db, DbOrTx } from './database';
+import type { Db, DbOrTx } from './db-types';
 
 type AfterCommitWork = (db: Db) => void;
 

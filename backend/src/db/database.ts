@@ -11,7 +11,6 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import * as schema from './schema';
 import { loadTemplate } from './pglite-template';
@@ -20,9 +19,9 @@ import { restrictTree, secureDataDir } from './data-dir-permissions';
 import { prepareEveryParameterisedQuery } from './prepared-statements';
 import { enableAfterCommit } from './after-commit';
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-/** A transaction or the database itself: services accept either. */
-export type DbOrTx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
+import type { Db } from './db-types';
+
+export type { Db, DbOrTx } from './db-types';
 
 export interface Database {
   db: Db;
