@@ -8,7 +8,7 @@
  * queued events, is signed with the new secret only.
  */
 import { Elysia, t } from 'elysia';
-import { and, count, desc, eq, gte, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull, lt, ne, or } from 'drizzle-orm';
 import {
   EVENT_KINDS,
   WEBHOOK_ENDPOINT_LIMIT,
@@ -29,8 +29,7 @@ import { endpointHealth } from '../webhooks/endpoints/health';
 import { testEndpoint } from '../webhooks/endpoints/test-endpoint';
 import { newWebhookSecret } from '../webhooks/ids';
 import { rearmedDelivery } from '../webhooks/endpoints/redelivery';
-import { WAKE_CHANNEL, wakeDispatchers } from '../webhooks/routing';
-import { afterCommit } from '../../db/after-commit';
+import { wakeDispatchersOnCommit } from '../webhooks/routing';
 import { WEBHOOK_ERRORS } from '../webhooks/errors';
 import { dashboardAccess } from './dashboard-access';
 import { decodeCursor, encodeCursor, type TenantRouteDeps } from './deps';
@@ -246,7 +245,7 @@ export function webhookRoutes(deps: TenantRouteDeps) {
         if (delivery.status === 'pending') throw DASHBOARD_ERRORS.DELIVERY_PENDING({ eventId: params.eventId });
         // Re-armed like a redelivery batch row: same event id, the body fixed at the first attempt.
         await tx.update(webhookDeliveries).set(rearmedDelivery(now, deps.webhookSettings.deliveryWindowMs)).where(eq(webhookDeliveries.id, delivery.id));
-        if (!afterCommit(tx, wakeDispatchers)) await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
+        await wakeDispatchersOnCommit(tx);
       });
       set.status = 202;
       return { eventId: params.eventId };

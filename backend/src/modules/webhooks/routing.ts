@@ -59,6 +59,15 @@ export function wakeDispatchers(db: Db): void {
   send();
 }
 
+/**
+ * Wakes every dispatcher once `tx` has committed: after the commit when db/after-commit.ts knows
+ * the transaction, otherwise with a NOTIFY inside it (PostgreSQL delivers that at commit too, but
+ * serialises the commits that notified).
+ */
+export async function wakeDispatchersOnCommit(tx: DbOrTx): Promise<void> {
+  if (!afterCommit(tx, wakeDispatchers)) await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
+}
+
 export interface RoutableEvent {
   id: string;
   tenantId: string;
@@ -178,8 +187,6 @@ export async function routeEvents(tx: DbOrTx, events: readonly RoutableEvent[]):
       .onConflictDoNothing();
   }
   const pending = values.filter((v) => v.status === 'pending').length;
-  // Wakes every dispatcher once this transaction has committed; inside it only when the
-  // transaction is not one db/after-commit.ts knows (a NOTIFY in a transaction serialises commits).
-  if (pending > 0 && !afterCommit(tx, wakeDispatchers)) await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
+  if (pending > 0) await wakeDispatchersOnCommit(tx);
   return { pending, recordedUndelivered: values.length - pending };
 }

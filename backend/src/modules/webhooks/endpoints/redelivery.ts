@@ -14,7 +14,7 @@ import type { Db, DbOrTx } from '../../../db/database';
 import { webhookDeliveries, webhookEndpoints, webhookRedeliveries } from '../../../db/schema';
 import { WEBHOOK_ERRORS } from '../errors';
 import { webhookId } from '../ids';
-import { WAKE_CHANNEL } from '../routing';
+import { wakeDispatchersOnCommit } from '../routing';
 import type { WebhookSettings } from '../settings';
 
 function eligible(endpointId: string, windowStart: Date, requestedAt: Date, excludeJob?: string) {
@@ -47,7 +47,7 @@ export async function requestRedelivery(db: Db, now: Date, settings: Pick<Webhoo
       .select({ n: count() })
       .from(webhookDeliveries)
       .where(eligible(endpointId, job.windowStart, job.requestedAt, job.id));
-    await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
+    await wakeDispatchersOnCommit(tx);
     const events = found?.n ?? 0;
     return {
       redeliveryId: job.id,
@@ -112,7 +112,7 @@ export async function releaseRedeliveryBatches(db: Db, now: Date, settings: Pick
         .where(eq(webhookRedeliveries.id, job.id));
       released += batch.length;
     }
-    if (released > 0) await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
+    if (released > 0) await wakeDispatchersOnCommit(tx);
     return released;
   });
 }
