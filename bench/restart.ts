@@ -8,16 +8,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../backend/src/testing/free-port';
 
 const root = join(import.meta.dir, '..');
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-restart-'));
-
-function freePort(): number {
-  const server = Bun.serve({ port: 0, fetch: () => new Response() });
-  const port = server.port!;
-  server.stop(true);
-  return port;
-}
 
 const port = freePort();
 const base = `http://127.0.0.1:${port}`;

@@ -23,6 +23,7 @@ import postgres from 'postgres';
 import { startReceiver, type Receiver } from '../backend/src/modules/webhooks/testing/https-receiver';
 import { findPostgresBinDir, startPrivateCluster, type PrivateCluster } from '../backend/src/testing/private-postgres';
 import { createThrowawayPostgres } from '../backend/src/testing/test-databases';
+import { freePort } from '../backend/src/testing/free-port';
 
 const root = join(import.meta.dir, '..');
 const SHORT = process.argv.includes('--short');
@@ -47,13 +48,6 @@ const check = (ok: boolean, message: string) => {
   console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${message}`);
 };
 const cleanup: (() => Promise<unknown> | unknown)[] = [];
-
-function freePort(): number {
-  const server = Bun.serve({ port: 0, fetch: () => new Response() });
-  const port = server.port!;
-  server.stop(true);
-  return port;
-}
 
 function env(extra: Record<string, string>): Record<string, string> {
   const base = { ...process.env } as Record<string, string>;

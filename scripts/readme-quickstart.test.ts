@@ -10,6 +10,7 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../backend/src/testing/free-port';
 
 const root = join(import.meta.dir, '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -31,13 +32,6 @@ export function commandsOf(markdown: string, heading: string): string[] {
       .map((line) => line.trim())
       .filter((line) => line.length > 0 && !line.startsWith('#')),
   );
-}
-
-function freePort(): number {
-  const server = Bun.serve({ port: 0, fetch: () => new Response() });
-  const port = server.port!;
-  server.stop(true);
-  return port;
 }
 
 async function waitForLine(stream: ReadableStream<Uint8Array>, pattern: RegExp, timeoutMs: number): Promise<string> {

@@ -12,6 +12,7 @@ import { readLock } from './db/data-dir-lock';
 import { findPostgresBinDir, startPrivateCluster } from './testing/private-postgres';
 import { startReceiver } from './modules/webhooks/testing/https-receiver';
 import { verifyWebhookSignature } from '../../server-sdk/src/webhook-signature';
+import { freePort } from './testing/free-port';
 
 const root = join(import.meta.dir, '../..');
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -23,13 +24,6 @@ afterAll(async () => {
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true }).map((entry) => join(entry.parentPath, entry.name));
-}
-
-function freePort(): number {
-  const server = Bun.serve({ port: 0, fetch: () => new Response() });
-  const port = server.port!;
-  server.stop(true);
-  return port;
 }
 
 function env(extra: Record<string, string>): Record<string, string> {

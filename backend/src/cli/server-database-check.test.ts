@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test';
 import { databaseMismatchWarning, healthUrl, probeServer, type ServerHealth } from './server-database-check';
+import { freePort } from '../testing/free-port';
 
 const ours = { kind: 'pglite' as const, id: 'aaaaaaaaaaaaaaaa' };
 
@@ -30,9 +31,7 @@ test.each([
 });
 
 test('a port where nothing listens answers null quickly', async () => {
-  const server = Bun.serve({ port: 0, fetch: () => new Response() });
-  const port = server.port!;
-  server.stop(true);
+  const port = freePort();
   const began = performance.now();
   expect(await probeServer(`http://127.0.0.1:${port}/healthz`)).toBeNull();
   expect(performance.now() - began).toBeLessThan(1000);

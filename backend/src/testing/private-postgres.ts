@@ -9,6 +9,7 @@ import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync }
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import postgres from 'postgres';
+import { freePort } from './free-port';
 
 export interface PrivateCluster {
   /** postgres://…/postgres on 127.0.0.1 and the cluster's own port. */
@@ -50,13 +51,6 @@ function unprivilegedIdentity(): { uid: number; gid: number } | null {
   if (!entry) throw new Error('running as root and /etc/passwd has neither a postgres nor a nobody user to run PostgreSQL as');
   const [, , uid, gid] = entry.split(':');
   return { uid: Number(uid), gid: Number(gid) };
-}
-
-function freePort(): number {
-  const server = Bun.serve({ port: 0, fetch: () => new Response() });
-  const port = server.port!;
-  server.stop(true);
-  return port;
 }
 
 export async function startPrivateCluster(binDir: string): Promise<PrivateCluster> {
