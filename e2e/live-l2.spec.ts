@@ -6,7 +6,7 @@
  * (the engine's own); "another adult" (other-adult.png, CC0, see that folder's README) likewise,
  * for the face-mismatch journey.
  */
-import { chromium } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { VerifyPage } from './pages/verify-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { fakeCameraLaunchOptions, findFixtureImage } from './support/fake-camera';
@@ -26,18 +26,26 @@ test.beforeEach(async ({ request, environment }) => {
   test.skip(!(await engineAvailable(request, environment.serviceUrl)), ENGINE_MISSING);
 });
 
-test('the passport, then the selfie: verified', async ({ page, environment, api, verifyPage, returnPage }) => {
-  test.skip(!PASSPORT, 'No passport fixture yet: it comes with the engine (backend/src/modules/engine/fixtures).');
-  const session = await createLiveSession(api, environment, { verificationMode: 'L2', faceMatchEnabled: true, challengeAge: 25 });
-  await page.goto(session.verifyUrl);
+/**
+ * Opens the session, gives the passport through the upload fallback, and waits for the live selfie
+ * preview. Face match on: the selfie is asked for next; once the camera was set aside it is an
+ * upload too, so the camera is tried again.
+ */
+async function passportByUploadThenLiveSelfie(page: Page, verifyPage: VerifyPage, verifyUrl: string): Promise<void> {
+  await page.goto(verifyUrl);
   await verifyPage.start();
   await verifyPage.chooseDocument('passport');
   await page.getByTestId('camera-allow').click();
   await page.getByTestId('upload-instead').click();
   await verifyPage.uploadPhoto(PASSPORT!);
-  // Face match on: the selfie is asked for next; once the camera was set aside it is an upload too, so try the camera again.
   await page.getByTestId('camera-retry').click();
   await expect(page.getByTestId('selfie-camera').getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
+}
+
+test('the passport, then the selfie: verified', async ({ page, environment, api, verifyPage, returnPage }) => {
+  test.skip(!PASSPORT, 'No passport fixture yet: it comes with the engine (backend/src/modules/engine/fixtures).');
+  const session = await createLiveSession(api, environment, { verificationMode: 'L2', faceMatchEnabled: true, challengeAge: 25 });
+  await passportByUploadThenLiveSelfie(page, verifyPage, session.verifyUrl);
   await expectNoSeriousA11yViolations(page, 'selfie after document');
   await verifyPage.capture();
   await expect(page.getByTestId('result-heading')).toBeVisible({ timeout: 60_000 });
@@ -54,14 +62,7 @@ test("face match on: another person's selfie is refused", async ({ environment, 
     const page = await browser.newPage();
     const verifyPage = new VerifyPage(page, environment.serviceUrl);
     const session = await createLiveSession(api, environment, { verificationMode: 'L2', faceMatchEnabled: true, challengeAge: 25 });
-    await page.goto(session.verifyUrl);
-    await verifyPage.start();
-    await verifyPage.chooseDocument('passport');
-    await page.getByTestId('camera-allow').click();
-    await page.getByTestId('upload-instead').click();
-    await verifyPage.uploadPhoto(PASSPORT!);
-    await page.getByTestId('camera-retry').click();
-    await expect(page.getByTestId('selfie-camera').getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
+    await passportByUploadThenLiveSelfie(page, verifyPage, session.verifyUrl);
     await verifyPage.capture();
     await expect(page.getByTestId('result-reason')).toHaveAttribute('data-reason', 'face_mismatch', { timeout: 60_000 });
     await page.waitForURL((url) => url.pathname === '/return');
