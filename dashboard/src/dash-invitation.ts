@@ -3,7 +3,7 @@ import type { AcceptInvitationRequest, AcceptInvitationResponse, InvitationInfoR
 import { ApiError, request } from './api';
 import { formatDateTime } from './format';
 import { i18n } from './i18n';
-import { MIN_PASSWORD_LENGTH } from './password-rules';
+import { newAccountFields } from './new-account-fields';
 import { fragmentParam } from './router';
 import { errorMessage, formValues } from './screen-base';
 import { baseStyles } from './styles';
@@ -77,15 +77,7 @@ export class DashInvitation extends LitElement {
     }
     return html`${heading}${intro}
       <form class="card" @submit=${this.createAccount}>
-        <div class="field">
-          <label for="name">${i18n.t('setup.name')}</label>
-          <input id="name" name="name" type="text" autocomplete="name" />
-        </div>
-        <div class="field">
-          <label for="password">${i18n.t('auth.newPassword')}</label>
-          <input id="password" name="password" type="password" required minlength=${MIN_PASSWORD_LENGTH} autocomplete="new-password" aria-describedby="password-hint" />
-          <span id="password-hint" class="muted">${i18n.t('auth.passwordHint', { min: MIN_PASSWORD_LENGTH })}</span>
-        </div>
+        ${newAccountFields({ withTenantAndEmail: false })}
         <button type="submit" ?disabled=${this.busy}>${i18n.t('invite.createAccount')}</button>
       </form>`;
   }

@@ -2,7 +2,7 @@ import { LitElement, html, nothing } from 'lit';
 import type { SetupRequest, SetupResponse } from '@ageverify/protocol';
 import { request } from './api';
 import { i18n } from './i18n';
-import { MIN_PASSWORD_LENGTH } from './password-rules';
+import { newAccountFields } from './new-account-fields';
 import { fragmentParam } from './router';
 import { errorMessage, formValues } from './screen-base';
 import { baseStyles } from './styles';
@@ -37,23 +37,7 @@ export class DashSetup extends LitElement {
       <p>${i18n.t('setup.intro')}</p>
       ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
       <form class="card" @submit=${this.submit}>
-        <div class="field">
-          <label for="tenantName">${i18n.t('setup.tenantName')}</label>
-          <input id="tenantName" name="tenantName" type="text" required autocomplete="organization" />
-        </div>
-        <div class="field">
-          <label for="name">${i18n.t('setup.name')}</label>
-          <input id="name" name="name" type="text" autocomplete="name" />
-        </div>
-        <div class="field">
-          <label for="email">${i18n.t('auth.email')}</label>
-          <input id="email" name="email" type="email" required autocomplete="email" />
-        </div>
-        <div class="field">
-          <label for="password">${i18n.t('auth.newPassword')}</label>
-          <input id="password" name="password" type="password" required minlength=${MIN_PASSWORD_LENGTH} autocomplete="new-password" aria-describedby="password-hint" />
-          <span id="password-hint" class="muted">${i18n.t('auth.passwordHint', { min: MIN_PASSWORD_LENGTH })}</span>
-        </div>
+        ${newAccountFields({ withTenantAndEmail: true })}
         <button type="submit" ?disabled=${this.busy}>${i18n.t('setup.submit')}</button>
       </form>`;
   }
