@@ -118,12 +118,13 @@ const dashboard = {
   },
 };
 
-// @ageverify/server runs on Node 18+ and Bun: node:crypto stays an import, and nothing else is
-// imported at run time (the protocol types it uses are erased from the JavaScript).
+// @ageverify/server runs on Node 20+ and Bun: node:crypto stays an import; `jose` (MIT, for
+// verifyReceipt) is bundled, so the package keeps no dependencies and installs offline; the
+// protocol types it uses are erased from the JavaScript.
 const serverSdk = {
   input: 'server-sdk/src/index.ts',
   external: [/^node:/],
-  plugins: [typescript({ tsconfig: 'server-sdk/tsconfig.build.json' })],
+  plugins: [nodeResolve(), typescript({ tsconfig: 'server-sdk/tsconfig.build.json' })],
   output: [
     { file: 'server-sdk/dist/index.js', format: 'es' },
     { file: 'server-sdk/dist/index.cjs', format: 'cjs', exports: 'named' },

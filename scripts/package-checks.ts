@@ -77,7 +77,7 @@ export function fileListProblems(actual: readonly string[], expected: readonly s
 const RUNTIME_CHECK = (load: string) => `${load}
 const failures = [];
 const check = (name, ok) => { if (!ok) failures.push(name); };
-check('exports', ['AgeVerifyApiError', 'DEFAULT_TOLERANCE_SECONDS', 'createClient', 'signWebhookBody', 'standardSignature', 'standardWebhooksKey', 'verifyStandardWebhook', 'verifyWebhookSignature'].every((name) => name in server));
+check('exports', ['AgeVerifyApiError', 'DEFAULT_TOLERANCE_SECONDS', 'RECEIPT_TYPE', 'createClient', 'signWebhookBody', 'standardSignature', 'standardWebhooksKey', 'verifyReceipt', 'verifyStandardWebhook', 'verifyWebhookSignature'].every((name) => name in server));
 check('signWebhookBody vector', server.signWebhookBody('abc', 'key') === 'sha256=9c196e32dc0175f86f4b1cb89289d6619de6bee699e4c378e68309ed97a1a6ab');
 check('verifyWebhookSignature accepts', server.verifyWebhookSignature('abc', 'sha256=9c196e32dc0175f86f4b1cb89289d6619de6bee699e4c378e68309ed97a1a6ab', 'key') === true);
 check('verifyWebhookSignature refuses', server.verifyWebhookSignature('abd', 'sha256=9c196e32dc0175f86f4b1cb89289d6619de6bee699e4c378e68309ed97a1a6ab', 'key') === false);
@@ -88,8 +88,27 @@ let refused = false;
 try { server.createClient({ baseUrl: 'https://verify.example.com/api/v1', secretKey: 'pk_live_x' }); } catch (error) { refused = error instanceof TypeError; }
 check('createClient refuses a publishable key', refused);
 check('createClient accepts a secret key', typeof server.createClient({ baseUrl: 'https://verify.example.com/api/v1', secretKey: 'sk_live_x' }).validateSession === 'function');
-if (failures.length > 0) { console.error('failed: ' + failures.join(', ')); process.exit(1); }
-console.log('ok');
+// A receipt signed here with WebCrypto (ES256, as the service signs), checked by verifyReceipt.
+const receiptChecks = async () => {
+  const { subtle } = globalThis.crypto;
+  const pair = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+  const jwks = { keys: [{ ...(await subtle.exportKey('jwk', pair.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' }] };
+  const b64 = (value) => Buffer.from(value).toString('base64url');
+  const header = b64(JSON.stringify({ alg: 'ES256', typ: server.RECEIPT_TYPE, kid: 'k1' }));
+  const payload = b64(JSON.stringify({ iss: 'https://verify.example.com', sub: 'ses_1', tenantId: 'ten_1', outcome: 'verified' }));
+  const signature = b64(new Uint8Array(await subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, pair.privateKey, new TextEncoder().encode(header + '.' + payload))));
+  check('verifyReceipt accepts', (await server.verifyReceipt(header + '.' + payload + '.' + signature, { jwks, tenantId: 'ten_1' })).ok === true);
+  check('verifyReceipt refuses another tenant', (await server.verifyReceipt(header + '.' + payload + '.' + signature, { jwks, tenantId: 'ten_2' })).reason === 'wrong-tenant');
+  const changed = b64(JSON.stringify({ iss: 'https://verify.example.com', sub: 'ses_1', tenantId: 'ten_1', outcome: 'failed' }));
+  check('verifyReceipt refuses a changed claim', (await server.verifyReceipt(header + '.' + changed + '.' + signature, { jwks })).reason === 'invalid-signature');
+};
+receiptChecks().then(
+  () => {
+    if (failures.length > 0) { console.error('failed: ' + failures.join(', ')); process.exit(1); }
+    console.log('ok');
+  },
+  (error) => { console.error('failed: receipt checks threw ' + error); process.exit(1); },
+);
 `;
 
 const SDK_RUNTIME_CHECK = `import * as sdk from '@ageverify/sdk';
@@ -102,7 +121,7 @@ console.log('ok');
 `;
 
 /** Valid usages must compile and the @ts-expect-error lines must be errors, so the types are real, not `any`. */
-const SERVER_USAGE = `import { AgeVerifyApiError, createClient, verifyStandardWebhook, verifyWebhookSignature, type StandardVerdict, type ValidateOutcome, type ValidateSessionResult } from '@ageverify/server';
+const SERVER_USAGE = `import { AgeVerifyApiError, createClient, verifyReceipt, verifyStandardWebhook, verifyWebhookSignature, type ReceiptVerdict, type StandardVerdict, type ValidateOutcome, type ValidateSessionResult } from '@ageverify/server';
 
 const client = createClient({ baseUrl: 'https://verify.example.com/api/v1', secretKey: 'sk_test_x', timeoutMs: 5_000 });
 
@@ -122,6 +141,13 @@ export const verdict: StandardVerdict = verifyStandardWebhook('{}', { 'webhook-i
 createClient({ baseUrl: 'https://verify.example.com/api/v1' });
 // @ts-expect-error validateSession takes a session id string
 void client.validateSession(42);
+
+export async function receiptOutcome(receipt: string): Promise<string> {
+  const checked: ReceiptVerdict = await verifyReceipt(receipt, { jwksUrl: 'https://verify.example.com/.well-known/jwks.json', tenantId: 'ten_1' });
+  return checked.ok ? checked.claims.outcome : checked.reason;
+}
+// @ts-expect-error the receipt is a string
+void verifyReceipt(42, { jwksUrl: 'https://verify.example.com/.well-known/jwks.json' });
 `;
 
 const SDK_USAGE = `import { AgeVerify, AgeVerifyError, VERSION, type AgeVerifyOptions, type VerifyResult } from '@ageverify/sdk';

@@ -15,6 +15,7 @@ import { errorHandling } from './http/error-handling';
 import { allowedMethodsOf } from './http/allowed-methods';
 import { staticAssets } from './http/static-assets';
 import { openapiRoutes } from './http/openapi';
+import { receiptRoutes } from './modules/receipts';
 import { sessionRoutes } from './modules/sessions';
 import { verifyRoutes } from './modules/verify';
 import { CHECKS_PATH, checkRoutes } from './modules/engine';
@@ -107,6 +108,7 @@ export function createApp(deps: AppDeps) {
         }),
       )
       .use(sessionRoutes(deps))
+      .use(receiptRoutes(deps))
       .use(verifyRoutes(deps))
       .use(
         checkRoutes({ ...deps, engine: deps.engine ?? new EnginePool({ workers: 1, queueLimit: 8 }), l1AgeMargin: deps.l1AgeMargin ?? DEFAULT_L1_AGE_MARGIN }),

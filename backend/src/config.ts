@@ -32,6 +32,8 @@ export interface Config {
   webhookMaxInFlightPerEndpoint: number;
   /** WEBHOOK_RETENTION_DAYS: delivered webhook deliveries, their attempts and spent events are removed this many days after delivery (decision 0033). Default 30; at least 7 (the redelivery window). Undelivered rows are kept. */
   webhookRetentionDays: number;
+  /** RECEIPT_KEY_ROTATION_DAYS: the verification receipts' signing key is replaced after this many days (`bun run cli receipts rotate-key` does it at once). Default 90; retired public keys stay published. */
+  receiptKeyRotationDays: number;
   /** SMTP_URL: e.g. smtp://user:pass@host:587. Unset: mails are kept in the database outbox (read with `bun run cli webhooks notices`). */
   smtpUrl: string | null;
   /** MAX_BODY_BYTES: largest accepted request body. Default 16 KiB: the largest valid create body is ~6 KiB. */
@@ -115,6 +117,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const webhookMaxInFlightPerEndpoint = parseIntSetting('WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', str('WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT'), 32, 1, 1024, problems);
   // Spec Delivery rule 10: undelivered events of the last 7 days can be redelivered; nothing younger may go.
   const webhookRetentionDays = parseIntSetting('WEBHOOK_RETENTION_DAYS', str('WEBHOOK_RETENTION_DAYS'), 30, 7, 3650, problems);
+  const receiptKeyRotationDays = parseIntSetting('RECEIPT_KEY_ROTATION_DAYS', str('RECEIPT_KEY_ROTATION_DAYS'), 90, 1, 3650, problems);
 
   const maxBodyBytes = parseIntSetting('MAX_BODY_BYTES', str('MAX_BODY_BYTES'), DEFAULT_MAX_BODY_BYTES, 1024, 10 * 1024 * 1024, problems);
 
@@ -146,6 +149,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     webhookMaxInFlight,
     webhookMaxInFlightPerEndpoint,
     webhookRetentionDays,
+    receiptKeyRotationDays,
     smtpUrl,
     maxBodyBytes,
     engineWorkers,

@@ -51,7 +51,13 @@ async function main(): Promise<void> {
     databaseIdentity,
     webhookGuard: guard,
     clientIp: (request) => server?.requestIP(request)?.address ?? null,
-  }).use(cliBridgeRoutes({ db: database.db, clock, guard }, adminToken, (request) => server?.requestIP(request)?.address ?? null));
+  }).use(
+    cliBridgeRoutes(
+      { db: database.db, clock, guard, publicBaseUrl: config.publicBaseUrl, serverSecret: async () => serverSecret },
+      adminToken,
+      (request) => server?.requestIP(request)?.address ?? null,
+    ),
+  );
   // The body parser answers oversized bodies with the spec's 413 and stops reading at the limit;
   // Bun's own limit (a bare 413) is only a backstop for absurd sizes.
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: 256 * 1024 * 1024 });
@@ -67,7 +73,12 @@ async function main(): Promise<void> {
     sdk: `${base}/sdk/ageverify.iife.min.js`,
   });
 
-  const sweeper = startSweeper({ db: database.db, clock, logger });
+  const sweeper = startSweeper({
+    db: database.db,
+    clock,
+    logger,
+    receipts: { db: database.db, clock, serverSecret, publicBaseUrl: config.publicBaseUrl, receiptKeyRotationDays: config.receiptKeyRotationDays },
+  });
   void sweeper.runOnce();
   const webhooks = createWebhookWorker({
     database,

@@ -95,6 +95,8 @@ for (const target of TARGETS) {
         sandboxMode: true,
         timestamp: ctx.clock.now().toISOString(),
         expiresAt: created.expiresAt,
+        // Additive (issue 24): the verification receipt of a terminal result, a compact JWS.
+        receipt: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
       });
       const second = await ctx.request('POST', '/api/v1/sessions/validate', { key: sandbox.secretKey, body: { sessionId: created.sessionId } });
       expect(second.status).toBe(409);

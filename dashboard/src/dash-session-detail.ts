@@ -48,6 +48,15 @@ export class DashSessionDetail extends DashScreen {
           <dd>${formatDateTime(session.completedAt, true)}</dd>
         </dl>
       </section>
+      ${
+        data.receipt
+          ? html`<section class="card" aria-labelledby="receipt-heading">
+              <h2 id="receipt-heading">${i18n.t('sessions.receipt')}</h2>
+              <p class="muted">${i18n.t('sessions.receiptHint')}</p>
+              <pre data-testid="session-receipt" tabindex="0">${data.receipt}</pre>
+            </section>`
+          : nothing
+      }
       <section aria-labelledby="events-heading">
         <h2 id="events-heading">${i18n.t('sessions.events')}</h2>
         ${data.events.length === 0 ? html`<p class="muted">${i18n.t('sessions.noEvents')}</p>` : nothing}

@@ -321,6 +321,8 @@ export interface SessionEventView {
 export interface SessionDetailResponse {
   session: SessionSummary;
   events: SessionEventView[];
+  /** The session's verification receipt (a compact JWS, as in the validation result); null until it has a decision. */
+  receipt: string | null;
 }
 /** `POST /try-it` `{}` → 201 */
 export interface TryItResponse {

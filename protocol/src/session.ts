@@ -76,6 +76,12 @@ export interface ValidateSessionResult {
   sandboxMode: boolean;
   timestamp: string;
   expiresAt: string;
+  /**
+   * Additive: the session's verification receipt, a compact JWS (ES256) over the decision, its
+   * thresholds and the checks that ran, verifiable with the keys at /.well-known/jwks.json.
+   * Present with every terminal result; absent while pending.
+   */
+  receipt?: string;
 }
 
 /** Spec "End-user redirect and callback": the query parameters appended to returnUrl. */

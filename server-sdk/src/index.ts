@@ -6,6 +6,8 @@
  *    (spec Authentication 8) over the RAW body bytes, in constant time;
  *    `verifyStandardWebhook(rawBody, headers, secret)` checks the Standard Webhooks headers,
  *    including the signed timestamp that stops replays.
+ *  - `verifyReceipt(jws, { jwksUrl | jwks })`: checks a verification receipt (the validation
+ *    result's `receipt`) against the service's published keys, with `jose`.
  */
 export { createClient, AgeVerifyApiError, type AgeVerifyClient, type ClientOptions, type ValidateOutcome } from './client';
 export {
@@ -18,4 +20,5 @@ export {
   type StandardVerdict,
   type Bytes,
 } from './webhook-signature';
+export { verifyReceipt, RECEIPT_TYPE, type ReceiptClaims, type ReceiptVerdict, type VerifyReceiptOptions } from './receipt';
 export type { ValidateSessionResult, ErrorBody } from '@ageverify/protocol';

@@ -12,6 +12,10 @@ export interface CommandContext {
   db: Db;
   clock: Clock;
   guard: GuardOptions;
+  /** PUBLIC_BASE_URL: the issuer of verification receipts. */
+  publicBaseUrl?: string;
+  /** SERVER_SECRET, resolved only by the commands that need it (receipt keys are sealed under it). */
+  serverSecret?: () => Promise<string>;
 }
 
 /**

@@ -8,6 +8,7 @@
  * another one (keys created there would be rejected by that server).
  */
 import { ConfigError, loadConfig } from '../config';
+import { resolveServerSecret } from '../server-secret';
 import { systemClock } from '../clock';
 import { openDatabase, type Database } from '../db/database';
 import { describeDatabase, embeddedIdentity, postgresIdentity, type DatabaseIdentity } from '../db/database-identity';
@@ -52,7 +53,16 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (config.databaseUrl) await warnIfElsewhere(await postgresIdentity(database.db, config.databaseUrl));
     return report(
-      await runCommand({ db: database.db, clock: systemClock, guard: { allowedCidrs: config.webhookAllowedCidrs, caFile: config.webhookCaFile } }, argv),
+      await runCommand(
+        {
+          db: database.db,
+          clock: systemClock,
+          guard: { allowedCidrs: config.webhookAllowedCidrs, caFile: config.webhookCaFile },
+          publicBaseUrl: config.publicBaseUrl,
+          serverSecret: () => resolveServerSecret(database.db, { configured: config.serverSecret, dataDir: config.databaseUrl ? null : config.dataDir }),
+        },
+        argv,
+      ),
     );
   } finally {
     await database.close();

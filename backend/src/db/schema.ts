@@ -9,6 +9,16 @@ import { sql } from 'drizzle-orm';
 import type { BillingBlock, CallbackStatus, EventKind, KeyType, SessionState, TenantStatus, UserRole, VerificationMode } from '@ageverify/protocol';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
+/** The checks that ran on a session and the thresholds they applied (modules/receipts/receipt-claims.ts). */
+export interface CheckEvidence {
+  /** e.g. `age_estimation`, `liveness`, `document`, `face_match`, in the order they ran. */
+  checks: string[];
+  /** passport, id_card or driving_licence when a document was read. */
+  documentKind?: string;
+  /** The legal minimum age the document's date of birth was checked against. */
+  legalMinimumAge?: number;
+}
+
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const tenants = pgTable('tenants', {
@@ -255,8 +265,13 @@ export const sessions = pgTable(
     /** Submissions answered `retry`, and those that reached a decision (CHECK_ATTEMPT_LIMITS). */
     checkRetries: integer('check_retries').notNull().default(0),
     checkDecisions: integer('check_decisions').notNull().default(0),
+    /** What the decision rested on, written with it (modules/receipts states it in the session's receipt). */
+    checkEvidence: jsonb('check_evidence').$type<CheckEvidence>(),
+    /** Set by the completion (session-state.ts) until the session's receipt is issued (modules/receipts). */
+    receiptDue: boolean('receipt_due').notNull().default(false),
   },
   (t) => [
+    index('sessions_receipt_due_idx').on(t.completedAt).where(sql`${t.receiptDue}`),
     index('sessions_tenant_created_idx').on(t.tenantId, t.createdAt),
     index('sessions_pending_expiry_idx').on(t.expiresAt).where(sql`${t.state} = 'PENDING'`),
   ],
@@ -564,3 +579,54 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.key] }), index('idempotency_keys_expires_at_idx').on(t.expiresAt)],
 );
+
+// ─── Verification receipts (issue 24; modules/receipts) ─────────────────────────────────────────
+
+/**
+ * Receipt signing keys (ES256), shared by every instance through the database. The private key is
+ * stored only as a JWE sealed under a key derived from SERVER_SECRET, so a database dump alone
+ * cannot sign. At most one key is active (the partial unique index); retired keys stay so their
+ * public halves keep being served at /.well-known/jwks.json and old receipts keep verifying.
+ */
+export const receiptSigningKeys = pgTable(
+  'receipt_signing_keys',
+  {
+    kid: text('kid').primaryKey(),
+    alg: text('alg').notNull(),
+    publicJwk: jsonb('public_jwk').$type<Record<string, unknown>>().notNull(),
+    sealedPrivateJwk: text('sealed_private_jwk').notNull(),
+    createdAt: ts('created_at').notNull(),
+    retiredAt: ts('retired_at'),
+  },
+  (t) => [uniqueIndex('receipt_signing_keys_one_active_idx').on(t.alg).where(sql`${t.retiredAt} IS NULL`)],
+);
+
+/** One receipt per completed session; `seq` orders a tenant's hash chain (receipt-chain.ts). */
+export const receipts = pgTable(
+  'receipts',
+  {
+    sessionId: text('session_id')
+      .primaryKey()
+      .references(() => sessions.id),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    seq: integer('seq').notNull(),
+    jws: text('jws').notNull(),
+    issuedAt: ts('issued_at').notNull(),
+  },
+  (t) => [uniqueIndex('receipts_tenant_seq_idx').on(t.tenantId, t.seq)],
+);
+
+/**
+ * The head of each tenant's receipt chain. Issuing a receipt locks this row (UPDATE), so the
+ * receipts of one tenant are chained one after another even across instances.
+ */
+export const receiptChains = pgTable('receipt_chains', {
+  tenantId: text('tenant_id')
+    .primaryKey()
+    .references(() => tenants.id),
+  seq: integer('seq').notNull(),
+  /** SHA-256 (base64url) of the last receipt's compact JWS; '' before the first. */
+  headDigest: text('head_digest').notNull(),
+});

@@ -8,6 +8,7 @@ import { ENGINE_ERRORS } from '../modules/engine/errors';
 import { IDEMPOTENCY_ERRORS } from '../modules/idempotency/errors';
 import { HTTP_ERRORS } from '../http/errors';
 import { RATE_LIMIT_ERRORS } from '../modules/rate-limits/errors';
+import { RECEIPT_ERRORS } from '../modules/receipts/errors';
 import { SESSION_ERRORS } from '../modules/sessions/errors';
 import { TENANT_ERRORS } from '../modules/tenants/errors';
 import { VERIFY_ERRORS } from '../modules/verify/errors';
@@ -22,6 +23,7 @@ const REGISTRIES: Record<string, Record<string, Pick<ErrorFactory<unknown>, 'cod
   HTTP_ERRORS,
   IDEMPOTENCY_ERRORS,
   RATE_LIMIT_ERRORS,
+  RECEIPT_ERRORS,
   SESSION_ERRORS,
   TENANT_ERRORS,
   VERIFY_ERRORS,

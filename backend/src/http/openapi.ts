@@ -11,6 +11,7 @@
  * The reference is Swagger UI (npm swagger-ui-dist), served from this server's node_modules with a
  * CSP that allows only 'self': no CDN, works offline.
  */
+import { JWKS_MAX_AGE_SECONDS, JWKS_PATH } from '../modules/receipts';
 import { dirname, join } from 'node:path';
 import { Elysia, type AnyElysia } from 'elysia';
 import { toOpenAPISchema } from '@elysiajs/openapi';
@@ -101,6 +102,10 @@ export function buildDocument(app: AnyElysia): OpenApiDocument {
     tags: [
       { name: 'Sessions', description: 'The merchant API: create a session (publishable or secret key), validate it once (secret key).' },
       {
+        name: 'Receipts',
+        description: 'The public keys that sign verification receipts (the `receipt` of validation results), for any JOSE library.',
+      },
+      {
         name: 'Verify UI',
         description:
           "The hosted verify UI's own API, authenticated by the session's sessionToken or handoffToken in the body. simulate is the API for automated sandbox tests.",
@@ -111,13 +116,30 @@ export function buildDocument(app: AnyElysia): OpenApiDocument {
         bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer pk_… (publishable) or sk_… (secret).' },
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The same keys in the x-api-key header.' },
       },
-      headers: { ...RESPONSE_HEADERS, ...RETRY_AFTER_HEADER },
+      headers: {
+        ...RESPONSE_HEADERS,
+        ...RETRY_AFTER_HEADER,
+        'Cache-Control-Public': { description: `public, max-age=${JWKS_MAX_AGE_SECONDS}`, schema: { type: 'string' } },
+      },
     },
     paths: generated.paths,
   };
 }
 
+/** Public documents (the receipt keys): no rate limit, cached, no error body of their own. */
+const PUBLIC_DOCUMENT_HEADERS = {
+  'Cache-Control': { $ref: '#/components/headers/Cache-Control-Public' },
+  'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+};
+
 function completeOperation(path: string, operation: Operation): void {
+  if (path === JWKS_PATH) {
+    for (const response of Object.values(operation.responses ?? {})) {
+      response.description = 'OK';
+      response.headers = PUBLIC_DOCUMENT_HEADERS;
+    }
+    return;
+  }
   const examples = ERROR_EXAMPLES[path];
   if (!examples) throw new Error(`openapi: no error examples for ${path} (backend/src/http/openapi-errors.ts)`);
   operation.responses ??= {};

@@ -276,6 +276,9 @@ export const en = {
     facts: 'Details',
     events: 'Events',
     noEvents: 'No events yet.',
+    receipt: 'Verification receipt',
+    receiptHint:
+      'The signed record of this decision, the same as the validation result carried. Anyone can check it with the keys at /.well-known/jwks.json; it holds no image, age estimate or document data.',
   },
   team: {
     title: 'Team',

@@ -281,6 +281,14 @@ for (const target of TARGETS) {
 
       const detail = await developer.json('GET', api(tenantA, `/sessions/${made[3]}`), undefined, 200);
       expect(detail.events.map((e: { kind: string }) => e.kind)).toEqual(['session.started', 'verification.failed']);
+      // Issue 24: the session page shows the receipt of the decision, the same one on every visit.
+      expect(JSON.parse(Buffer.from(detail.receipt.split('.')[1], 'base64url').toString())).toMatchObject({
+        sub: made[3],
+        outcome: 'failed',
+        reason: 'age_not_met',
+      });
+      expect((await developer.json('GET', api(tenantA, `/sessions/${made[3]}`), undefined, 200)).receipt).toBe(detail.receipt);
+      expect((await developer.json('GET', api(tenantA, `/sessions/${made[4]}`), undefined, 200)).receipt).toBeNull();
       // Tenant B cannot see A's session through its own tenant.
       expect((await outsider.call('GET', api(tenantB, `/sessions/${made[3]}`))).status).toBe(404);
       expect((await outsider.json('GET', api(tenantB, `/sessions?q=${made[3]}`), undefined, 200)).sessions).toEqual([]);

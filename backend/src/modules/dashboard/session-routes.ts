@@ -7,6 +7,7 @@ import { Elysia, t } from 'elysia';
 import { and, asc, desc, eq, lt, or } from 'drizzle-orm';
 import { SESSION_STATES, type SessionDetailResponse, type SessionsResponse, type SessionSummary } from '@ageverify/protocol';
 import { events, sessions } from '../../db/schema';
+import { issueReceipt } from '../receipts/service';
 import { SESSION_ERRORS } from '../sessions/errors';
 import { dashboardAccess } from './dashboard-access';
 import { decodeCursor, encodeCursor, type TenantRouteDeps } from './deps';
@@ -78,6 +79,12 @@ export function sessionRoutesForDashboard(deps: TenantRouteDeps) {
         .from(events)
         .where(and(eq(events.sessionId, row.id), eq(events.tenantId, params.tenantId)))
         .orderBy(asc(events.createdAt), asc(events.id));
-      return { session: summary(row), events: rows.map((e) => ({ eventId: e.id, kind: e.kind, createdAt: e.createdAt.toISOString(), data: e.data })) };
+      // The same receipt the validation result carries (issued now if the sweep has not yet).
+      const receipt = row.state === 'VERIFIED' || row.state === 'FAILED' ? await issueReceipt(deps, row.id) : null;
+      return {
+        session: summary(row),
+        events: rows.map((e) => ({ eventId: e.id, kind: e.kind, createdAt: e.createdAt.toISOString(), data: e.data })),
+        receipt,
+      };
     });
 }

@@ -9,7 +9,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { CHECK_ATTEMPT_LIMITS, needsDocumentFront, type CheckKind, type CheckResult, type FailureReason } from '@ageverify/protocol';
 import type { Logger } from '../../log';
-import { sessions, tenants } from '../../db/schema';
+import { type CheckEvidence, sessions, tenants } from '../../db/schema';
 import { VERIFY_ERRORS } from '../verify/errors';
 import { ENGINE_ERRORS } from './errors';
 import { callbackStatusOf, callbackUrl } from '../sessions/callback-url';
@@ -93,7 +93,29 @@ export async function runCheck(deps: CheckDeps, { session }: VerifyCaller, submi
     ...summary(findings, decision),
     ms: outcome.timings,
   });
-  return apply(deps, session, decision);
+  return apply(deps, session, decision, evidenceOf(session, submission, policy, decision));
+}
+
+/**
+ * What a decision rested on, kept with the session for its receipt (modules/receipts): the checks
+ * that ran so far, the document kind and the legal minimum age it was checked against.
+ */
+export function evidenceOf(
+  session: Pick<SessionRow, 'checkEvidence' | 'faceMatchEnabled'>,
+  submission: Pick<CheckSubmission, 'check' | 'documentType'>,
+  policy: Pick<DecisionPolicy, 'legalMinimumAge'>,
+  decision: EngineDecision,
+): CheckEvidence {
+  const prior = session.checkEvidence?.checks ?? [];
+  if (submission.check === 'age_estimation') return { checks: [...prior, 'age_estimation'] };
+  // Face match ran when the decision got past the document to it: a pass, or a mismatch.
+  const faceMatchRan =
+    session.faceMatchEnabled && (decision.decision === 'verified' || (decision.decision === 'failed' && decision.reason === 'face_mismatch'));
+  return {
+    checks: [...prior, 'document', ...(faceMatchRan ? ['face_match'] : [])],
+    ...(submission.documentType ? { documentKind: submission.documentType } : {}),
+    legalMinimumAge: policy.legalMinimumAge,
+  };
 }
 
 function summary(findings: EngineFindings, decision: EngineDecision): Record<string, unknown> {
@@ -103,7 +125,7 @@ function summary(findings: EngineFindings, decision: EngineDecision): Record<str
   return { reason, estimatedAge: face?.estimatedAge, antispoof: face?.antispoof, liveness: face?.liveness };
 }
 
-async function apply(deps: CheckDeps, session: SessionRow, decision: EngineDecision): Promise<CheckResult> {
+async function apply(deps: CheckDeps, session: SessionRow, decision: EngineDecision, evidence: CheckEvidence): Promise<CheckResult> {
   const pending = and(eq(sessions.id, session.id), eq(sessions.state, 'PENDING'));
   switch (decision.decision) {
     case 'retry': {
@@ -119,7 +141,7 @@ async function apply(deps: CheckDeps, session: SessionRow, decision: EngineDecis
     case 'step_up': {
       const [row] = await deps.db
         .update(sessions)
-        .set({ checkStage: 'document', checkDecisions: sql`${sessions.checkDecisions} + 1` })
+        .set({ checkStage: 'document', checkDecisions: sql`${sessions.checkDecisions} + 1`, checkEvidence: evidence })
         .where(pending)
         .returning();
       if (!row) return lostRace(deps, session);
@@ -129,7 +151,7 @@ async function apply(deps: CheckDeps, session: SessionRow, decision: EngineDecis
     case 'failed': {
       await deps.db
         .update(sessions)
-        .set({ checkDecisions: sql`${sessions.checkDecisions} + 1` })
+        .set({ checkDecisions: sql`${sessions.checkDecisions} + 1`, checkEvidence: evidence })
         .where(pending);
       if (decision.decision === 'failed') return fail(deps, session, decision.reason);
       const completed = await completeSession(deps.db, session.id, 'verified', deps.clock.now());

@@ -12,6 +12,7 @@ import type { Db } from '../../db/database';
 import { describeError, type Logger } from '../../log';
 import { deleteClosedWindows } from '../rate-limits/rate-limiter';
 import { purgeExpiredIdempotencyKeys } from '../idempotency/service';
+import { issueDueReceipts, type ReceiptDeps } from '../receipts/service';
 import { expireDueSessions } from './session-state';
 
 /**
@@ -43,7 +44,7 @@ export interface Sweeper {
   runOnce(): Promise<number>;
 }
 
-export function startSweeper(deps: { db: Db; clock: Clock; logger: Logger; intervalMs?: number }): Sweeper {
+export function startSweeper(deps: { db: Db; clock: Clock; logger: Logger; intervalMs?: number; receipts?: ReceiptDeps }): Sweeper {
   let running: Promise<number> | null = null;
   let stopping = false;
   const runOnce = () => {
@@ -54,6 +55,8 @@ export function startSweeper(deps: { db: Db; clock: Clock; logger: Logger; inter
         await deleteClosedWindows(deps.db, now);
         // Idempotency-Key results are kept 24 h (issue 15, item 4).
         await purgeExpiredIdempotencyKeys(deps.db, now);
+        // Receipts not yet issued by a validation (issue 24): a crash after a completion loses none.
+        if (deps.receipts) await issueDueReceipts(deps.receipts);
         if (count > 0) deps.logger.info('sessions expired', { count });
         return count;
       } catch (error) {

@@ -131,6 +131,14 @@ export const validateSessionResult = t.Object(
     sandboxMode: t.Boolean({ description: 'Additive. true for a sandbox session, whose outcome a tester chose; only sandbox keys can validate it.' }),
     timestamp: t.String({ format: 'date-time', description: 'Time of verification completion.' }),
     expiresAt: t.String({ format: 'date-time', description: '10 minutes after creation.' }),
+    receipt: t.Optional(
+      t.String({
+        description:
+          'Additive. The verification receipt of a terminal result: a compact JWS (ES256, typ "ageverify-receipt+jwt") signed by this service over ' +
+          'the outcome, the thresholds applied, the checks that ran, the engine version and the completion time, with nothing personal in it. ' +
+          'Verify it with the keys at /.well-known/jwks.json (any JOSE library). Absent while the session is pending.',
+      }),
+    ),
   },
   {
     examples: [

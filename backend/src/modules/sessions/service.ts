@@ -24,6 +24,7 @@ import { allowanceFor, countAgainstAllowance } from '../billing/billing-usage';
 import { isHostAllowed } from '../tenants/domain-rules';
 import { resolvePolicy } from './policy';
 import { issueToken } from './session-tokens';
+import { issueReceipt } from '../receipts/service';
 import { consumeSession, sessionAsOf, type SessionRow } from './session-state';
 import { callbackStatusOf } from './callback-url';
 import { SESSION_ERRORS } from './errors';
@@ -34,6 +35,9 @@ export interface SessionDeps {
   serverSecret: string;
   /** Address of the verify UI (config VERIFY_URL). */
   verifyUrl: string;
+  /** PUBLIC_BASE_URL: the issuer of verification receipts (modules/receipts). */
+  publicBaseUrl: string;
+  receiptKeyRotationDays?: number;
 }
 
 /**
@@ -168,9 +172,12 @@ export async function validateSession(deps: SessionDeps, principal: ApiPrincipal
   if (session.state === 'PENDING') return validationResult(session, 'pending');
   if (session.validatedAt) throw SESSION_ERRORS.SESSION_ALREADY_USED();
 
+  // The receipt is issued before the session is consumed: should issuing fail, nothing is used up
+  // and the merchant can ask again (issue 24).
+  const receipt = await issueReceipt(deps, session.id);
   const consumed = await consumeSession(db, session.id, now);
   if (!consumed) throw SESSION_ERRORS.SESSION_ALREADY_USED();
-  return validationResult(consumed, callbackStatusOf(consumed)!);
+  return { ...validationResult(consumed, callbackStatusOf(consumed)!), ...(receipt ? { receipt } : {}) };
 }
 
 function validationResult(session: SessionRow, status: ValidateSessionResult['status']): ValidateSessionResult {

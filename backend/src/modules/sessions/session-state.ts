@@ -28,7 +28,7 @@ export async function completeSession(db: Db, sessionId: string, outcome: Callba
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(sessions)
-      .set({ state, outcome, failureReason, completedAt: now })
+      .set({ state, outcome, failureReason, completedAt: now, receiptDue: true })
       // The deadline is part of the guard: a completion after expiry must not win over the timeout.
       .where(and(eq(sessions.id, sessionId), eq(sessions.state, 'PENDING'), gt(sessions.expiresAt, now)))
       .returning();

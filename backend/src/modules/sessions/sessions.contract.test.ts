@@ -415,6 +415,8 @@ for (const target of TARGETS) {
           sandboxMode: true,
           timestamp: completedAt,
           expiresAt: session.expiresAt,
+          // Additive (issue 24): the verification receipt of a terminal result, a compact JWS.
+          receipt: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
         });
       });
 
