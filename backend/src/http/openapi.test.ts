@@ -5,6 +5,7 @@
  * document with Redocly CLI and Spectral, which also check every example against the document's
  * own schemas.)
  */
+import { JWKS_PATH } from '../modules/receipts';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Value } from '@sinclair/typebox/value';
 import { createTestContext, type TestContext } from '../testing/test-app';
@@ -29,9 +30,10 @@ describe('OpenAPI 3.1', () => {
   });
   afterAll(() => ctx.close());
 
-  test('is OpenAPI 3.1 and lists the merchant and verify UI APIs, not internal or static routes', () => {
+  test("is OpenAPI 3.1 and lists the merchant and verify UI APIs and the receipts' keys, not internal or static routes", () => {
     expect(doc.openapi).toStartWith('3.1');
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/.well-known/jwks.json',
       '/api/v1/sessions/create',
       '/api/v1/sessions/validate',
       '/api/v1/verify/cancel',
@@ -117,7 +119,8 @@ describe('OpenAPI 3.1', () => {
   });
 
   test('every response declares the rate-limit headers, Cache-Control and X-Request-Id; only 429 adds Retry-After', () => {
-    for (const { op } of operations()) {
+    for (const { path, op } of operations()) {
+      if (path === JWKS_PATH) continue;
       for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
         const names = Object.keys(response.headers).sort();
         const always = ['Cache-Control', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Window', 'X-Request-Id'];
@@ -126,6 +129,17 @@ describe('OpenAPI 3.1', () => {
       }
     }
     expect(doc.components.headers['Cache-Control'].schema.const).toBe('no-store');
+  });
+
+  test("the receipts' key set is public and cached: no key, no rate limit, Cache-Control public (issue 24)", () => {
+    const jwks = doc.paths[JWKS_PATH].get;
+    expect(jwks.security).toEqual([]);
+    expect(Object.keys(jwks.responses)).toEqual(['200']);
+    expect(jwks.responses['200'].headers).toEqual({
+      'Cache-Control': { $ref: '#/components/headers/Cache-Control-Public' },
+      'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+    });
+    expect(doc.components.headers['Cache-Control-Public'].description).toBe('public, max-age=300');
   });
 
   test('every field of every request and response body has a description', () => {

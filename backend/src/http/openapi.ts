@@ -89,7 +89,7 @@ const INFO = {
 
 /** The document of an app, built from its route table. */
 export function buildDocument(app: AnyElysia): OpenApiDocument {
-  const generated = toOpenAPISchema(app, { paths: HIDDEN_PATHS, staticFile: true }) as { paths: OpenApiDocument['paths'] };
+  const generated = toOpenAPISchema(app, { paths: HIDDEN_PATHS, staticFile: false }) as { paths: OpenApiDocument['paths'] };
   for (const [path, methods] of Object.entries(generated.paths)) {
     for (const operation of Object.values(methods)) completeOperation(path, operation);
   }

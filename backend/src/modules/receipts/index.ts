@@ -15,8 +15,8 @@ const jwk = t.Object(
   {
     kty: t.String({ description: 'EC' }),
     crv: t.String({ description: 'P-256' }),
-    x: t.String(),
-    y: t.String(),
+    x: t.String({ description: 'The public point, x coordinate (base64url).' }),
+    y: t.String({ description: 'The public point, y coordinate (base64url).' }),
     kid: t.String({ description: 'The JWK thumbprint (RFC 7638); a receipt header names the key that signed it.' }),
     alg: t.String({ description: 'ES256' }),
     use: t.String({ description: 'sig' }),
@@ -34,13 +34,20 @@ export function receiptRoutes(deps: { db: Db }) {
       return (await publicJwks(deps.db)) as { keys: (typeof jwk.static)[] };
     },
     {
-      response: { 200: t.Object({ keys: t.Array(jwk) }) },
+      response: {
+        200: t.Object(
+          { keys: t.Array(jwk, { description: 'Every receipt signing key, active and retired, oldest first.' }) },
+          { description: 'A JSON Web Key Set (RFC 7517).' },
+        ),
+      },
       detail: {
         summary: 'Public keys of verification receipts (JWKS)',
         description:
           'The ES256 public keys that sign the `receipt` of validation results, including retired ones, so every receipt ever issued ' +
           'keeps verifying after a key rotation. Cached for 5 minutes; a verifier that meets an unknown `kid` should fetch again.',
         tags: ['Receipts'],
+        // Public: no key, no session token.
+        security: [],
       },
     },
   );
