@@ -387,6 +387,8 @@ test('sessions: filter and search, a session with its events, and "Try it" throu
   await ownerPage.getByRole('table').getByRole('link').first().click();
   await expect(ownerPage.getByTestId('session-status')).toHaveText('Verified');
   await expect(ownerPage.getByTestId('session-events')).toContainText('verification.completed');
+  // Issue 24: the session's verification receipt, a compact JWS, shown again on its page.
+  await expect(ownerPage.getByTestId('session-receipt')).toHaveText(/^[\w-]+\.[\w-]+\.[\w-]+$/);
   await expectNoSeriousA11yViolations(ownerPage, 'session detail');
 
   await dashboard.open('Sessions');
