@@ -4,8 +4,9 @@
  * birth. Only the decision, the rule it was taken under and which checks ran.
  */
 import type { CallbackStatus, VerificationMode } from '@ageverify/protocol';
-import type { CheckEvidence } from '../../db/schema';
-import type { SessionRow } from '../sessions/session-state';
+import type { CheckEvidence, sessions } from '../../db/schema';
+
+type SessionRow = typeof sessions.$inferSelect;
 
 /** The JWS `typ` header: a receipt is never mistaken for another kind of token, nor one for it. */
 export const RECEIPT_TYPE = 'ageverify-receipt+jwt';

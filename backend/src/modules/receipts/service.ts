@@ -12,7 +12,7 @@ import { SignJWT } from 'jose';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import { receiptChains, receipts, sessions } from '../../db/schema';
-import { ENGINE_VERSION } from '../engine/engine-version';
+import { ENGINE_VERSION } from '../../engine-version';
 import { type ChainReport, receiptDigest, verifyChain } from './receipt-chain';
 import { RECEIPT_ALG, RECEIPT_TYPE, receiptClaims } from './receipt-claims';
 import { activeSigningKey, DEFAULT_KEY_ROTATION_DAYS, publicJwks } from './signing-keys';

@@ -1,6 +1,7 @@
 /**
  * The version of the engine's models, thresholds and decision rules, stated in every verification
  * receipt (modules/receipts). Bump it whenever a model, a threshold or a decision rule changes, so
- * a receipt says which rules its decision was taken under.
+ * a receipt says which rules its decision was taken under. Kept outside modules/ because receipts
+ * (imported by sessions) must not import the engine, which imports sessions.
  */
 export const ENGINE_VERSION = '2026.11.1';
