@@ -21,8 +21,8 @@ test('the API reference renders from this server under its CSP', async ({ page, 
   });
 
   await page.goto(`${serviceUrl}/api/v1/reference`);
-  // Seven operations: create, validate, and the verify UI's session, simulate, status, cancel, checks.
-  await expect(page.locator('.opblock')).toHaveCount(7);
+  // Eight operations: create, validate, the receipts' key set, and the verify UI's session, simulate, status, cancel, checks.
+  await expect(page.locator('.opblock')).toHaveCount(8);
   await page.locator('.opblock-summary', { hasText: '/api/v1/sessions/validate' }).click();
   await expect(page.getByText('X-RateLimit-Remaining').first()).toBeVisible();
   await expect(page.locator('.response[data-code="409"]')).toContainText('Session has already been used');
