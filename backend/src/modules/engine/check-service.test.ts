@@ -144,7 +144,7 @@ for (const target of TARGETS) {
       const credentials = { sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' };
       for (let left = CHECK_ATTEMPT_LIMITS.qualityRetries - 1; left >= 1; left--) {
         next.push(age(40, { yaw: 60 }));
-        expect(await ctx.json(await submit(credentials))).toEqual({ decision: 'retry', hint: 'face_not_frontal', attemptsLeft: left });
+        expect(await ctx.json(await submit(credentials))).toEqual({ decision: 'retry', hint: 'face_not_frontal', part: 'selfie', attemptsLeft: left });
       }
       next.push({ kind: 'age_estimation', frames: [{ faceCount: 0, face: null }] });
       expect(await ctx.json(await submit(credentials))).toMatchObject({ decision: 'failed', reason: 'too_many_attempts' });

@@ -65,8 +65,8 @@ describe('MRZ dates', () => {
 describe('decideDocument', () => {
   test.each<[string, DocumentFindings, typeof policy, unknown]>([
     ['valid adult passport', findings(mrz()), policy, { decision: 'verified' }],
-    ['undecodable image', findings(null), policy, { decision: 'retry', hint: 'image_unreadable' }],
-    ['no MRZ found', findings({ source: 'mrz', found: false }), policy, { decision: 'retry', hint: 'document_not_found' }],
+    ['undecodable image', findings(null), policy, { decision: 'retry', hint: 'image_unreadable', part: 'document' }],
+    ['no MRZ found', findings({ source: 'mrz', found: false }), policy, { decision: 'retry', hint: 'document_not_found', part: 'document' }],
     [
       'a check digit fails',
       findings(mrz({ valid: false, invalidFields: ['birthDateCheckDigit'] })),
@@ -106,13 +106,13 @@ describe('decideDocument', () => {
       'face match: no portrait found',
       findings(mrz(), { portrait: { faceCount: 0, face: null }, frames: [face([0, 0, 0])] }),
       { ...policy, faceMatchEnabled: true },
-      { decision: 'retry', hint: 'document_unreadable' },
+      { decision: 'retry', hint: 'document_unreadable', part: 'document' },
     ],
     [
       'face match, driving licence: no portrait on the front asks for the front again',
       findings(pdf417(), { documentType: 'driving_licence', portrait: null, frames: [face([0, 0, 0])] }),
       { ...policy, faceMatchEnabled: true },
-      { decision: 'retry', hint: 'document_front_unreadable' },
+      { decision: 'retry', hint: 'document_front_unreadable', part: 'documentFront' },
     ],
     [
       'face match, driving licence: the front shows the person of the selfie',
@@ -121,10 +121,16 @@ describe('decideDocument', () => {
       { decision: 'verified' },
     ],
     [
+      'face match: a dark selfie asks for the selfie again, not the document (issue 25 item 1)',
+      findings(mrz(), { portrait: face([1, 0, 0]), frames: [{ ...face([1, 0, 0]), face: { ...face([1, 0, 0]).face!, brightness: 10 } }] }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'retry', hint: 'too_dark', part: 'selfie' },
+    ],
+    [
       'face match: no selfie',
       findings(mrz(), { portrait: face([0, 0, 0]), frames: [] }),
       { ...policy, faceMatchEnabled: true },
-      { decision: 'retry', hint: 'no_face' },
+      { decision: 'retry', hint: 'no_face', part: 'selfie' },
     ],
     ['face match off: selfie not needed', findings(mrz(), { frames: [] }), policy, { decision: 'verified' }],
   ])('%s', (_, f, p, expected) => expect(decideDocument(f, p, now)).toEqual(expected as never));

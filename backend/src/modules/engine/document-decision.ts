@@ -38,8 +38,8 @@ export function ageOn(birthDate: string, now: Date): number {
 
 export function decideDocument(findings: DocumentFindings, policy: Pick<DecisionPolicy, 'legalMinimumAge' | 'faceMatchEnabled'>, now: Date): EngineDecision {
   const { reading } = findings;
-  if (!reading) return { decision: 'retry', hint: 'image_unreadable' };
-  if (!reading.found) return { decision: 'retry', hint: 'document_not_found' };
+  if (!reading) return { decision: 'retry', hint: 'image_unreadable', part: 'document' };
+  if (!reading.found) return { decision: 'retry', hint: 'document_not_found', part: 'document' };
   // A document whose check digits fail is never accepted (issue 10): a misread that recovery could
   // not repair and a forged line look the same, so both are refused.
   if (!reading.valid) return { decision: 'failed', reason: 'document_invalid' };
@@ -50,11 +50,16 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
   if (ageOn(birthDate, now) < policy.legalMinimumAge) return { decision: 'failed', reason: 'age_not_met' };
   if (!policy.faceMatchEnabled) return { decision: 'verified' };
   const selfie = bestFrame(findings.frames);
-  if ('hint' in selfie) return { decision: 'retry', hint: selfie.hint };
+  // The selfie's own problem (too dark, blurred, no face): the selfie is taken again, not the document.
+  if ('hint' in selfie) return { decision: 'retry', hint: selfie.hint, part: 'selfie' };
   const portrait = findings.portrait?.face?.descriptor;
   // No face on the document: picture it again. For a licence that is the front (a separate image).
-  if (!portrait) return { decision: 'retry', hint: needsDocumentFront(findings.documentType, true) ? 'document_front_unreadable' : 'document_unreadable' };
+  if (!portrait) {
+    return needsDocumentFront(findings.documentType, true)
+      ? { decision: 'retry', hint: 'document_front_unreadable', part: 'documentFront' }
+      : { decision: 'retry', hint: 'document_unreadable', part: 'document' };
+  }
   const selfieDescriptor = selfie.face.descriptor;
-  if (!selfieDescriptor || selfieDescriptor.length !== portrait.length) return { decision: 'retry', hint: 'no_face' };
+  if (!selfieDescriptor || selfieDescriptor.length !== portrait.length) return { decision: 'retry', hint: 'no_face', part: 'selfie' };
   return isSamePerson(cosineSimilarity(selfieDescriptor, portrait)) ? { decision: 'verified' } : { decision: 'failed', reason: 'face_mismatch' };
 }

@@ -178,7 +178,7 @@ describe('verification engine with the real models', () => {
         { document: fixture('licence.png'), documentFront: fixture('licence.png'), selfie: fixture('astronaut.jpg') },
         'driving_licence',
       ),
-    ).toMatchObject({ decision: 'retry', hint: 'document_front_unreadable' });
+    ).toMatchObject({ decision: 'retry', hint: 'document_front_unreadable', part: 'documentFront' });
   }, 60_000);
 
   test('L2: a licence with face match on but without its front is refused with 400, before the engine', async () => {

@@ -2,7 +2,7 @@
  * Face match: is the selfie the person on the document's portrait? Human's faceres embeddings
  * (1024-d) compared by cosine similarity; the same person is at or above the threshold. face-api's
  * 128-d recogniser was measured too and separated badly on Human's unaligned crops (decision
- * 0032-face-match-threshold.md, figures in docs/verification.md).
+ * 0032-l2-and-face-match-thresholds.md, figures in docs/verification.md).
  */
 export const FACE_MATCH_MIN_SIMILARITY = 0.55;
 
