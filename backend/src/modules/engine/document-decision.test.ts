@@ -8,6 +8,7 @@ const face = (descriptor: number[]): FaceAnalysis => ({
   faceCount: 1,
   face: {
     box: [0.3, 0.25, 0.4, 0.5],
+    widthPx: 256,
     detectorScore: 0.9,
     yaw: 0,
     pitch: 0,
@@ -92,7 +93,7 @@ describe('decideDocument', () => {
     ],
     [
       'face match: same person',
-      findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([0.9, 0.2, 0])] }),
+      findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([0.8, 0.5, 0])] }),
       { ...policy, faceMatchEnabled: true },
       { decision: 'verified' },
     ],
@@ -116,7 +117,7 @@ describe('decideDocument', () => {
     ],
     [
       'face match, driving licence: the front shows the person of the selfie',
-      findings(pdf417(), { documentType: 'driving_licence', portrait: face([1, 0, 0]), frames: [face([0.98, 0.05, 0])] }),
+      findings(pdf417(), { documentType: 'driving_licence', portrait: face([1, 0, 0]), frames: [face([0.8, 0.5, 0])] }),
       { ...policy, faceMatchEnabled: true },
       { decision: 'verified' },
     ],
@@ -125,6 +126,34 @@ describe('decideDocument', () => {
       findings(mrz(), { portrait: face([1, 0, 0]), frames: [{ ...face([1, 0, 0]), face: { ...face([1, 0, 0]).face!, brightness: 10 } }] }),
       { ...policy, faceMatchEnabled: true },
       { decision: 'retry', hint: 'too_dark', part: 'selfie' },
+    ],
+    [
+      'face match: the selfie is a copy of the portrait itself (issue 21): refused as a presentation attack',
+      findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([1, 0.01, 0])] }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'failed', reason: 'liveness_failed' },
+    ],
+    [
+      'face match: one matching frame among strangers does not decide (median of the good frames)',
+      findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([0.8, 0.5, 0]), face([0.2, 1, 0]), face([0.3, 1, 0])] }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'failed', reason: 'face_mismatch' },
+    ],
+    [
+      'face match: a portrait too small to judge asks for the document again',
+      findings(mrz(), { portrait: { faceCount: 1, face: { ...face([1, 0, 0]).face!, widthPx: 30 } }, frames: [face([0.8, 0.5, 0])] }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'retry', hint: 'document_unreadable', part: 'document' },
+    ],
+    [
+      'face match, driving licence: a blurred portrait asks for the front again',
+      findings(pdf417(), {
+        documentType: 'driving_licence',
+        portrait: { faceCount: 1, face: { ...face([1, 0, 0]).face!, sharpness: 5 } },
+        frames: [face([0.8, 0.5, 0])],
+      }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'retry', hint: 'document_front_unreadable', part: 'documentFront' },
     ],
     [
       'face match: no selfie',
