@@ -5,6 +5,7 @@ import type { FrameFindings } from './model';
 
 const good: FaceMeasurement = {
   box: [0.3, 0.25, 0.4, 0.5],
+  widthPx: 256,
   detectorScore: 0.9,
   yaw: 3,
   pitch: -4,
