@@ -86,7 +86,7 @@ for (const [index, lang] of UI_LANGUAGES.entries()) {
     const session = await createLiveSession(api, environment, { faceMatchEnabled: true });
     const failedUrl = callbackUrl(environment, session.sessionId, 'failed');
     const submissions = await playEngine(page, [
-      { decision: 'retry', hint, attemptsLeft: 3 },
+      { decision: 'retry', hint, part: 'selfie', attemptsLeft: 3 },
       { decision: 'step_up', next: 'document' },
       { decision: 'failed', status: 'failed', reason, redirectUrl: failedUrl },
     ]);
@@ -204,6 +204,36 @@ test('L2 with face match: the passport, then a selfie, in one submission; verifi
   expect(document?.type).toBe('image/jpeg');
   expect(Math.max(document?.width ?? Infinity, document?.height ?? Infinity)).toBeLessThanOrEqual(1600);
   expectSelfieBurst(submissions[0]);
+});
+
+// Issue 25 item 1: a dark selfie in a document check is the selfie's problem. The engine names the
+// part; the page takes the selfie again and sends it with the document it already has, instead of
+// asking for the document and resending the same dark selfie until too_many_attempts.
+test('L2 with face match: retry(too_dark) on the selfie retakes the selfie, not the document; verified', async ({ page, environment, api, verifyPage }) => {
+  const session = await createLiveSession(api, environment, { verificationMode: 'L2', faceMatchEnabled: true });
+  const verifiedUrl = callbackUrl(environment, session.sessionId, 'verified');
+  const submissions = await playEngine(page, [
+    { decision: 'retry', hint: 'too_dark', part: 'selfie', attemptsLeft: 4 },
+    { decision: 'verified', status: 'verified', redirectUrl: verifiedUrl },
+  ]);
+  await page.goto(session.verifyUrl);
+  await verifyPage.start();
+  await verifyPage.chooseDocument('passport');
+  await verifyPage.allowCamera('document-camera');
+  await verifyPage.capture();
+  await verifyPage.allowCamera('selfie-camera');
+  await verifyPage.capture();
+  await expect(page.getByTestId('retry-hint')).toHaveText(english.retry.hints.too_dark);
+  await page.getByTestId('retake').click();
+  await expect(page.getByTestId('selfie-camera').getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
+  await expect(page.getByTestId('document-camera')).toHaveCount(0);
+  await verifyPage.capture();
+  await page.waitForURL(verifiedUrl);
+  expect(submissions).toHaveLength(2);
+  // The second submission: the same passport picture, a fresh selfie burst.
+  const documentOf = (submission: SubmittedCheck) => submission.images.find((image) => image.name === 'document');
+  expect(documentOf(submissions[1]!)?.bytes).toBe(documentOf(submissions[0]!)?.bytes);
+  expectSelfieBurst(submissions[1]);
 });
 
 test('a reload after a step-up resumes at the document (nextCheck from the session view)', async ({ page, environment, api }) => {

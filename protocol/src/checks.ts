@@ -91,6 +91,13 @@ export const RETRY_HINTS = [
 export type RetryHint = (typeof RETRY_HINTS)[number];
 
 /**
+ * The picture a `retry` is about, named by the engine (issue 25 item 1): a hint such as `too_dark`
+ * can concern the selfie or the document of the same document check, so the UI must not guess.
+ */
+export const CAPTURE_PARTS = ['selfie', 'document', 'documentFront'] as const satisfies readonly (keyof typeof CHECK_IMAGE_PARTS)[];
+export type CapturePart = (typeof CAPTURE_PARTS)[number];
+
+/**
  * Reasons of `verification.failed` (spec gives `age_not_met`; the engine adds the rest; `cancelled`
  * is the reason of `verification.cancelled`).
  */
@@ -116,8 +123,8 @@ export const CHECK_ATTEMPT_LIMITS = {
 export type CheckResult =
   | { decision: 'verified'; status: Extract<CallbackStatus, 'verified'>; redirectUrl: string }
   | { decision: 'failed'; status: Extract<CallbackStatus, 'failed'>; reason: FailureReason; redirectUrl: string }
-  /** Capture again; `attemptsLeft` counts the quality retries still allowed. */
-  | { decision: 'retry'; hint: RetryHint; attemptsLeft: number }
+  /** Capture `part` again; `attemptsLeft` counts the quality retries still allowed. */
+  | { decision: 'retry'; hint: RetryHint; part: CapturePart; attemptsLeft: number }
   /** L1 was inconclusive: continue with an ID document in the same session (the tenant allows step-up). */
   | { decision: 'step_up'; next: 'document' };
 

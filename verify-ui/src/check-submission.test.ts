@@ -73,7 +73,7 @@ describe('isCheckResult', () => {
   const good: CheckResult[] = [
     { decision: 'verified', status: 'verified', redirectUrl: 'https://m.example/r' },
     { decision: 'failed', status: 'failed', reason: 'too_many_attempts', redirectUrl: 'https://m.example/r' },
-    { decision: 'retry', hint: 'too_dark', attemptsLeft: 2 },
+    { decision: 'retry', hint: 'too_dark', part: 'selfie', attemptsLeft: 2 },
     { decision: 'step_up', next: 'document' },
   ];
   for (const result of good) test(`accepts ${JSON.stringify(result)}`, () => expect(isCheckResult(result)).toBe(true));
@@ -82,7 +82,9 @@ describe('isCheckResult', () => {
     { decision: 'verified', status: 'failed', redirectUrl: 'x' },
     { decision: 'failed', status: 'failed', reason: 'because', redirectUrl: 'x' },
     { decision: 'failed', status: 'failed', reason: 'age_not_met' },
-    { decision: 'retry', hint: 'engine_internal_code', attemptsLeft: 1 },
+    { decision: 'retry', hint: 'engine_internal_code', part: 'selfie', attemptsLeft: 1 },
+    { decision: 'retry', hint: 'too_dark', part: 'passport', attemptsLeft: 1 },
+    { decision: 'retry', hint: 'too_dark', attemptsLeft: 1 },
     { decision: 'retry', hint: 'too_dark', attemptsLeft: -1 },
     { decision: 'step_up', next: 'age_estimation' },
     { decision: 'maybe' },

@@ -3,6 +3,7 @@ import {
   CHECK_LIMITS,
   FAILURE_REASONS,
   RETRY_HINTS,
+  CAPTURE_PARTS,
   type CheckKind,
   type CheckResult,
   type DocumentType,
@@ -86,7 +87,7 @@ export function isCheckResult(value: unknown): value is CheckResult {
     case 'failed':
       return value.status === 'failed' && includes(FAILURE_REASONS, value.reason) && typeof value.redirectUrl === 'string';
     case 'retry':
-      return includes(RETRY_HINTS, value.hint) && typeof value.attemptsLeft === 'number' && value.attemptsLeft >= 0;
+      return includes(RETRY_HINTS, value.hint) && includes(CAPTURE_PARTS, value.part) && typeof value.attemptsLeft === 'number' && value.attemptsLeft >= 0;
     case 'step_up':
       return value.next === 'document';
     default:

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import type { DocumentType } from '@ageverify/protocol';
-import { afterCameraProblem, afterCapture, afterDocumentChosen, afterResult, purposeOfHint, startLive, type LiveContext } from './live-flow';
+import { afterCameraProblem, afterCapture, afterDocumentChosen, afterResult, startLive, type LiveContext } from './live-flow';
 
 const frame = () => new Blob(['x'], { type: 'image/jpeg' });
 const frames = [frame(), frame(), frame()];
@@ -26,7 +26,7 @@ describe('L1', () => {
   });
   test('retry(too_dark) asks for the selfie again and drops the old frames', () => {
     const context = { ...startLive(L1).context, selfie: frames };
-    const transition = afterResult(context, { decision: 'retry', hint: 'too_dark', attemptsLeft: 2 });
+    const transition = afterResult(context, { decision: 'retry', hint: 'too_dark', part: 'selfie', attemptsLeft: 2 });
     expect(transition).toMatchObject({ kind: 'step', step: { kind: 'retry', purpose: 'selfie', hint: 'too_dark', attemptsLeft: 2 } });
     if (transition.kind === 'step') expect(transition.context.selfie).toEqual([]);
   });
@@ -78,7 +78,7 @@ describe('L2', () => {
     expect(afterCapture(chosen(startLive({ ...L2, faceMatchEnabled: false }).context), 'document', [frame()]).kind).toBe('submit'));
   test('retry(document_unreadable) keeps the selfie and asks for the document again', () => {
     const context = { ...chosen(), document: frame(), selfie: frames };
-    const transition = afterResult(context, { decision: 'retry', hint: 'document_unreadable', attemptsLeft: 1 });
+    const transition = afterResult(context, { decision: 'retry', hint: 'document_unreadable', part: 'document', attemptsLeft: 1 });
     expect(transition).toMatchObject({ kind: 'step', step: { kind: 'retry', purpose: 'document' }, context: { document: null, selfie: frames } });
   });
   test('after a camera problem, pictures come from the upload fallback', () => {
@@ -145,7 +145,7 @@ describe('L2 driving licence with face match on (barcode on the back, portrait o
 
   test('retry(document_front_unreadable) asks for the front only: back and selfie are kept', () => {
     const context = { ...licence(), document: back, documentFront: front, selfie: frames };
-    const transition = step(afterResult(context, { decision: 'retry', hint: 'document_front_unreadable', attemptsLeft: 3 }));
+    const transition = step(afterResult(context, { decision: 'retry', hint: 'document_front_unreadable', part: 'documentFront', attemptsLeft: 3 }));
     expect(transition.step).toEqual({ kind: 'retry', purpose: 'documentFront', hint: 'document_front_unreadable', attemptsLeft: 3 });
     expect(transition.context).toMatchObject({ document: back, documentFront: null, selfie: frames });
     expect(afterCapture(transition.context, 'documentFront', [frame()]).kind).toBe('submit');
@@ -153,7 +153,7 @@ describe('L2 driving licence with face match on (barcode on the back, portrait o
 
   test('retry(document_not_found) asks for the back again and keeps the front', () => {
     const context = { ...licence(), document: back, documentFront: front, selfie: frames };
-    const transition = step(afterResult(context, { decision: 'retry', hint: 'document_not_found', attemptsLeft: 3 }));
+    const transition = step(afterResult(context, { decision: 'retry', hint: 'document_not_found', part: 'document', attemptsLeft: 3 }));
     expect(transition.context).toMatchObject({ document: null, documentFront: front });
     expect(afterCapture(transition.context, 'document', [frame()]).kind).toBe('submit');
   });
@@ -165,15 +165,24 @@ describe('L2 driving licence with face match on (barcode on the back, portrait o
   });
 });
 
-describe('purposeOfHint', () => {
-  const cases = [
-    ['no_face', 'document', 'selfie'],
-    ['multiple_faces', 'age_estimation', 'selfie'],
-    ['document_not_found', 'document', 'document'],
-    ['too_dark', 'age_estimation', 'selfie'],
-    ['too_blurry', 'document', 'document'],
-    ['image_unreadable', 'document', 'document'],
-    ['document_front_unreadable', 'document', 'documentFront'],
-  ] as const;
-  for (const [hint, check, expected] of cases) test(`${hint} in ${check} → ${expected}`, () => expect(purposeOfHint(hint, check)).toBe(expected));
+describe('retry names the part to take again (issue 25 item 1)', () => {
+  test('L2 with face match: a dark selfie asks for the selfie again and keeps the document', () => {
+    const document = frame();
+    const context: LiveContext = { ...startLive(L2).context, documentType: 'passport', document, selfie: frames };
+    const transition = afterResult(context, { decision: 'retry', hint: 'too_dark', part: 'selfie', attemptsLeft: 4 });
+    expect(transition).toMatchObject({ kind: 'step', step: { kind: 'retry', purpose: 'selfie', hint: 'too_dark' } });
+    if (transition.kind !== 'step') throw new Error('unreachable');
+    expect(transition.context.selfie).toEqual([]);
+    expect(transition.context.document).toBe(document);
+  });
+  test('a blurred document asks for the document again and keeps the selfie', () => {
+    const context: LiveContext = { ...startLive(L2).context, documentType: 'passport', document: frame(), selfie: frames };
+    const transition = afterResult(context, { decision: 'retry', hint: 'too_blurry', part: 'document', attemptsLeft: 4 });
+    expect(transition).toMatchObject({ kind: 'step', step: { kind: 'retry', purpose: 'document' }, context: { document: null, selfie: frames } });
+  });
+  test('a licence front without a readable portrait asks for the front again', () => {
+    const context: LiveContext = { ...startLive(L2).context, documentType: 'driving_licence', document: frame(), documentFront: frame(), selfie: frames };
+    const transition = afterResult(context, { decision: 'retry', hint: 'document_front_unreadable', part: 'documentFront', attemptsLeft: 4 });
+    expect(transition).toMatchObject({ step: { purpose: 'documentFront' }, context: { documentFront: null, selfie: frames } });
+  });
 });

@@ -1,4 +1,12 @@
-import { needsDocumentFront, type CheckKind, type CheckResult, type DocumentType, type RetryHint, type VerifySessionView } from '@ageverify/protocol';
+import {
+  needsDocumentFront,
+  type CapturePart,
+  type CheckKind,
+  type CheckResult,
+  type DocumentType,
+  type RetryHint,
+  type VerifySessionView,
+} from '@ageverify/protocol';
 import type { ApiFailure } from './api';
 
 /**
@@ -23,7 +31,7 @@ import type { ApiFailure } from './api';
  * carries them and the user is not asked for a second selfie.
  */
 /** `document`: the MRZ page, or a licence's back (barcode). `documentFront`: a licence's front (portrait), for face match. */
-export type CapturePurpose = 'selfie' | 'document' | 'documentFront';
+export type CapturePurpose = CapturePart;
 
 export type LiveStep =
   | { kind: 'camera-intro'; purpose: CapturePurpose }
@@ -121,17 +129,6 @@ export function afterCameraProblem(context: LiveContext, purpose: CapturePurpose
   return { kind: 'step', step: { kind: 'camera-blocked', purpose, reason }, context: { ...context, cameraUnusable: true } };
 }
 
-const DOCUMENT_HINTS: readonly RetryHint[] = ['document_not_found', 'document_unreadable'];
-const FACE_HINTS: readonly RetryHint[] = ['no_face', 'multiple_faces', 'face_too_small', 'face_not_centered', 'face_not_frontal'];
-
-/** Which picture a retry hint asks for again. Light and blur are about whichever picture the check is mainly about. */
-export function purposeOfHint(hint: RetryHint, check: CheckKind): CapturePurpose {
-  if (hint === 'document_front_unreadable') return 'documentFront';
-  if (DOCUMENT_HINTS.includes(hint)) return 'document';
-  if (FACE_HINTS.includes(hint)) return 'selfie';
-  return check === 'document' ? 'document' : 'selfie';
-}
-
 /** The engine's answer (protocol/src/checks.ts CheckResult). */
 export function afterResult(context: LiveContext, result: CheckResult): LiveTransition {
   switch (result.decision) {
@@ -139,7 +136,8 @@ export function afterResult(context: LiveContext, result: CheckResult): LiveTran
     case 'failed':
       return { kind: 'finish', result };
     case 'retry': {
-      const purpose = purposeOfHint(result.hint, context.check);
+      // The engine names the picture (issue 25 item 1): a dark selfie in a document check is the selfie's problem.
+      const purpose = result.part;
       // Only the picture that has to be taken again is dropped; the other one is still good.
       const next: LiveContext =
         purpose === 'selfie' ? { ...context, selfie: [] } : purpose === 'document' ? { ...context, document: null } : { ...context, documentFront: null };

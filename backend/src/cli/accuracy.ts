@@ -6,8 +6,9 @@
  *     and age_min ≥ C. --pad F adds a grey border of F × width (tight crops such as UTKFace).
  *   --documents DIR: images + labels.csv `file,document_type,birth_date,valid` (scripts/documents):
  *     DOB read correctly, documents wrongly accepted.
- *   --pairs FILE: CSV `a,b,same` (paths relative to FILE): face-match FAR and FRR at the threshold.
- * With --out, one JSON line per item. Runs in this process, one image at a time.
+ *   --pairs FILE: CSV `a,b,same` (paths relative to FILE): face-match FAR and FRR at the shipped
+ *     threshold and at the lowest threshold giving FAR <= 0.1 % (issue 21); --out gets the ROC points.
+ * With --out, one JSON line per item (per ROC point for --pairs). Runs in this process, one image at a time.
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,11 +19,12 @@ import { decideAgeEstimation } from '../modules/engine/age-decision';
 import { decideDocument, mrzBirthDate } from '../modules/engine/document-decision';
 import { runJob } from '../modules/engine/engine-worker';
 import { analyseFace, loadFaceModels } from '../modules/engine/face-analysis';
-import { cosineSimilarity, FACE_MATCH_MIN_SIMILARITY, isSamePerson } from '../modules/engine/face-match';
+import { cosineSimilarity, FACE_MATCH_MIN_SIMILARITY } from '../modules/engine/face-match';
 import { decodeImage } from '../modules/engine/image-decoding';
 import type { AgeFindings, DocumentFindings } from '../modules/engine/model';
 import { parseArgs } from './commands';
 import { summariseFaces, type FaceResult } from './accuracy-summary';
+import { type PairScore, type Rates, ratesAt, rocPoints, thresholdForFar } from './pair-summary';
 
 const CHALLENGE_AGES = [25, 30, 35] as const;
 
@@ -131,27 +133,27 @@ async function pairs(file: string, out: string | undefined, limit: number) {
     }
     return cache.get(path)!;
   };
-  const counts = { same: 0, falseRejects: 0, different: 0, falseAccepts: 0, noFace: 0 };
+  const scores: PairScore[] = [];
+  let noFace = 0;
   for (const row of readCsv(file).slice(0, limit)) {
     const [a, b] = [await descriptor(row.a!), await descriptor(row.b!)];
     const same = row.same === 'true' || row.same === '1';
     if (!a || !b) {
-      counts.noFace++;
+      noFace++;
       continue;
     }
-    const similarity = cosineSimilarity(a, b);
-    const match = isSamePerson(similarity);
-    if (same) {
-      counts.same++;
-      if (!match) counts.falseRejects++;
-    } else {
-      counts.different++;
-      if (match) counts.falseAccepts++;
-    }
-    if (out) appendFileSync(out, `${JSON.stringify({ a: row.a, b: row.b, same, similarity: Math.round(similarity * 1000) / 1000, match })}\n`);
+    scores.push({ same, similarity: cosineSimilarity(a, b) });
   }
-  console.log(`\nFace match: ${file} (cosine similarity ≥ ${FACE_MATCH_MIN_SIMILARITY})`);
-  console.log(`  FRR ${pct(counts.falseRejects, counts.same)}   FAR ${pct(counts.falseAccepts, counts.different)}   pairs without a face: ${counts.noFace}`);
+  const shipped = ratesAt(scores, FACE_MATCH_MIN_SIMILARITY);
+  const target = thresholdForFar(scores, 0.001);
+  const line = (r: Rates) => `FAR ${pct(r.falseAccepts, r.different)}   FRR ${pct(r.falseRejects, r.same)}`;
+  console.log(`\nFace match: ${file} (${scores.length} pairs with a face in both images; pairs without: ${noFace})`);
+  console.log(`  shipped threshold ${FACE_MATCH_MIN_SIMILARITY}: ${line(shipped)}`);
+  console.log(
+    target ? `  threshold for FAR <= 0.1%: ${target.threshold.toFixed(4)}: ${line(target)}` : '  threshold for FAR <= 0.1%: none (no different-person pairs)',
+  );
+  // The ROC, one JSON line per threshold: enough to choose a threshold again without re-running the models.
+  if (out) for (const point of rocPoints(scores)) appendFileSync(out, `${JSON.stringify(point)}\n`);
 }
 
 const { options } = parseArgs(process.argv.slice(2));

@@ -30,7 +30,7 @@ export function decideAgeEstimation(
   policy: Pick<DecisionPolicy, 'challengeAge' | 'l1Margin' | 'stepUpAllowed'>,
 ): EngineDecision {
   const best = bestFrame(frames);
-  if ('hint' in best) return { decision: 'retry', hint: best.hint };
+  if ('hint' in best) return { decision: 'retry', hint: best.hint, part: 'selfie' };
   // Anti-spoof and liveness are soft signals (research ml.md §3: 5–18 % of genuine selfies score
   // below 0.5, attacks unmeasured): they are reported, not decided on.
   if (best.face.estimatedAge >= policy.challengeAge + policy.l1Margin) return { decision: 'verified' };

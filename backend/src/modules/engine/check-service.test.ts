@@ -19,6 +19,7 @@ const face = (estimatedAge: number, change: Partial<FaceMeasurement> = {}) => ({
   faceCount: 1,
   face: {
     box: [0.3, 0.25, 0.4, 0.5],
+    widthPx: 256,
     detectorScore: 0.9,
     yaw: 0,
     pitch: 0,
@@ -41,7 +42,8 @@ const passport = (birthDate: string, valid = true): EngineFindings => ({
   documentType: 'passport',
   reading: { source: 'mrz', found: true, format: 'TD3', valid, invalidFields: [], birthDate, expirationDate: '300101', documentCode: 'P' },
   portrait: face(30) as never,
-  frames: [face(30) as never],
+  // Another photo of the same person: similar (0.8), not a copy of the portrait (face-match.ts).
+  frames: [face(30, { descriptor: [0.8, 0.6] }) as never],
 });
 
 const licence = (): DocumentFindings => ({
@@ -49,7 +51,8 @@ const licence = (): DocumentFindings => ({
   documentType: 'driving_licence',
   reading: { source: 'pdf417', found: true, valid: true, birthDate: '1990-01-31', expirationDate: '2030-01-31' },
   portrait: face(30) as never,
-  frames: [face(30) as never],
+  // Another photo of the same person: similar (0.8), not a copy of the portrait (face-match.ts).
+  frames: [face(30, { descriptor: [0.8, 0.6] }) as never],
 });
 /** The refusal the OpenAPI document shows for a licence problem, to compare with the real answer. */
 const openApiMessage = (name: string) => ERROR_EXAMPLES['/api/v1/verify/checks']![400]!.find((example) => example.name === name)!.message;
@@ -144,7 +147,7 @@ for (const target of TARGETS) {
       const credentials = { sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' };
       for (let left = CHECK_ATTEMPT_LIMITS.qualityRetries - 1; left >= 1; left--) {
         next.push(age(40, { yaw: 60 }));
-        expect(await ctx.json(await submit(credentials))).toEqual({ decision: 'retry', hint: 'face_not_frontal', attemptsLeft: left });
+        expect(await ctx.json(await submit(credentials))).toEqual({ decision: 'retry', hint: 'face_not_frontal', part: 'selfie', attemptsLeft: left });
       }
       next.push({ kind: 'age_estimation', frames: [{ faceCount: 0, face: null }] });
       expect(await ctx.json(await submit(credentials))).toMatchObject({ decision: 'failed', reason: 'too_many_attempts' });

@@ -136,7 +136,7 @@ async function apply(deps: CheckDeps, session: SessionRow, decision: EngineDecis
         .returning();
       if (!row) return lostRace(deps, session);
       if (row.checkRetries >= CHECK_ATTEMPT_LIMITS.qualityRetries) return fail(deps, row, 'too_many_attempts');
-      return { decision: 'retry', hint: decision.hint, attemptsLeft: CHECK_ATTEMPT_LIMITS.qualityRetries - row.checkRetries };
+      return { decision: 'retry', hint: decision.hint, part: decision.part, attemptsLeft: CHECK_ATTEMPT_LIMITS.qualityRetries - row.checkRetries };
     }
     case 'step_up': {
       const [row] = await deps.db

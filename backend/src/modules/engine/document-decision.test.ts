@@ -8,6 +8,7 @@ const face = (descriptor: number[]): FaceAnalysis => ({
   faceCount: 1,
   face: {
     box: [0.3, 0.25, 0.4, 0.5],
+    widthPx: 256,
     detectorScore: 0.9,
     yaw: 0,
     pitch: 0,
@@ -65,8 +66,8 @@ describe('MRZ dates', () => {
 describe('decideDocument', () => {
   test.each<[string, DocumentFindings, typeof policy, unknown]>([
     ['valid adult passport', findings(mrz()), policy, { decision: 'verified' }],
-    ['undecodable image', findings(null), policy, { decision: 'retry', hint: 'image_unreadable' }],
-    ['no MRZ found', findings({ source: 'mrz', found: false }), policy, { decision: 'retry', hint: 'document_not_found' }],
+    ['undecodable image', findings(null), policy, { decision: 'retry', hint: 'image_unreadable', part: 'document' }],
+    ['no MRZ found', findings({ source: 'mrz', found: false }), policy, { decision: 'retry', hint: 'document_not_found', part: 'document' }],
     [
       'a check digit fails',
       findings(mrz({ valid: false, invalidFields: ['birthDateCheckDigit'] })),
@@ -92,7 +93,7 @@ describe('decideDocument', () => {
     ],
     [
       'face match: same person',
-      findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([0.9, 0.2, 0])] }),
+      findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([0.8, 0.5, 0])] }),
       { ...policy, faceMatchEnabled: true },
       { decision: 'verified' },
     ],
@@ -106,25 +107,59 @@ describe('decideDocument', () => {
       'face match: no portrait found',
       findings(mrz(), { portrait: { faceCount: 0, face: null }, frames: [face([0, 0, 0])] }),
       { ...policy, faceMatchEnabled: true },
-      { decision: 'retry', hint: 'document_unreadable' },
+      { decision: 'retry', hint: 'document_unreadable', part: 'document' },
     ],
     [
       'face match, driving licence: no portrait on the front asks for the front again',
       findings(pdf417(), { documentType: 'driving_licence', portrait: null, frames: [face([0, 0, 0])] }),
       { ...policy, faceMatchEnabled: true },
-      { decision: 'retry', hint: 'document_front_unreadable' },
+      { decision: 'retry', hint: 'document_front_unreadable', part: 'documentFront' },
     ],
     [
       'face match, driving licence: the front shows the person of the selfie',
-      findings(pdf417(), { documentType: 'driving_licence', portrait: face([1, 0, 0]), frames: [face([0.98, 0.05, 0])] }),
+      findings(pdf417(), { documentType: 'driving_licence', portrait: face([1, 0, 0]), frames: [face([0.8, 0.5, 0])] }),
       { ...policy, faceMatchEnabled: true },
       { decision: 'verified' },
+    ],
+    [
+      'face match: a dark selfie asks for the selfie again, not the document (issue 25 item 1)',
+      findings(mrz(), { portrait: face([1, 0, 0]), frames: [{ ...face([1, 0, 0]), face: { ...face([1, 0, 0]).face!, brightness: 10 } }] }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'retry', hint: 'too_dark', part: 'selfie' },
+    ],
+    [
+      'face match: the selfie is a copy of the portrait itself (issue 21): refused as a presentation attack',
+      findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([1, 0.01, 0])] }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'failed', reason: 'liveness_failed' },
+    ],
+    [
+      'face match: one matching frame among strangers does not decide (median of the good frames)',
+      findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([0.8, 0.5, 0]), face([0.2, 1, 0]), face([0.3, 1, 0])] }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'failed', reason: 'face_mismatch' },
+    ],
+    [
+      'face match: a portrait too small to judge asks for the document again',
+      findings(mrz(), { portrait: { faceCount: 1, face: { ...face([1, 0, 0]).face!, widthPx: 30 } }, frames: [face([0.8, 0.5, 0])] }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'retry', hint: 'document_unreadable', part: 'document' },
+    ],
+    [
+      'face match, driving licence: a blurred portrait asks for the front again',
+      findings(pdf417(), {
+        documentType: 'driving_licence',
+        portrait: { faceCount: 1, face: { ...face([1, 0, 0]).face!, sharpness: 5 } },
+        frames: [face([0.8, 0.5, 0])],
+      }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'retry', hint: 'document_front_unreadable', part: 'documentFront' },
     ],
     [
       'face match: no selfie',
       findings(mrz(), { portrait: face([0, 0, 0]), frames: [] }),
       { ...policy, faceMatchEnabled: true },
-      { decision: 'retry', hint: 'no_face' },
+      { decision: 'retry', hint: 'no_face', part: 'selfie' },
     ],
     ['face match off: selfie not needed', findings(mrz(), { frames: [] }), policy, { decision: 'verified' }],
   ])('%s', (_, f, p, expected) => expect(decideDocument(f, p, now)).toEqual(expected as never));

@@ -6,7 +6,9 @@
  */
 import { needsDocumentFront } from '@ageverify/protocol';
 import { bestFrame } from './age-decision';
-import { cosineSimilarity, isSamePerson } from './face-match';
+import { faceQualityHint } from './face-quality';
+import { matchFrames } from './face-match';
+import { portraitReadable } from './portrait-quality';
 import type { DecisionPolicy, DocumentFindings, EngineDecision } from './model';
 
 /** YYMMDD of an MRZ to YYYY-MM-DD. A birth date cannot be in the future, so a later year is 19yy. */
@@ -38,8 +40,8 @@ export function ageOn(birthDate: string, now: Date): number {
 
 export function decideDocument(findings: DocumentFindings, policy: Pick<DecisionPolicy, 'legalMinimumAge' | 'faceMatchEnabled'>, now: Date): EngineDecision {
   const { reading } = findings;
-  if (!reading) return { decision: 'retry', hint: 'image_unreadable' };
-  if (!reading.found) return { decision: 'retry', hint: 'document_not_found' };
+  if (!reading) return { decision: 'retry', hint: 'image_unreadable', part: 'document' };
+  if (!reading.found) return { decision: 'retry', hint: 'document_not_found', part: 'document' };
   // A document whose check digits fail is never accepted (issue 10): a misread that recovery could
   // not repair and a forged line look the same, so both are refused.
   if (!reading.valid) return { decision: 'failed', reason: 'document_invalid' };
@@ -50,11 +52,25 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
   if (ageOn(birthDate, now) < policy.legalMinimumAge) return { decision: 'failed', reason: 'age_not_met' };
   if (!policy.faceMatchEnabled) return { decision: 'verified' };
   const selfie = bestFrame(findings.frames);
-  if ('hint' in selfie) return { decision: 'retry', hint: selfie.hint };
-  const portrait = findings.portrait?.face?.descriptor;
-  // No face on the document: picture it again. For a licence that is the front (a separate image).
-  if (!portrait) return { decision: 'retry', hint: needsDocumentFront(findings.documentType, true) ? 'document_front_unreadable' : 'document_unreadable' };
-  const selfieDescriptor = selfie.face.descriptor;
-  if (!selfieDescriptor || selfieDescriptor.length !== portrait.length) return { decision: 'retry', hint: 'no_face' };
-  return isSamePerson(cosineSimilarity(selfieDescriptor, portrait)) ? { decision: 'verified' } : { decision: 'failed', reason: 'face_mismatch' };
+  // The selfie's own problem (too dark, blurred, no face): the selfie is taken again, not the document.
+  if ('hint' in selfie) return { decision: 'retry', hint: selfie.hint, part: 'selfie' };
+  const portraitFace = findings.portrait?.face;
+  const portrait = portraitFace?.descriptor;
+  // No face on the document, or one too small or blurred to judge (portrait-quality.ts): picture it
+  // again rather than decide. For a licence that is the front (a separate image).
+  if (!portraitFace || !portrait || !portraitReadable(portraitFace)) {
+    return needsDocumentFront(findings.documentType, true)
+      ? { decision: 'retry', hint: 'document_front_unreadable', part: 'documentFront' }
+      : { decision: 'retry', hint: 'document_unreadable', part: 'document' };
+  }
+  // Every good frame, not the first one (issue 21 Deliver 4).
+  const selfies = findings.frames.flatMap((frame) =>
+    'unreadable' in frame || faceQualityHint(frame) !== null || frame.face?.descriptor?.length !== portrait.length ? [] : [frame.face.descriptor],
+  );
+  if (selfies.length === 0) return { decision: 'retry', hint: 'no_face', part: 'selfie' };
+  const { outcome } = matchFrames(portrait, selfies);
+  // A copy of the portrait itself (the document's own photo as the selfie) is a presentation attack,
+  // refused as such whatever the liveness signals say (decision 0045).
+  if (outcome === 'copy') return { decision: 'failed', reason: 'liveness_failed' };
+  return outcome === 'match' ? { decision: 'verified' } : { decision: 'failed', reason: 'face_mismatch' };
 }

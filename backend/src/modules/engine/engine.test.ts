@@ -129,6 +129,22 @@ describe('verification engine with the real models', () => {
     });
   }, 60_000);
 
+  test("L2: the passport's own portrait, cropped and uploaded as the selfie, is refused (issue 21)", async () => {
+    const passport = fixture('passport.jpg');
+    const { width = 0, height = 0 } = await sharp(passport).metadata();
+    // The portrait's place on the generated passport (scripts/documents), with a margin, enlarged like a zoomed photo.
+    const portrait = await sharp(passport)
+      .extract({ left: Math.round(width * 0.03), top: Math.round(height * 0.05), width: Math.round(width * 0.25), height: Math.round(height * 0.35) })
+      .resize(640)
+      .jpeg({ quality: 80 })
+      .toBuffer();
+    const session = await create({ verificationMode: 'L2', faceMatchEnabled: true });
+    expect(await submit(session, 'document', { document: passport, selfie: portrait }, 'passport')).toMatchObject({
+      decision: 'failed',
+      reason: 'liveness_failed',
+    });
+  }, 60_000);
+
   test.each([
     ['passport-altered-check-digit.jpg', 'document_invalid'],
     ['passport-expired.jpg', 'document_expired'],
@@ -178,7 +194,7 @@ describe('verification engine with the real models', () => {
         { document: fixture('licence.png'), documentFront: fixture('licence.png'), selfie: fixture('astronaut.jpg') },
         'driving_licence',
       ),
-    ).toMatchObject({ decision: 'retry', hint: 'document_front_unreadable' });
+    ).toMatchObject({ decision: 'retry', hint: 'document_front_unreadable', part: 'documentFront' });
   }, 60_000);
 
   test('L2: a licence with face match on but without its front is refused with 400, before the engine', async () => {

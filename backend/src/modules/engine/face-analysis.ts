@@ -16,6 +16,8 @@ const require = createRequire(import.meta.url);
 export interface FaceMeasurement {
   /** Face box as a share of the image: x, y, width, height in 0–1. */
   box: [number, number, number, number];
+  /** Face width in pixels of the decoded image (the document portrait's quality gate, portrait-quality.ts). */
+  widthPx: number;
   detectorScore: number;
   /** Degrees, from the face mesh. */
   yaw: number;
@@ -83,6 +85,7 @@ export async function analyseFace(models: FaceModels, image: DecodedImage, optio
         faceCount: faces.length,
         face: {
           box: [x / image.width, y / image.height, w / image.width, h / image.height],
+          widthPx: Math.round(w),
           detectorScore: largest.boxScore ?? largest.score,
           yaw: degrees(angle.yaw),
           pitch: degrees(angle.pitch),

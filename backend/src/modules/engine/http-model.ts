@@ -4,7 +4,7 @@
  * check-submission.ts, so the request body is described here rather than validated by Elysia.
  */
 import { t } from 'elysia';
-import { CHECK_IMAGE_PARTS, CHECK_KINDS, CHECK_LIMITS, DOCUMENT_TYPES, FAILURE_REASONS, RETRY_HINTS } from '@ageverify/protocol';
+import { CAPTURE_PARTS, CHECK_IMAGE_PARTS, CHECK_KINDS, CHECK_LIMITS, DOCUMENT_TYPES, FAILURE_REASONS, RETRY_HINTS } from '@ageverify/protocol';
 import { literalUnion } from '../../http/literal-union';
 
 const redirectUrl = t.String({ description: 'The returnUrl with sessionId, status and timestamp appended: where the UI sends the user.' });
@@ -26,6 +26,7 @@ export const checkResult = t.Union(
     t.Object({
       decision: t.Literal('retry', { description: 'A quality problem the user can fix: capture again.' }),
       hint: literalUnion(RETRY_HINTS, { description: 'What to tell the user, as a code the UI translates.' }),
+      part: literalUnion(CAPTURE_PARTS, { description: 'The picture to take again: the selfie, the document, or the front of a driving licence.' }),
       attemptsLeft: t.Number({ description: 'Quality retries still allowed in this session.' }),
     }),
     t.Object({
@@ -33,7 +34,7 @@ export const checkResult = t.Union(
       next: t.Literal('document', { description: 'The check the session expects next.' }),
     }),
   ],
-  { description: 'What the engine decided.', examples: [{ decision: 'retry', hint: 'face_too_small', attemptsLeft: 4 }] },
+  { description: 'What the engine decided.', examples: [{ decision: 'retry', hint: 'face_too_small', part: 'selfie', attemptsLeft: 4 }] },
 );
 
 const binary = (description: string) => ({ type: 'string', format: 'binary', description });

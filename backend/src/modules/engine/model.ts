@@ -3,7 +3,7 @@
  * the worker, the pure decision functions and the check service. No image bytes are ever part of
  * these: findings are numbers and dates (issue 10: images are never stored).
  */
-import type { DocumentType, FailureReason, RetryHint } from '@ageverify/protocol';
+import type { CapturePart, DocumentType, FailureReason, RetryHint } from '@ageverify/protocol';
 import type { FaceAnalysis } from './face-analysis';
 import type { MrzReading } from './mrz-reading';
 import type { Pdf417Reading } from './pdf417-reading';
@@ -35,7 +35,8 @@ export type Timings = Record<string, number>;
 export type EngineDecision =
   | { decision: 'verified' }
   | { decision: 'failed'; reason: FailureReason }
-  | { decision: 'retry'; hint: RetryHint }
+  /** `part`: the picture to take again (protocol CapturePart). */
+  | { decision: 'retry'; hint: RetryHint; part: CapturePart }
   | { decision: 'step_up' };
 
 /** The session's stored policy plus the tenant settings a decision needs (DESIGN.md §2). */
