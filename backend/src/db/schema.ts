@@ -255,6 +255,13 @@ export const sessions = pgTable(
     /** Submissions answered `retry`, and those that reached a decision (CHECK_ATTEMPT_LIMITS). */
     checkRetries: integer('check_retries').notNull().default(0),
     checkDecisions: integer('check_decisions').notNull().default(0),
+    /**
+     * The claim of the one check running on this session (check-claim.ts): who holds it and until
+     * when. A second submission while it is held answers 409; a claim whose holder crashed lapses
+     * at `check_claim_expires_at`.
+     */
+    checkClaimId: text('check_claim_id'),
+    checkClaimExpiresAt: ts('check_claim_expires_at'),
   },
   (t) => [
     index('sessions_tenant_created_idx').on(t.tenantId, t.createdAt),
