@@ -115,7 +115,10 @@ export type FailureReason = (typeof FAILURE_REASONS)[number];
 export const CHECK_ATTEMPT_LIMITS = {
   /** Submissions answered `retry` (fixable quality problems). */
   qualityRetries: 5,
-  /** Submissions that reached an age or document decision. */
+  /**
+   * Submissions that reached an age or document decision. A backstop: with today's checks only
+   * `step_up` leaves the session pending, and only once, so this cap does not bind.
+   */
   decisions: 3,
 } as const;
 

@@ -269,6 +269,13 @@ export const sessions = pgTable(
     checkEvidence: jsonb('check_evidence').$type<CheckEvidence>(),
     /** Set by the completion (session-state.ts) until the session's receipt is issued (modules/receipts). */
     receiptDue: boolean('receipt_due').notNull().default(false),
+    /**
+     * The claim of the one check running on this session (check-claim.ts): who holds it and until
+     * when. A second submission while it is held answers 409; a claim whose holder crashed lapses
+     * at `check_claim_expires_at`.
+     */
+    checkClaimId: text('check_claim_id'),
+    checkClaimExpiresAt: ts('check_claim_expires_at'),
   },
   (t) => [
     index('sessions_receipt_due_idx').on(t.completedAt).where(sql`${t.receiptDue}`),

@@ -186,6 +186,11 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<number, Err
         summary: 'The session expects the other kind of check (e.g. a document after a step-up).',
         message: 'This session expects a document check',
       },
+      {
+        name: 'checkInProgress',
+        summary: 'Another check is running on this session; one check at a time, and its answer comes first.',
+        message: 'A check is already running on this session; wait for its answer before sending another',
+      },
     ],
     413: [{ name: 'imageTooLarge', summary: 'An image part or the whole body is over its limit.', message: 'Image part selfie is larger than 4194304 bytes' }],
     415: [

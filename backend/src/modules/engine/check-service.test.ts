@@ -10,6 +10,7 @@ import { TARGETS } from '../../testing/test-databases';
 import { createTestContext, type TestContext } from '../../testing/test-app';
 import { events, sessions, tenants } from '../../db/schema';
 import { EngineBusy } from './engine-pool';
+import { CHECK_CLAIM_LEASE_MS, claimCheck, heldBy } from './check-claim';
 import { ERROR_EXAMPLES } from '../../http/openapi-errors';
 import type { DocumentFindings, EngineFindings } from './model';
 import type { FaceMeasurement } from './face-analysis';
@@ -63,9 +64,14 @@ for (const target of TARGETS) {
     let keys: Json;
     const next: (EngineFindings | Error)[] = [];
     const jobs: unknown[] = [];
+    /** When set, the engine holds every job until it resolves, so submissions overlap. */
+    let gate: Promise<void> | null = null;
+    let jobStarted = () => {};
     const engine = {
       run: async (job: unknown) => {
         jobs.push(job);
+        jobStarted();
+        if (gate) await gate;
         const findings = next.shift();
         if (!findings) throw new Error('test engine: no findings queued');
         if (findings instanceof Error) throw findings;
@@ -179,6 +185,80 @@ for (const target of TARGETS) {
       expect(response.headers.get('retry-after')).toBe('2');
       expect(await ctx.json(response)).toMatchObject({ statusCode: 503, path: '/api/v1/verify/checks', error: 'Service Unavailable' });
       expect((await row(session.sessionId)).state).toBe('PENDING');
+      // The refused job let go of its claim without counting: the next submission runs.
+      next.push(age(31));
+      expect(await ctx.json(await submit({ sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' }))).toMatchObject({
+        decision: 'verified',
+      });
+      expect((await row(session.sessionId)).checkRetries).toBe(0);
+    });
+
+    test('parallel submissions on one session: one reaches the engine and decides, the others get 409 at once', async () => {
+      const session = await create();
+      const parallel = 6;
+      // Different people: without the claim, one verified answer among step-ups would win.
+      for (let i = 0; i < parallel; i++) next.push(age(i === parallel - 1 ? 40 : 27));
+      const before = jobs.length;
+      let settled = 0;
+      let open = () => {};
+      gate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      // The engine answers once every submission has either been refused or reached the engine, so
+      // a broken claim shows as several jobs rather than as a hang.
+      const maybeOpen = () => {
+        if (settled + (jobs.length - before) >= parallel) open();
+      };
+      jobStarted = maybeOpen;
+      try {
+        const responses = await Promise.all(
+          Array.from({ length: parallel }, () =>
+            submit({ sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' }).then((response) => {
+              settled++;
+              maybeOpen();
+              return response;
+            }),
+          ),
+        );
+        expect(jobs.length - before).toBe(1);
+        const statuses = responses.map((r) => r.status).sort();
+        expect(statuses).toEqual([200, 409, 409, 409, 409, 409]);
+        const refused = await ctx.json(responses.find((r) => r.status === 409)!);
+        expect(refused).toMatchObject({
+          statusCode: 409,
+          path: '/api/v1/verify/checks',
+          message: 'A check is already running on this session; wait for its answer before sending another',
+        });
+      } finally {
+        gate = null;
+        jobStarted = () => {};
+      }
+      const decided = await row(session.sessionId);
+      expect(decided.checkDecisions + decided.checkRetries).toBe(1);
+      expect(decided.checkClaimId).toBeNull();
+      const decisions = (await ctx.database.db.select().from(events).where(eq(events.sessionId, session.sessionId))).filter((e) =>
+        e.kind.startsWith('verification.'),
+      );
+      expect(decisions.length).toBeLessThanOrEqual(1);
+    });
+
+    test('a claim left by a crashed instance lapses after its lease; the lapsed holder can no longer decide', async () => {
+      const session = await create();
+      const credentials = { sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' };
+      // An instance claimed the session and died before answering.
+      const crashed = await claimCheck(ctx.database.db, session.sessionId, ctx.clock.now());
+      expect(crashed.claimed).toBe(true);
+      const before = jobs.length;
+      const refused = await submit(credentials);
+      expect(refused.status).toBe(409);
+      expect(jobs.length).toBe(before); // nothing ran: the 409 comes before the engine
+      ctx.clock.advance(CHECK_CLAIM_LEASE_MS);
+      next.push(age(27));
+      expect(await ctx.json(await submit(credentials))).toEqual({ decision: 'step_up', next: 'document' });
+      if (crashed.claimed) {
+        const stale = await ctx.database.db.update(sessions).set({ checkStage: null }).where(heldBy(session.sessionId, crashed.claimId)).returning();
+        expect(stale).toEqual([]);
+      }
     });
 
     describe('a driving licence with face match on (issue 11: barcode on the back, portrait on the front)', () => {

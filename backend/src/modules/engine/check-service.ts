@@ -5,8 +5,11 @@
  * completeSession, which records verification.completed / verification.failed with the reason
  * (spec "Events"; DESIGN.md §2 Failure reasons). Live checks run on sandbox sessions too, so a
  * merchant can try the real engine (docs/verification.md); simulate stays sandbox-only.
+ *
+ * One check runs at a time per session: the submission claims the session before the engine runs
+ * and every write of its outcome is guarded by that claim (check-claim.ts, decision 0039).
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { CHECK_ATTEMPT_LIMITS, needsDocumentFront, type CheckKind, type CheckResult, type FailureReason } from '@ageverify/protocol';
 import type { Logger } from '../../log';
 import { type CheckEvidence, sessions, tenants } from '../../db/schema';
@@ -19,6 +22,7 @@ import { decideAgeEstimation } from './age-decision';
 import { decideDocument } from './document-decision';
 import { EngineBusy, type EnginePool } from './engine-pool';
 import type { CheckSubmission } from './check-submission';
+import { claimCheck, heldBy, plusOne, RELEASED, releaseCheck } from './check-claim';
 import type { DecisionPolicy, EngineDecision, EngineFindings, Timings } from './model';
 
 export interface CheckDeps extends VerifyDeps {
@@ -30,11 +34,6 @@ export interface CheckDeps extends VerifyDeps {
 /** The check a PENDING session expects next (VerifySessionView.nextCheck). */
 export function expectedCheck(session: Pick<SessionRow, 'verificationMode' | 'checkStage'>): CheckKind {
   return session.verificationMode === 'L2' || session.checkStage === 'document' ? 'document' : 'age_estimation';
-}
-
-/** Pure: is a cap already reached (CHECK_ATTEMPT_LIMITS)? */
-export function capReached(session: Pick<SessionRow, 'checkRetries' | 'checkDecisions'>): boolean {
-  return session.checkRetries >= CHECK_ATTEMPT_LIMITS.qualityRetries || session.checkDecisions >= CHECK_ATTEMPT_LIMITS.decisions;
 }
 
 export async function runCheck(deps: CheckDeps, { session }: VerifyCaller, submission: CheckSubmission): Promise<CheckResult> {
@@ -50,8 +49,23 @@ export async function runCheck(deps: CheckDeps, { session }: VerifyCaller, submi
   if (expected === 'document' && needsDocumentFront(submission.documentType!, session.faceMatchEnabled) && !submission.documentFront) {
     throw ENGINE_ERRORS.DOCUMENT_FRONT_REQUIRED();
   }
-  if (capReached(session)) return fail(deps, session, 'too_many_attempts');
 
+  const claim = await claimCheck(deps.db, session.id, deps.clock.now());
+  if (!claim.claimed) {
+    if (claim.why === 'in_progress') throw ENGINE_ERRORS.CHECK_IN_PROGRESS();
+    if (claim.why === 'cap_reached') return fail(deps, claim.session, 'too_many_attempts');
+    return lostRace(deps, session);
+  }
+  try {
+    return await decideClaimed(deps, claim.session, claim.claimId, submission);
+  } finally {
+    // Every outcome released or ended the claim already (guarded by its id, so this is a no-op
+    // then); an error before one (engine busy, engine failure) lets go without counting.
+    await releaseCheck(deps.db, session.id, claim.claimId);
+  }
+}
+
+async function decideClaimed(deps: CheckDeps, session: SessionRow, claimId: string, submission: CheckSubmission): Promise<CheckResult> {
   const [tenant] = await deps.db.select().from(tenants).where(eq(tenants.id, session.tenantId));
   const policy: DecisionPolicy = {
     challengeAge: session.challengeAge,
@@ -93,7 +107,7 @@ export async function runCheck(deps: CheckDeps, { session }: VerifyCaller, submi
     ...summary(findings, decision),
     ms: outcome.timings,
   });
-  return apply(deps, session, decision, evidenceOf(session, submission, policy, decision));
+  return apply(deps, session, claimId, decision, evidenceOf(session, submission, policy, decision));
 }
 
 /**
@@ -125,13 +139,14 @@ function summary(findings: EngineFindings, decision: EngineDecision): Record<str
   return { reason, estimatedAge: face?.estimatedAge, antispoof: face?.antispoof, liveness: face?.liveness };
 }
 
-async function apply(deps: CheckDeps, session: SessionRow, decision: EngineDecision, evidence: CheckEvidence): Promise<CheckResult> {
-  const pending = and(eq(sessions.id, session.id), eq(sessions.state, 'PENDING'));
+/** Counts the outcome and, unless it ends the session, lets go of the claim in the same statement. */
+async function apply(deps: CheckDeps, session: SessionRow, claimId: string, decision: EngineDecision, evidence: CheckEvidence): Promise<CheckResult> {
+  const pending = heldBy(session.id, claimId);
   switch (decision.decision) {
     case 'retry': {
       const [row] = await deps.db
         .update(sessions)
-        .set({ checkRetries: sql`${sessions.checkRetries} + 1` })
+        .set({ checkRetries: plusOne(sessions.checkRetries), ...RELEASED })
         .where(pending)
         .returning();
       if (!row) return lostRace(deps, session);
@@ -141,7 +156,7 @@ async function apply(deps: CheckDeps, session: SessionRow, decision: EngineDecis
     case 'step_up': {
       const [row] = await deps.db
         .update(sessions)
-        .set({ checkStage: 'document', checkDecisions: sql`${sessions.checkDecisions} + 1`, checkEvidence: evidence })
+        .set({ checkStage: 'document', checkDecisions: plusOne(sessions.checkDecisions), checkEvidence: evidence, ...RELEASED })
         .where(pending)
         .returning();
       if (!row) return lostRace(deps, session);
@@ -149,10 +164,14 @@ async function apply(deps: CheckDeps, session: SessionRow, decision: EngineDecis
     }
     case 'verified':
     case 'failed': {
-      await deps.db
+      // The claim stays held until completeSession has ended the session, so no other check
+      // can start in between; a lapsed claim (another submission took over) decides nothing.
+      const [row] = await deps.db
         .update(sessions)
-        .set({ checkDecisions: sql`${sessions.checkDecisions} + 1`, checkEvidence: evidence })
-        .where(pending);
+        .set({ checkDecisions: plusOne(sessions.checkDecisions), checkEvidence: evidence })
+        .where(pending)
+        .returning();
+      if (!row) return lostRace(deps, session);
       if (decision.decision === 'failed') return fail(deps, session, decision.reason);
       const completed = await completeSession(deps.db, session.id, 'verified', deps.clock.now());
       if (!completed) return lostRace(deps, session);
@@ -168,9 +187,11 @@ async function fail(deps: CheckDeps, session: SessionRow, reason: FailureReason)
   return { decision: 'failed', status: 'failed', reason, redirectUrl: callbackUrl(completed, 'failed', now) };
 }
 
-/** Another completion or the expiry won while the engine ran: report what actually happened. */
+/** Another completion, the expiry or a newer claim won while the engine ran: report what actually happened. */
 async function lostRace(deps: CheckDeps, session: SessionRow): Promise<never> {
   const [latest] = await deps.db.select().from(sessions).where(eq(sessions.id, session.id));
   if (latest?.state === 'EXPIRED') throw ENGINE_ERRORS.CHECK_SESSION_EXPIRED();
+  // Still pending: this check's claim lapsed and another submission holds the session now.
+  if (latest?.state === 'PENDING') throw ENGINE_ERRORS.CHECK_IN_PROGRESS();
   throw VERIFY_ERRORS.SESSION_ALREADY_COMPLETED({ status: latest ? callbackStatusOf(latest) : null });
 }
