@@ -38,7 +38,12 @@ for (const target of TARGETS) {
       const all: { sandbox: boolean; createdAt: string }[] = [];
       let cursor: string | null = null;
       do {
-        const page = await owner.json('GET', `/dashboard/api/tenants/${tenantId}/sessions${cursor ? `?cursor=${cursor}` : ''}`, undefined, 200);
+        const page: { sessions: { sandbox: boolean; createdAt: string }[]; nextCursor: string | null } = await owner.json(
+          'GET',
+          `/dashboard/api/tenants/${tenantId}/sessions${cursor ? `?cursor=${cursor}` : ''}`,
+          undefined,
+          200,
+        );
         all.push(...page.sessions);
         cursor = page.nextCursor;
       } while (cursor);
