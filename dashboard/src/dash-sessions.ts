@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
-import { SESSION_STATES, type SessionSummary, type SessionsResponse, type TryItResponse } from '@ageverify/protocol';
+import { DASHBOARD_API_BASE, DASHBOARD_SESSION_STATUSES, type SessionSummary, type SessionsResponse, type TryItResponse } from '@ageverify/protocol';
+import { tenantPath } from './api';
 import { formatDateTime } from './format';
 import { i18n } from './i18n';
 import { routeHref } from './router';
@@ -54,7 +55,7 @@ export class DashSessions extends DashScreen {
           <label for="status">${i18n.t('sessions.status')}</label>
           <select id="status" name="status">
             <option value="">${i18n.t('sessions.any')}</option>
-            ${SESSION_STATES.map((state) => html`<option value=${state} ?selected=${this.filters.status === state}>${i18n.t(`sessions.state.${state}`)}</option>`)}
+            ${DASHBOARD_SESSION_STATUSES.map((state) => html`<option value=${state} ?selected=${this.filters.status === state}>${i18n.t(`sessions.state.${state}`)}</option>`)}
           </select>
         </div>
         <div class="field">
@@ -109,7 +110,36 @@ export class DashSessions extends DashScreen {
           </div>`
           : nothing
       }
-      ${this.nextCursor ? html`<button type="button" class="secondary" @click=${this.loadMore}>${i18n.t('common.loadMore')}</button>` : nothing}`;
+      ${this.nextCursor ? html`<button type="button" class="secondary" @click=${this.loadMore}>${i18n.t('common.loadMore')}</button>` : nothing}
+      <section class="card" aria-labelledby="export-heading">
+        <h2 id="export-heading">${i18n.t('sessions.exportTitle')}</h2>
+        <p class="muted">${i18n.t('sessions.exportHint')}</p>
+        <form class="actions" @submit=${this.exportCsv}>
+          <div class="field">
+            <label for="export-from">${i18n.t('sessions.exportFrom')}</label>
+            <input id="export-from" name="from" type="date" required .value=${this.exportFrom} />
+          </div>
+          <div class="field">
+            <label for="export-to">${i18n.t('sessions.exportTo')}</label>
+            <input id="export-to" name="to" type="date" required .value=${this.exportTo} />
+          </div>
+          <button type="submit">${i18n.t('sessions.export')}</button>
+        </form>
+      </section>`;
+  }
+
+  /** The first of this month to today (UTC), the range a merchant usually reconciles. */
+  private exportFrom = `${new Date().toISOString().slice(0, 8)}01`;
+  private exportTo = new Date().toISOString().slice(0, 10);
+
+  /** A plain navigation to the export: the browser downloads the CSV with the session cookie. */
+  private exportCsv(event: Event): void {
+    event.preventDefault();
+    const data = new FormData(event.target as HTMLFormElement);
+    this.exportFrom = String(data.get('from') ?? '');
+    this.exportTo = String(data.get('to') ?? '');
+    const query = new URLSearchParams({ from: this.exportFrom, to: this.exportTo });
+    window.location.assign(`${DASHBOARD_API_BASE}${tenantPath(this.tenantId, `/sessions/export.csv?${query}`)}`);
   }
 
   private applyFilters(event: Event): void {

@@ -295,9 +295,16 @@ export interface SessionsQuery {
   q?: string;
   cursor?: string;
 }
+/**
+ * A session's status as the dashboard shows and filters it: the session state, with a cancelled
+ * session (stored as FAILED with outcome `cancelled`) as its own status (issue 23).
+ */
+export const DASHBOARD_SESSION_STATUSES = ['PENDING', 'VERIFIED', 'FAILED', 'CANCELLED', 'EXPIRED'] as const;
+export type DashboardSessionStatus = (typeof DASHBOARD_SESSION_STATUSES)[number];
+
 export interface SessionSummary {
   sessionId: string;
-  status: SessionState;
+  status: DashboardSessionStatus;
   verificationMode: VerificationMode;
   challengeAge: number;
   externalUserId: string | null;

@@ -8,7 +8,8 @@
  * serialises concurrent creates of all instances), and the caller turns "counted or not" into the
  * billing block with `decideBillingBlock`, whose rules stay the single source of the semantics.
  */
-import { sql } from 'drizzle-orm';
+import { and, count, eq, gte, isNull, lt, sql } from 'drizzle-orm';
+import { sessions } from '../../db/schema';
 import type { DbOrTx } from '../../db/database';
 import { rowsOf } from '../../db/rows-of';
 import { timestamptz } from '../../db/timestamptz';
@@ -59,4 +60,23 @@ export async function recountUsage(db: DbOrTx, tenantId: string): Promise<void> 
     select tenant_id, sandbox, date_trunc('month', created_at at time zone 'UTC') at time zone 'UTC', count(*)::int
     from sessions where tenant_id = ${tenantId} and billing_block is null group by 1, 2, 3
     on conflict (tenant_id, sandbox, month) do update set used = excluded.used`);
+}
+
+/**
+ * Verifications this month, live and sandbox, for every plan (issue 23, item 1): the sessions
+ * created since the start of the month (UTC) that were not billing-blocked, counted from the
+ * sessions themselves, so the figure is the sessions list's. The allowance counter above is kept
+ * only for plans with a limit (it serialises creates); this count is a range scan of
+ * sessions_tenant_created_idx, paid by the dashboard's overview, never by a create.
+ */
+export async function verificationsThisMonth(db: DbOrTx, tenantId: string, now: Date): Promise<{ live: number; sandbox: number }> {
+  const from = monthStart(now);
+  const to = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1, 1));
+  const rows = await db
+    .select({ sandbox: sessions.sandbox, count: count() })
+    .from(sessions)
+    .where(and(eq(sessions.tenantId, tenantId), gte(sessions.createdAt, from), lt(sessions.createdAt, to), isNull(sessions.billingBlock)))
+    .groupBy(sessions.sandbox);
+  const of = (sandbox: boolean) => Number(rows.find((row) => row.sandbox === sandbox)?.count ?? 0);
+  return { live: of(false), sandbox: of(true) };
 }

@@ -127,10 +127,19 @@ for (const target of TARGETS) {
 
     test('overview: tenant, role, plan and usage', async () => {
       const overview = await owner.json('GET', api(tenantA, '/overview'), undefined, 200);
+      // Usage counts every plan's sessions (issue 23): the earlier tests' "Try it" made sandbox ones.
+      const made = await ctx.database.db.select().from(sessions).where(eq(sessions.tenantId, tenantA));
       expect(overview).toEqual({
         tenant: { tenantId: tenantA, name: 'Shop A', status: 'active' },
         role: 'owner',
-        plan: { name: 'free', monthlyAllowance: null, usedThisMonth: 0, sandboxAllowance: null, sandboxUsedThisMonth: 0, billingPortalUrl: null },
+        plan: {
+          name: 'free',
+          monthlyAllowance: null,
+          usedThisMonth: made.filter((row) => !row.sandbox).length,
+          sandboxAllowance: null,
+          sandboxUsedThisMonth: made.filter((row) => row.sandbox).length,
+          billingPortalUrl: null,
+        },
         notices: [],
       });
       expect((await developer.json('GET', api(tenantA, '/overview'), undefined, 200)).role).toBe('developer');

@@ -29,6 +29,14 @@ export const DASHBOARD_ERRORS = defineErrors({
   DELIVERY_NOT_FOUND: { status: 404, message: (p: { eventId: string }) => `no delivery of event "${p.eventId}" to this endpoint` },
   DELIVERY_PENDING: { status: 409, message: (p: { eventId: string }) => `event ${p.eventId} is still being delivered; wait for it to settle` },
   CURSOR_INVALID: { status: 400, message: 'cursor is not one this API returned' },
+  EXPORT_RANGE_INVALID: {
+    status: 400,
+    message: (p: { maxDays: number }) => `from and to must be dates (YYYY-MM-DD), from no later than to, at most ${p.maxDays} days apart`,
+  },
+  EXPORT_TOO_LARGE: {
+    status: 400,
+    message: (p: { count: number; max: number }) => `the range holds ${p.count} sessions; an export holds at most ${p.max}: choose a shorter range`,
+  },
   /** better-auth refused (its status and words, e.g. a wrong current password). */
   AUTH_REFUSED: { status: 400, message: (p: { reason: string }) => p.reason },
 });

@@ -5,8 +5,8 @@
 import { Elysia, t } from 'elysia';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { DomainsResponse, EmailsResponse, OutboxEmail, OverviewResponse, TryItResponse } from '@ageverify/protocol';
-import { billingUsage, keyPairs, sessions } from '../../db/schema';
-import { monthStart } from '../billing/billing-gate';
+import { keyPairs, sessions } from '../../db/schema';
+import { verificationsThisMonth } from '../billing/billing-usage';
 import { listEmails } from '../notifications/email-outbox';
 import { listNotices } from '../notifications/dashboard-notices';
 import { createSession } from '../sessions/service';
@@ -22,11 +22,7 @@ export function tenantRoutes(deps: TenantRouteDeps) {
     .get('/overview', async ({ params, access }): Promise<OverviewResponse> => {
       const { role } = await access.member(params.tenantId, 'read');
       const tenant = await requireTenant(db, params.tenantId);
-      const usage = await db
-        .select()
-        .from(billingUsage)
-        .where(and(eq(billingUsage.tenantId, tenant.id), eq(billingUsage.month, monthStart(clock.now()))));
-      const used = (sandbox: boolean) => usage.find((row) => row.sandbox === sandbox)?.used ?? 0;
+      const usage = await verificationsThisMonth(db, tenant.id, clock.now());
       const notices = await listNotices(db, tenant.id, { includeResolved: true });
       return {
         tenant: { tenantId: tenant.id, name: tenant.name, status: tenant.status },
@@ -35,9 +31,9 @@ export function tenantRoutes(deps: TenantRouteDeps) {
           name: tenant.planCode,
           // An inactive plan allows no live session (billing-usage.ts allowanceFor).
           monthlyAllowance: tenant.planActive ? tenant.planMonthlyAllowance : 0,
-          usedThisMonth: used(false),
+          usedThisMonth: usage.live,
           sandboxAllowance: tenant.planSandboxAllowance,
-          sandboxUsedThisMonth: used(true),
+          sandboxUsedThisMonth: usage.sandbox,
           billingPortalUrl: tenant.planPortalUrl,
         },
         notices: notices.slice(0, 100).map(({ noticeId, ...notice }) => ({ id: noticeId, ...notice })),
