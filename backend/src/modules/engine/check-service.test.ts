@@ -39,7 +39,7 @@ const age = (estimatedAge: number, change: Partial<FaceMeasurement> = {}): Engin
 const passport = (birthDate: string, valid = true): EngineFindings => ({
   kind: 'document',
   documentType: 'passport',
-  reading: { source: 'mrz', found: true, format: 'TD3', valid, invalidFields: [], birthDate, expirationDate: '300101', documentCode: 'P' },
+  reading: { source: 'mrz', found: true, format: 'TD3', valid, invalidFields: [], birthDate, expirationDate: '300101', documentCode: 'P', agreeing: 2 },
   portrait: face(30) as never,
   frames: [face(30) as never],
 });
@@ -278,7 +278,7 @@ for (const target of TARGETS) {
         'a document check on an L1 session',
         (s) => submit({ sessionId: s.sessionId, sessionToken: s.sessionToken, check: 'document', documentType: 'passport' }, { document: 1 }),
         409,
-        /expects a age_estimation check/,
+        /expects an age_estimation check/,
       ],
       ['a wrong token', (s) => submit({ sessionId: s.sessionId, sessionToken: 'nope', check: 'age_estimation' }), 401, /Invalid session token/],
       [

@@ -30,6 +30,7 @@ const mrz = (change: Record<string, unknown> = {}): DocumentFindings['reading'] 
     birthDate: '900131',
     expirationDate: '300131',
     documentCode: 'P',
+    agreeing: 1,
     ...change,
   }) as DocumentFindings['reading'];
 const pdf417 = (): DocumentFindings['reading'] => ({ source: 'pdf417', found: true, valid: true, birthDate: '1990-01-31', expirationDate: '2030-01-31' });
@@ -68,8 +69,26 @@ describe('decideDocument', () => {
     ['undecodable image', findings(null), policy, { decision: 'retry', hint: 'image_unreadable' }],
     ['no MRZ found', findings({ source: 'mrz', found: false }), policy, { decision: 'retry', hint: 'document_not_found' }],
     [
-      'a check digit fails',
-      findings(mrz({ valid: false, invalidFields: ['birthDateCheckDigit'] })),
+      'a check digit fails on lines two independent readings agree on',
+      findings(mrz({ valid: false, invalidFields: ['birthDateCheckDigit'], agreeing: 2 })),
+      policy,
+      { decision: 'failed', reason: 'document_invalid' },
+    ],
+    [
+      'a check digit fails on lines only one reading saw: a misread, read again',
+      findings(mrz({ valid: false, invalidFields: ['birthDateCheckDigit'], agreeing: 1 })),
+      policy,
+      { decision: 'retry', hint: 'document_unreadable' },
+    ],
+    [
+      'unparseable lines read once are a misread too',
+      findings(mrz({ valid: false, invalidFields: ['format'], birthDate: null, expirationDate: null, agreeing: 1 })),
+      policy,
+      { decision: 'retry', hint: 'document_unreadable' },
+    ],
+    [
+      'every check digit passes but the birth date does not exist: malformed document',
+      findings(mrz({ birthDate: '901332' })),
       policy,
       { decision: 'failed', reason: 'document_invalid' },
     ],

@@ -17,6 +17,6 @@ export const ENGINE_ERRORS = defineErrors({
     message: ['a documentFront part is required: this session has face match on, and a driving licence shows its portrait on the front'],
   },
   CHECK_SESSION_EXPIRED: { status: 409, message: 'Session has expired' },
-  WRONG_CHECK: { status: 409, message: (p: { expected: CheckKind }) => `This session expects a ${p.expected} check` },
+  WRONG_CHECK: { status: 409, message: (p: { expected: CheckKind }) => `This session expects ${/^[aeiou]/.test(p.expected) ? 'an' : 'a'} ${p.expected} check` },
   ENGINE_BUSY: { status: 503, message: 'The verification engine is busy; retry shortly' },
 });

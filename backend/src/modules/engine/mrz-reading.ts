@@ -10,6 +10,7 @@ import { parse } from 'mrz';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import type { DecodedImage } from './image-decoding';
+import { agreeingReadings, combineReadings, type MrzLines } from './mrz-consensus';
 import { findMrzLines, recoverMrz, type MrzFormat } from './mrz-recovery';
 
 const MODEL_DIR = join(import.meta.dir, '..', '..', '..', 'models', 'mrz');
@@ -22,10 +23,16 @@ export type MrzReading =
       /** Every check digit and code the `mrz` package validates passed. */
       valid: boolean;
       invalidFields: string[];
-      /** YYMMDD as printed; the century is inferred by the decision (age-decision.ts). */
+      /** YYMMDD as printed; the century is inferred by the decision (document-decision.ts). */
       birthDate: string | null;
       expirationDate: string | null;
       documentCode: string | null;
+      /**
+       * How many of the independent readings (crops and page-segmentation modes) read exactly these
+       * repaired lines. A failing line read alike at least twice is what the document says; read once,
+       * it may be a misread (decision 0042).
+       */
+      agreeing: number;
     };
 
 export async function createMrzOcr(): Promise<Worker> {
@@ -49,10 +56,9 @@ async function bandPng(image: DecodedImage, fromFraction: number): Promise<Buffe
     .toBuffer();
 }
 
-function interpret(format: MrzFormat, lines: string[]): MrzReading {
-  const repaired = recoverMrz(format, lines);
+function interpret(format: MrzFormat, repaired: MrzLines, agreeing: number): MrzReading & { found: true } {
   try {
-    const result = parse(repaired, { autocorrect: false });
+    const result = parse([...repaired], { autocorrect: false });
     return {
       found: true,
       format,
@@ -61,18 +67,21 @@ function interpret(format: MrzFormat, lines: string[]): MrzReading {
       birthDate: result.fields.birthDate ?? null,
       expirationDate: result.fields.expirationDate ?? null,
       documentCode: result.fields.documentCode ?? null,
+      agreeing,
     };
   } catch {
-    return { found: true, format, valid: false, invalidFields: ['format'], birthDate: null, expirationDate: null, documentCode: null };
+    return { found: true, format, valid: false, invalidFields: ['format'], birthDate: null, expirationDate: null, documentCode: null, agreeing };
   }
 }
 
 /**
  * Tries the bottom third first (the MRZ of a page that fills the frame; OCR time grows with the
- * area read), then a wider band, then the whole page in sparse-text mode.
+ * area read), then a wider band, then the whole page in sparse-text mode; the first reading whose
+ * check digits all pass wins. When none does, the readings are combined field by field under the
+ * check digits (mrz-consensus.ts), and a failing result reports how many readings agree on it.
  */
 export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzReading> {
-  let best: MrzReading = { found: false };
+  const readings: { format: MrzFormat; lines: MrzLines }[] = [];
   for (const [fraction, psm] of [
     [0.65, PSM.SINGLE_BLOCK],
     [0.4, PSM.SINGLE_BLOCK],
@@ -80,11 +89,26 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
   ] as const) {
     await ocr.setParameters({ tessedit_pageseg_mode: psm });
     const { data } = await ocr.recognize(await bandPng(image, fraction));
-    const lines = findMrzLines(data.text);
-    if (!lines) continue;
-    const reading = interpret(lines.format, lines.lines);
-    if (reading.found && reading.valid) return reading;
-    if (!best.found) best = reading;
+    const found = findMrzLines(data.text);
+    if (!found) continue;
+    const lines = recoverMrz(found.format, found.lines);
+    const reading = interpret(found.format, lines, 1);
+    if (reading.valid) return reading;
+    readings.push({ format: found.format, lines });
   }
-  return best;
+  return settle(readings);
+}
+
+/** No single reading passed: combine them per field, else report the failing reading most of them agree on. */
+export function settle(readings: readonly { format: MrzFormat; lines: MrzLines }[]): MrzReading {
+  const first = readings[0];
+  if (!first) return { found: false };
+  const same = readings.filter((r) => r.format === first.format).map((r) => r.lines);
+  const combined = combineReadings(first.format, same);
+  if (combined) {
+    const reading = interpret(first.format, combined, 1);
+    if (reading.valid) return reading;
+  }
+  const best = same.reduce((a, b) => (agreeingReadings(same, b) > agreeingReadings(same, a) ? b : a));
+  return interpret(first.format, best, agreeingReadings(same, best));
 }
