@@ -10,6 +10,7 @@ import { parse } from 'mrz';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import type { DecodedImage } from './image-decoding';
+import { FALLBACK_TURNS, turnImage } from './document-orientation';
 import { agreeingReadings, combineReadings, type MrzLines } from './mrz-consensus';
 import { findMrzLines, recoverMrz, type MrzFormat } from './mrz-recovery';
 
@@ -74,29 +75,56 @@ function interpret(format: MrzFormat, repaired: MrzLines, agreeing: number): Mrz
   }
 }
 
+/** Bottom third (the MRZ of a page that fills the frame; OCR time grows with the area read), a wider band, the whole page. */
+const PASSES = [
+  [0.65, PSM.SINGLE_BLOCK],
+  [0.4, PSM.SINGLE_BLOCK],
+  [0, PSM.SPARSE_TEXT],
+] as const;
+
+type Pass = (typeof PASSES)[number];
+type Reading = { format: MrzFormat; lines: MrzLines };
+
+/** One OCR pass: a reading whose check digits all pass, the failing lines it read, or nothing found. */
+async function readPass(ocr: Worker, image: DecodedImage, [fraction, psm]: Pass): Promise<(MrzReading & { found: true }) | Reading | null> {
+  await ocr.setParameters({ tessedit_pageseg_mode: psm });
+  const { data } = await ocr.recognize(await bandPng(image, fraction));
+  const found = findMrzLines(data.text);
+  if (!found) return null;
+  const lines = recoverMrz(found.format, found.lines);
+  const reading = interpret(found.format, lines, 1);
+  return reading.valid ? reading : { format: found.format, lines };
+}
+
 /**
- * Tries the bottom third first (the MRZ of a page that fills the frame; OCR time grows with the
- * area read), then a wider band, then the whole page in sparse-text mode; the first reading whose
- * check digits all pass wins. When none does, the readings are combined field by field under the
- * check digits (mrz-consensus.ts), and a failing result reports how many readings agree on it.
+ * Runs the passes in order; the first reading whose check digits all pass wins. When none does, the
+ * readings are combined field by field under the check digits (mrz-consensus.ts), and a failing
+ * result reports how many readings agree on it. When the upright image shows no MRZ at all, the
+ * right-angle turns are tried (document-orientation.ts) with the wide band, and the first turn that
+ * shows one is read with every pass.
  */
 export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzReading> {
-  const readings: { format: MrzFormat; lines: MrzLines }[] = [];
-  for (const [fraction, psm] of [
-    [0.65, PSM.SINGLE_BLOCK],
-    [0.4, PSM.SINGLE_BLOCK],
-    [0, PSM.SPARSE_TEXT],
-  ] as const) {
-    await ocr.setParameters({ tessedit_pageseg_mode: psm });
-    const { data } = await ocr.recognize(await bandPng(image, fraction));
-    const found = findMrzLines(data.text);
-    if (!found) continue;
-    const lines = recoverMrz(found.format, found.lines);
-    const reading = interpret(found.format, lines, 1);
-    if (reading.valid) return reading;
-    readings.push({ format: found.format, lines });
+  const readings: Reading[] = [];
+  for (const pass of PASSES) {
+    const result = await readPass(ocr, image, pass);
+    if (result && 'found' in result) return result;
+    if (result) readings.push(result);
   }
-  return settle(readings);
+  if (readings.length > 0) return settle(readings);
+  for (const turn of FALLBACK_TURNS) {
+    const turned = await turnImage(image, turn);
+    const probe = await readPass(ocr, turned, PASSES[1]);
+    if (!probe) continue;
+    if ('found' in probe) return probe;
+    readings.push(probe);
+    for (const pass of [PASSES[0], PASSES[2]]) {
+      const result = await readPass(ocr, turned, pass);
+      if (result && 'found' in result) return result;
+      if (result) readings.push(result);
+    }
+    return settle(readings);
+  }
+  return { found: false };
 }
 
 /** No single reading passed: combine them per field, else report the failing reading most of them agree on. */
