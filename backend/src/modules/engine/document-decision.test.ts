@@ -51,6 +51,9 @@ describe('MRZ dates', () => {
     ['261123', '1926-11-23'],
     ['261122', '2026-11-22'],
     ['991340', null],
+    // A holder born in 1911: 2011 is possible too, and the safe reading is the younger one (a false
+    // refusal, never a 15-year-old accepted as 115; docs/verification.md).
+    ['110315', '2011-03-15'],
   ])('birth %s → %s', (raw, iso) => expect(mrzBirthDate(raw, now)).toBe(iso));
   test.each([
     ['300131', '2030-01-31'],
