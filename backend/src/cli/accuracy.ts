@@ -5,7 +5,8 @@
  *     for challengeAge 25, 30, 35 the share passing L1 among faces with age_max < 18, age_max < C,
  *     and age_min ≥ C. --pad F adds a grey border of F × width (tight crops such as UTKFace).
  *   --documents DIR: images + labels.csv `file,document_type,birth_date,valid` (scripts/documents):
- *     DOB read correctly, documents wrongly accepted.
+ *     DOB read correctly, documents wrongly accepted, genuine documents per failure class (no MRZ
+ *     found, misread, refused as invalid) and p50/p99 per document type (document-accuracy.ts).
  *   --pairs FILE: CSV `a,b,same` (paths relative to FILE): face-match FAR and FRR at the shipped
  *     threshold and at the lowest threshold giving FAR <= 0.1 % (issue 21); --out gets the ROC points.
  * With --out, one JSON line per item (per ROC point for --pairs). Runs in this process, one image at a time.
@@ -17,6 +18,7 @@ import { systemClock } from '../clock';
 import { DEFAULT_L1_AGE_MARGIN } from '../config';
 import { decideAgeEstimation } from '../modules/engine/age-decision';
 import { decideDocument, mrzBirthDate } from '../modules/engine/document-decision';
+import { type DocumentResult, failureClass, summariseDocuments } from './document-accuracy';
 import { runJob } from '../modules/engine/engine-worker';
 import { analyseFace, loadFaceModels } from '../modules/engine/face-analysis';
 import { cosineSimilarity, FACE_MATCH_MIN_SIMILARITY } from '../modules/engine/face-match';
@@ -81,11 +83,7 @@ async function faces(dir: string, out: string | undefined, pad: number, limit: n
 
 async function documents(dir: string, out: string | undefined, limit: number) {
   const now = systemClock.now();
-  let readRight = 0;
-  let validTotal = 0;
-  let wronglyAccepted = 0;
-  let invalidTotal = 0;
-  let acceptedValid = 0;
+  const results: DocumentResult[] = [];
   for (const row of readCsv(join(dir, 'labels.csv')).slice(0, limit)) {
     const started = performance.now();
     const findings = (await runJob({
@@ -96,31 +94,33 @@ async function documents(dir: string, out: string | undefined, limit: number) {
       selfies: [],
       faceMatch: false,
     })) as DocumentFindings;
+    const ms = Math.round(performance.now() - started);
     const decision = decideDocument(findings, { legalMinimumAge: 0, faceMatchEnabled: false }, now);
     const reading = findings.reading;
     const dob = reading?.found ? (reading.source === 'mrz' ? reading.birthDate && mrzBirthDate(reading.birthDate, now) : reading.birthDate) : null;
     const valid = row.valid === 'true';
     const right = reading?.found === true && reading.valid && dob === row.birth_date;
-    if (valid) {
-      validTotal++;
-      if (right) readRight++;
-      if (decision.decision === 'verified') acceptedValid++;
-      if (decision.decision === 'verified' && !right) wronglyAccepted++;
-    } else {
-      invalidTotal++;
-      if (decision.decision === 'verified') wronglyAccepted++;
-    }
+    const result: DocumentResult = { documentType: row.document_type!, genuine: valid, found: reading?.found === true, readRight: right, decision, ms };
+    results.push(result);
     if (out)
       appendFileSync(
         out,
-        `${JSON.stringify({ file: row.file, valid, dobRead: dob, dobRight: right, decision: decision.decision, reason: 'reason' in decision ? decision.reason : 'hint' in decision ? decision.hint : undefined, ms: Math.round(performance.now() - started) })}\n`,
+        `${JSON.stringify({ file: row.file, valid, dobRead: dob, dobRight: right, decision: decision.decision, reason: 'reason' in decision ? decision.reason : 'hint' in decision ? decision.hint : undefined, failure: failureClass(result), ms })}\n`,
       );
   }
+  const summary = summariseDocuments(results);
   console.log(`\nDocuments: ${dir}`);
-  console.log(`  valid documents: DOB read correctly (all check digits valid) ${pct(readRight, validTotal)}; accepted ${pct(acceptedValid, validTotal)}`);
   console.log(
-    `  wrongly accepted (altered check digit accepted, or a wrong DOB accepted): ${pct(wronglyAccepted, validTotal + invalidTotal)}; altered documents: ${invalidTotal}`,
+    `  genuine documents: DOB read correctly (all check digits valid) ${pct(summary.readRight, summary.genuine)}; accepted ${pct(summary.acceptedGenuine, summary.genuine)}`,
   );
+  console.log(
+    `  wrongly accepted (altered check digit accepted, or a wrong DOB accepted): ${pct(summary.wronglyAccepted, results.length)}; altered documents: ${summary.altered} (refused ${summary.alteredRefused}, sent back to retry ${summary.alteredRetried})`,
+  );
+  const f = summary.failures;
+  console.log(
+    `  genuine not read right, by class: no MRZ/barcode found ${f.not_found}; misread ${f.misread}; refused as document_invalid ${f.refused_invalid}; other ${f.other}`,
+  );
+  for (const [type, t] of Object.entries(summary.timesByType)) console.log(`  ${type}: p50 ${t.p50Ms} ms, p99 ${t.p99Ms} ms (n=${t.n})`);
 }
 
 async function pairs(file: string, out: string | undefined, limit: number) {

@@ -41,7 +41,7 @@ const age = (estimatedAge: number, change: Partial<FaceMeasurement> = {}): Engin
 const passport = (birthDate: string, valid = true): EngineFindings => ({
   kind: 'document',
   documentType: 'passport',
-  reading: { source: 'mrz', found: true, format: 'TD3', valid, invalidFields: [], birthDate, expirationDate: '300101', documentCode: 'P' },
+  reading: { source: 'mrz', found: true, format: 'TD3', valid, invalidFields: [], birthDate, expirationDate: '300101', documentCode: 'P', agreeing: 2 },
   portrait: face(30) as never,
   // Another photo of the same person: similar (0.8), not a copy of the portrait (face-match.ts).
   frames: [face(30, { descriptor: [0.8, 0.6] }) as never],
@@ -361,7 +361,7 @@ for (const target of TARGETS) {
         'a document check on an L1 session',
         (s) => submit({ sessionId: s.sessionId, sessionToken: s.sessionToken, check: 'document', documentType: 'passport' }, { document: 1 }),
         409,
-        /expects a age_estimation check/,
+        /expects an age_estimation check/,
       ],
       ['a wrong token', (s) => submit({ sessionId: s.sessionId, sessionToken: 'nope', check: 'age_estimation' }), 401, /Invalid session token/],
       [

@@ -85,7 +85,7 @@ export async function readCheckSubmission(request: Request, path: string): Promi
   // Only a licence has its portrait on another side than the one read (protocol needsDocumentFront);
   // a front sent with a passport or ID card is a client bug, refused rather than silently ignored.
   // Whether the front is required depends on the session's face match (check-service.ts).
-  if (fronts.length > 0 && documentType !== 'driving_licence')
+  if (fronts.length > 0 && (check !== 'document' || documentType !== 'driving_licence'))
     problems.push(`no ${CHECK_IMAGE_PARTS.documentFront} part unless check is document and documentType is driving_licence`);
   if (problems.length > 0) throw ENGINE_ERRORS.INVALID_SUBMISSION({ problems });
 

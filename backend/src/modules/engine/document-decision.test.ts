@@ -31,6 +31,7 @@ const mrz = (change: Record<string, unknown> = {}): DocumentFindings['reading'] 
     birthDate: '900131',
     expirationDate: '300131',
     documentCode: 'P',
+    agreeing: 1,
     ...change,
   }) as DocumentFindings['reading'];
 const pdf417 = (): DocumentFindings['reading'] => ({ source: 'pdf417', found: true, valid: true, birthDate: '1990-01-31', expirationDate: '2030-01-31' });
@@ -51,6 +52,9 @@ describe('MRZ dates', () => {
     ['261123', '1926-11-23'],
     ['261122', '2026-11-22'],
     ['991340', null],
+    // A holder born in 1911: 2011 is possible too, and the safe reading is the younger one (a false
+    // refusal, never a 15-year-old accepted as 115; docs/verification.md).
+    ['110315', '2011-03-15'],
   ])('birth %s → %s', (raw, iso) => expect(mrzBirthDate(raw, now)).toBe(iso));
   test.each([
     ['300131', '2030-01-31'],
@@ -69,8 +73,26 @@ describe('decideDocument', () => {
     ['undecodable image', findings(null), policy, { decision: 'retry', hint: 'image_unreadable', part: 'document' }],
     ['no MRZ found', findings({ source: 'mrz', found: false }), policy, { decision: 'retry', hint: 'document_not_found', part: 'document' }],
     [
-      'a check digit fails',
-      findings(mrz({ valid: false, invalidFields: ['birthDateCheckDigit'] })),
+      'a check digit fails on lines two independent readings agree on',
+      findings(mrz({ valid: false, invalidFields: ['birthDateCheckDigit'], agreeing: 2 })),
+      policy,
+      { decision: 'failed', reason: 'document_invalid' },
+    ],
+    [
+      'a check digit fails on lines only one reading saw: a misread, read again',
+      findings(mrz({ valid: false, invalidFields: ['birthDateCheckDigit'], agreeing: 1 })),
+      policy,
+      { decision: 'retry', hint: 'document_unreadable', part: 'document' },
+    ],
+    [
+      'unparseable lines read once are a misread too',
+      findings(mrz({ valid: false, invalidFields: ['format'], birthDate: null, expirationDate: null, agreeing: 1 })),
+      policy,
+      { decision: 'retry', hint: 'document_unreadable', part: 'document' },
+    ],
+    [
+      'every check digit passes but the birth date does not exist: malformed document',
+      findings(mrz({ birthDate: '901332' })),
       policy,
       { decision: 'failed', reason: 'document_invalid' },
     ],

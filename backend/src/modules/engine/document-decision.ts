@@ -1,6 +1,6 @@
 /**
  * L2 decision (DESIGN.md §2, Failure reasons): the document must be readable, every check digit
- * valid (document_invalid), unexpired (document_expired), show an age at or above the tenant's
+ * valid (document_invalid when independent readings agree on a failing line, a retry otherwise), unexpired (document_expired), show an age at or above the tenant's
  * legal minimum age (age_not_met) and, when face match is on, show the person of the selfie
  * (face_mismatch; a driving licence's portrait comes from its front, protocol needsDocumentFront). Pure; `now` is injected (STYLE.md habit 2).
  */
@@ -10,6 +10,9 @@ import { faceQualityHint } from './face-quality';
 import { matchFrames } from './face-match';
 import { portraitReadable } from './portrait-quality';
 import type { DecisionPolicy, DocumentFindings, EngineDecision } from './model';
+
+/** Independent MRZ readings that must read the same failing lines before it is a forgery verdict (decision 0042). */
+export const MRZ_READINGS_TO_CONFIRM = 2;
 
 /** YYMMDD of an MRZ to YYYY-MM-DD. A birth date cannot be in the future, so a later year is 19yy. */
 export function mrzBirthDate(yymmdd: string, now: Date): string | null {
@@ -42,9 +45,15 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
   const { reading } = findings;
   if (!reading) return { decision: 'retry', hint: 'image_unreadable', part: 'document' };
   if (!reading.found) return { decision: 'retry', hint: 'document_not_found', part: 'document' };
-  // A document whose check digits fail is never accepted (issue 10): a misread that recovery could
-  // not repair and a forged line look the same, so both are refused.
-  if (!reading.valid) return { decision: 'failed', reason: 'document_invalid' };
+  // A document whose check digits fail is never accepted (issue 10). Whether it is refused as a
+  // forgery or read again depends on the readings (decision 0042): lines that independent readings
+  // agree on are what the document says (document_invalid); lines only one reading saw may be a
+  // misread, which a retake fixes (retry, counted by the quality cap like any other retry).
+  if (!reading.valid) {
+    const confirmed = reading.source !== 'mrz' || reading.agreeing >= MRZ_READINGS_TO_CONFIRM;
+    return confirmed ? { decision: 'failed', reason: 'document_invalid' } : { decision: 'retry', hint: 'document_unreadable', part: 'document' };
+  }
+  // Every check digit passes but a date does not exist: the document itself is malformed.
   const birthDate = reading.source === 'mrz' ? reading.birthDate && mrzBirthDate(reading.birthDate, now) : reading.birthDate;
   const expiryDate = reading.source === 'mrz' ? reading.expirationDate && mrzExpiryDate(reading.expirationDate, now) : reading.expirationDate;
   if (!birthDate || !expiryDate) return { decision: 'failed', reason: 'document_invalid' };

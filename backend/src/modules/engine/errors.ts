@@ -19,6 +19,6 @@ export const ENGINE_ERRORS = defineErrors({
   CHECK_SESSION_EXPIRED: { status: 409, message: 'Session has expired' },
   // One check at a time per session (check-claim.ts): the second of two parallel submissions.
   CHECK_IN_PROGRESS: { status: 409, message: 'A check is already running on this session; wait for its answer before sending another' },
-  WRONG_CHECK: { status: 409, message: (p: { expected: CheckKind }) => `This session expects a ${p.expected} check` },
+  WRONG_CHECK: { status: 409, message: (p: { expected: CheckKind }) => `This session expects ${/^[aeiou]/.test(p.expected) ? 'an' : 'a'} ${p.expected} check` },
   ENGINE_BUSY: { status: 503, message: 'The verification engine is busy; retry shortly' },
 });

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import type { Worker } from 'tesseract.js';
+import { decideDocument, MRZ_READINGS_TO_CONFIRM } from './document-decision';
 import { decodeImage } from './image-decoding';
+import type { DocumentFindings } from './model';
 import { createMrzOcr, readMrz } from './mrz-reading';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name));
@@ -21,10 +24,27 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     const reading = await readMrz(ocr, await decodeImage(fixture('id-card-minor.jpg'), { maxSide: 1600 }));
     expect(reading).toMatchObject({ found: true, format: 'TD1', valid: true, birthDate: '110203' });
   }, 60_000);
-  test('one altered check digit makes the document invalid', async () => {
+  test('one altered check digit: independent readings agree on it, so the document is refused, not read again', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('passport-altered-check-digit.jpg'), { maxSide: 1600 }));
     expect(reading).toMatchObject({ found: true, valid: false });
+    expect(reading.found && reading.agreeing).toBeGreaterThanOrEqual(MRZ_READINGS_TO_CONFIRM);
+    const findings: DocumentFindings = { kind: 'document', documentType: 'passport', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
+    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2026-11-22T12:00:00Z'))).toEqual({
+      decision: 'failed',
+      reason: 'document_invalid',
+    });
   }, 60_000);
+  test('a phone photo stored sideways with an EXIF orientation reads as the upright page', async () => {
+    // Stored turned 90° counter-clockwise; EXIF orientation 6 tells a viewer to turn it back clockwise.
+    const stored = await sharp(fixture('passport.jpg')).rotate(-90).withMetadata({ orientation: 6 }).jpeg({ quality: 85 }).toBuffer();
+    const reading = await readMrz(ocr, await decodeImage(stored, { maxSide: 1600 }));
+    expect(reading).toMatchObject({ found: true, format: 'TD3', valid: true, birthDate: '561119' });
+  }, 60_000);
+  test('a page photographed sideways without any EXIF orientation is found by the right-angle turns', async () => {
+    const sideways = await sharp(fixture('passport.jpg')).rotate(90).jpeg({ quality: 85 }).toBuffer();
+    const reading = await readMrz(ocr, await decodeImage(sideways, { maxSide: 1600 }));
+    expect(reading).toMatchObject({ found: true, format: 'TD3', valid: true, birthDate: '561119' });
+  }, 90_000);
   test('a face photo has no MRZ', async () => {
     expect(await readMrz(ocr, await decodeImage(fixture('astronaut.jpg'), { maxSide: 1600 }))).toEqual({ found: false });
   }, 60_000);

@@ -10,6 +10,8 @@ import { parse } from 'mrz';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import type { DecodedImage } from './image-decoding';
+import { FALLBACK_TURNS, turnImage } from './document-orientation';
+import { agreeingReadings, combineReadings, type MrzLines } from './mrz-consensus';
 import { findMrzLines, recoverMrz, type MrzFormat } from './mrz-recovery';
 
 const MODEL_DIR = join(import.meta.dir, '..', '..', '..', 'models', 'mrz');
@@ -22,10 +24,16 @@ export type MrzReading =
       /** Every check digit and code the `mrz` package validates passed. */
       valid: boolean;
       invalidFields: string[];
-      /** YYMMDD as printed; the century is inferred by the decision (age-decision.ts). */
+      /** YYMMDD as printed; the century is inferred by the decision (document-decision.ts). */
       birthDate: string | null;
       expirationDate: string | null;
       documentCode: string | null;
+      /**
+       * How many of the independent readings (crops and page-segmentation modes) read exactly these
+       * repaired lines. A failing line read alike at least twice is what the document says; read once,
+       * it may be a misread (decision 0042).
+       */
+      agreeing: number;
     };
 
 export async function createMrzOcr(): Promise<Worker> {
@@ -49,10 +57,9 @@ async function bandPng(image: DecodedImage, fromFraction: number): Promise<Buffe
     .toBuffer();
 }
 
-function interpret(format: MrzFormat, lines: string[]): MrzReading {
-  const repaired = recoverMrz(format, lines);
+function interpret(format: MrzFormat, repaired: MrzLines, agreeing: number): MrzReading & { found: true } {
   try {
-    const result = parse(repaired, { autocorrect: false });
+    const result = parse([...repaired], { autocorrect: false });
     return {
       found: true,
       format,
@@ -61,30 +68,75 @@ function interpret(format: MrzFormat, lines: string[]): MrzReading {
       birthDate: result.fields.birthDate ?? null,
       expirationDate: result.fields.expirationDate ?? null,
       documentCode: result.fields.documentCode ?? null,
+      agreeing,
     };
   } catch {
-    return { found: true, format, valid: false, invalidFields: ['format'], birthDate: null, expirationDate: null, documentCode: null };
+    return { found: true, format, valid: false, invalidFields: ['format'], birthDate: null, expirationDate: null, documentCode: null, agreeing };
   }
 }
 
+/** Bottom third (the MRZ of a page that fills the frame; OCR time grows with the area read), a wider band, the whole page. */
+const PASSES = [
+  [0.65, PSM.SINGLE_BLOCK],
+  [0.4, PSM.SINGLE_BLOCK],
+  [0, PSM.SPARSE_TEXT],
+] as const;
+
+type Pass = (typeof PASSES)[number];
+type Reading = { format: MrzFormat; lines: MrzLines };
+
+/** One OCR pass: a reading whose check digits all pass, the failing lines it read, or nothing found. */
+async function readPass(ocr: Worker, image: DecodedImage, [fraction, psm]: Pass): Promise<(MrzReading & { found: true }) | Reading | null> {
+  await ocr.setParameters({ tessedit_pageseg_mode: psm });
+  const { data } = await ocr.recognize(await bandPng(image, fraction));
+  const found = findMrzLines(data.text);
+  if (!found) return null;
+  const lines = recoverMrz(found.format, found.lines);
+  const reading = interpret(found.format, lines, 1);
+  return reading.valid ? reading : { format: found.format, lines };
+}
+
 /**
- * Tries the bottom third first (the MRZ of a page that fills the frame; OCR time grows with the
- * area read), then a wider band, then the whole page in sparse-text mode.
+ * Runs the passes in order; the first reading whose check digits all pass wins. When none does, the
+ * readings are combined field by field under the check digits (mrz-consensus.ts), and a failing
+ * result reports how many readings agree on it. When the upright image shows no MRZ at all, the
+ * right-angle turns are tried (document-orientation.ts) with the wide band, and the first turn that
+ * shows one is read with every pass.
  */
 export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzReading> {
-  let best: MrzReading = { found: false };
-  for (const [fraction, psm] of [
-    [0.65, PSM.SINGLE_BLOCK],
-    [0.4, PSM.SINGLE_BLOCK],
-    [0, PSM.SPARSE_TEXT],
-  ] as const) {
-    await ocr.setParameters({ tessedit_pageseg_mode: psm });
-    const { data } = await ocr.recognize(await bandPng(image, fraction));
-    const lines = findMrzLines(data.text);
-    if (!lines) continue;
-    const reading = interpret(lines.format, lines.lines);
-    if (reading.found && reading.valid) return reading;
-    if (!best.found) best = reading;
+  const readings: Reading[] = [];
+  for (const pass of PASSES) {
+    const result = await readPass(ocr, image, pass);
+    if (result && 'found' in result) return result;
+    if (result) readings.push(result);
   }
-  return best;
+  if (readings.length > 0) return settle(readings);
+  for (const turn of FALLBACK_TURNS) {
+    const turned = await turnImage(image, turn);
+    const probe = await readPass(ocr, turned, PASSES[1]);
+    if (!probe) continue;
+    if ('found' in probe) return probe;
+    readings.push(probe);
+    for (const pass of [PASSES[0], PASSES[2]]) {
+      const result = await readPass(ocr, turned, pass);
+      if (result && 'found' in result) return result;
+      if (result) readings.push(result);
+    }
+    return settle(readings);
+  }
+  return { found: false };
+}
+
+/** No single reading passed: combine them per field, else report the failing reading most of them agree on. */
+export function settle(readings: readonly { format: MrzFormat; lines: MrzLines }[]): MrzReading {
+  const first = readings[0];
+  if (!first) return { found: false };
+  const same = readings.filter((r) => r.format === first.format).map((r) => r.lines);
+  const combined = combineReadings(first.format, same);
+  if (combined) {
+    const reading = interpret(first.format, combined, 1);
+    if (reading.valid) return reading;
+  }
+  const best = same.reduce((a, b) => (agreeingReadings(same, b) > agreeingReadings(same, a) ? b : a));
+  return interpret(first.format, best, agreeingReadings(same, best));
 }

@@ -4,16 +4,19 @@
  * the filler `<` is read as K or L, O and 0 swap, I and 1 swap. Every position of an MRZ has a
  * character class (digits, letters, letters-or-digits, filler), so a letter in a digit field can only
  * be a misread digit and vice versa; where a field allows both (document numbers) the field's check
- * digit chooses among the candidates. Nothing here makes an invalid document valid: a repaired line
- * is still checked digit by digit by the `mrz` package afterwards (mrz-reading.ts).
+ * digit chooses among the candidates. A repaired line is still checked digit by digit by the `mrz`
+ * package afterwards (mrz-reading.ts). Repair can turn a failing line into a passing one, but only
+ * within those confusions: a letter in a digit field becomes its look-alike digit, and an
+ * alphanumeric field (the document number, optional data) takes the one O/0, I/1 or K/L-as-filler
+ * variant its own check digit confirms; the composite check digit still covers the result.
  */
 
 export type MrzFormat = 'TD1' | 'TD3';
 
-/** Character classes: D digit, A letter or filler, N letter, digit or filler, F filler-or-letter (names), C check digit. */
+/** Character classes: D digit, A letter or filler (names, codes), N letter, digit or filler, C check digit, S sex (M, F or <). */
 type CharClass = 'D' | 'A' | 'N' | 'C' | 'S';
 
-interface Field {
+export interface Field {
   line: number;
   start: number;
   end: number;
@@ -25,7 +28,7 @@ interface Field {
 const LINE_LENGTH: Record<MrzFormat, number> = { TD1: 30, TD3: 44 };
 
 /** Doc 9303 part 4 (TD3) and part 5 (TD1) layouts. `S` is sex: M, F or <. */
-const LAYOUTS: Record<MrzFormat, Field[]> = {
+export const LAYOUTS: Record<MrzFormat, Field[]> = {
   TD3: [
     { line: 0, start: 0, end: 2, cls: 'A' },
     { line: 0, start: 2, end: 5, cls: 'A' },

@@ -1,0 +1,66 @@
+import { describe, expect, test } from 'bun:test';
+import { parse } from 'mrz';
+import { agreeingReadings, combineReadings } from './mrz-consensus';
+import { settle } from './mrz-reading';
+
+// The TD3 example of ICAO Doc 9303 part 4 with a real state code (the `mrz` package refuses UTO);
+// the state codes are outside every check digit, so every check digit still passes.
+const LINE1 = 'P<NLDERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<';
+const LINE2 = 'L898902C36NLD7408122F1204159ZE184226B<<<<<10';
+const replaceAt = (text: string, index: number, char: string) => text.slice(0, index) + char + text.slice(index + 1);
+
+describe('combineReadings', () => {
+  test('the example passes as printed', () => expect(parse([LINE1, LINE2]).valid).toBe(true));
+
+  test('a birth date one reading misread is taken from another reading that passes its check digit', () => {
+    const misreadBirth = [LINE1, replaceAt(LINE2, 15, '3')];
+    const misreadNumber = [LINE1, replaceAt(LINE2, 2, '3')];
+    expect(parse(misreadBirth).valid).toBe(false);
+    expect(parse(misreadNumber).valid).toBe(false);
+    const combined = combineReadings('TD3', [misreadBirth, misreadNumber]);
+    expect(combined).toEqual([LINE1, LINE2]);
+  });
+
+  test('a field no reading passes stays as the first reading has it (the composite then fails)', () => {
+    const first = [LINE1, replaceAt(LINE2, 15, '3')];
+    const second = [LINE1, replaceAt(LINE2, 15, '5')];
+    expect(combineReadings('TD3', [first, second])).toBeNull();
+  });
+
+  test('one reading alone is never combined', () => expect(combineReadings('TD3', [[LINE1, LINE2]])).toBeNull());
+
+  test('agreement counts identical readings only', () => {
+    const tampered = [LINE1, replaceAt(LINE2, 19, '1')];
+    expect(agreeingReadings([tampered, tampered, [LINE1, LINE2]], tampered)).toBe(2);
+  });
+});
+
+describe('settle: what several failing readings amount to', () => {
+  test('readings that disagree on a failing line report one agreeing reading (a misread)', () => {
+    const reading = settle([
+      { format: 'TD3', lines: [LINE1, replaceAt(LINE2, 15, '3')] },
+      { format: 'TD3', lines: [LINE1, replaceAt(LINE2, 15, '5')] },
+    ]);
+    expect(reading).toMatchObject({ found: true, valid: false, agreeing: 1 });
+  });
+
+  test('readings that agree on a tampered check digit report that agreement', () => {
+    const tampered = [LINE1, replaceAt(LINE2, 19, '1')];
+    const reading = settle([
+      { format: 'TD3', lines: tampered },
+      { format: 'TD3', lines: [LINE1, replaceAt(LINE2, 15, '5')] },
+      { format: 'TD3', lines: tampered },
+    ]);
+    expect(reading).toMatchObject({ found: true, valid: false, agreeing: 2, invalidFields: expect.arrayContaining(['birthDateCheckDigit']) });
+  });
+
+  test('two failing readings whose fields pass in turn combine into a valid reading', () => {
+    const reading = settle([
+      { format: 'TD3', lines: [LINE1, replaceAt(LINE2, 15, '3')] },
+      { format: 'TD3', lines: [LINE1, replaceAt(LINE2, 2, '3')] },
+    ]);
+    expect(reading).toMatchObject({ found: true, valid: true, birthDate: '740812', expirationDate: '120415' });
+  });
+
+  test('no reading found no MRZ', () => expect(settle([])).toEqual({ found: false }));
+});

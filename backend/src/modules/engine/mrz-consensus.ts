@@ -1,0 +1,51 @@
+/**
+ * Combines several OCR readings of one MRZ (different crops and page-segmentation modes of the same
+ * photo, mrz-reading.ts) and says how far they agree. Two uses (decision 0042):
+ * - a character one reading misreads, another may read right: each field that has its own check
+ *   digit is taken from a reading in which that check digit passes, so the combined lines can pass
+ *   where no single reading did. The combination is validated afterwards like any reading (the
+ *   composite check digit spans the fields taken from different readings), so it never makes a
+ *   line valid that the check digits do not confirm.
+ * - a failing check digit is a forgery verdict (`document_invalid`) only when independent readings
+ *   agree on the same failing lines; readings that disagree are a misread, which a retake fixes.
+ */
+import { checkDigit, LAYOUTS, type MrzFormat } from './mrz-recovery';
+
+/** The repaired lines of one reading. */
+export type MrzLines = readonly string[];
+
+/** Does the field of `layout` with its own check digit pass in these lines? */
+function fieldPasses(lines: MrzLines, line: number, start: number, end: number, check: number): boolean {
+  const text = lines[line];
+  if (!text || text.length <= check) return false;
+  const digit = text[check]!;
+  return /^\d$/.test(digit) && checkDigit(text.slice(start, end)) === Number(digit);
+}
+
+/**
+ * Per field, under the check digits: starts from the first reading and replaces each field that
+ * fails its check digit by the same field (with its check digit) of the first reading in which it
+ * passes. Null when fewer than two readings of the format are given, or nothing changes.
+ */
+export function combineReadings(format: MrzFormat, readings: readonly MrzLines[]): string[] | null {
+  if (readings.length < 2) return null;
+  const combined = readings[0]!.map((line) => [...line]);
+  let changed = false;
+  for (const field of LAYOUTS[format]) {
+    if (field.check === undefined) continue;
+    const { line, start, end, check } = field;
+    if (fieldPasses(readings[0]!, line, start, end, check)) continue;
+    const donor = readings.slice(1).find((other) => fieldPasses(other, line, start, end, check));
+    if (!donor) continue;
+    const source = [...donor[line]!];
+    combined[line]!.splice(start, end - start, ...source.slice(start, end));
+    combined[line]![check] = source[check]!;
+    changed = true;
+  }
+  return changed ? combined.map((chars) => chars.join('')) : null;
+}
+
+/** How many readings read exactly these lines. */
+export function agreeingReadings(readings: readonly MrzLines[], lines: MrzLines): number {
+  return readings.filter((other) => other.length === lines.length && other.every((text, i) => text === lines[i])).length;
+}
