@@ -63,7 +63,7 @@ describe('security headers on every kind of response (issue 22, finding 8)', () 
     const base = `/dashboard/api/tenants/${keys.tenantId}`;
     const newKeys = await owner.call('POST', `${base}/keys`, { sandbox: true });
     const endpoint = await owner.call('POST', `${base}/webhooks`, { url: 'https://hooks.test/x', events: ['session.started'] });
-    const created = await endpoint.clone().json();
+    const created = (await endpoint.clone().json()) as { endpoint?: { endpointId: string } };
     const rotated = await owner.call('POST', `${base}/webhooks/${created.endpoint?.endpointId}/rotate-secret`);
     const signIn = await owner.signIn(owner.user.email);
     for (const [name, response, field] of [
@@ -72,7 +72,7 @@ describe('security headers on every kind of response (issue 22, finding 8)', () 
       ['POST rotate-secret', rotated, 'secret'],
     ] as const) {
       expect({ name, status: response.status }).toEqual({ name, status: name === 'POST rotate-secret' ? 200 : 201 });
-      expect(Object.keys(await response.clone().json())).toContain(field);
+      expect(Object.keys((await response.clone().json()) as object)).toContain(field);
       expect({ name, cacheControl: response.headers.get('cache-control') }).toEqual({ name, cacheControl: 'no-store' });
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     }
