@@ -14,6 +14,7 @@ import type { DatabaseIdentity } from './db/database-identity';
 import { errorHandling } from './http/error-handling';
 import { allowedMethodsOf } from './http/allowed-methods';
 import { staticAssets } from './http/static-assets';
+import { securityHeaders } from './http/security-headers';
 import { openapiRoutes } from './http/openapi';
 import { receiptRoutes } from './modules/receipts';
 import { sessionRoutes } from './modules/sessions';
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps) {
     // strictPath: one canonical path per operation (a trailing slash is another path, so a 404).
     new Elysia({ normalize: false, strictPath: true })
       .use(errorHandling({ ...deps, allowedMethods: (path) => allowedMethods(path), ownBodyPaths: new Set([CHECKS_PATH]) }))
+      .use(securityHeaders(deps))
       // CORS: session creation answers browsers from any origin (publishable keys,
       // no credentials), and so does the SDK's cancel report (authenticated by the sessionToken);
       // validation and every secret-key operation send no CORS headers.

@@ -13,6 +13,7 @@ import { HTTP_ERRORS } from './errors';
 import { validationMessages } from './validation-messages';
 import { jsonBodyMediaTypeProblem } from './media-type';
 import { JsonBodyError, parseJsonBody } from './json-body';
+import { loggedPath } from './logged-path';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const startedAt = new WeakMap<Request, number>();
@@ -67,13 +68,13 @@ export function errorHandling(deps: ErrorHandlingDeps) {
         // The database is down or restarting: the request may succeed later, so 503 and when to
         // retry rather than a 500 (issue 15, item 2). Logged by codes only (describeError).
         if (!failure && databaseUnavailable(error)) {
-          logger.warn('database unavailable', { requestId, path, method: request.method, ...describeError(error) });
+          logger.warn('database unavailable', { requestId, path: loggedPath(request.url), method: request.method, ...describeError(error) });
           failure = HTTP_ERRORS.DATABASE_UNAVAILABLE({ headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } });
         }
         // A failure nobody foresaw (or an AppError raised without a status) is a bug: logged with
         // context, and the client gets a bare 500 with nothing internal in it (STYLE.md, svix).
         if (!failure || failure.status === 500) {
-          logger.error('unhandled error', { requestId, path, method: request.method, code: String(code), ...describeError(error) });
+          logger.error('unhandled error', { requestId, path: loggedPath(request.url), method: request.method, code: String(code), ...describeError(error) });
           failure = HTTP_ERRORS.INTERNAL_ERROR();
         }
         set.status = failure.status; // for the access log
@@ -85,12 +86,13 @@ export function errorHandling(deps: ErrorHandlingDeps) {
           headers: { ...carried, ...failure.headers, 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId },
         });
       })
-      .onAfterResponse({ as: 'global' }, ({ request, path, set }) => {
+      .onAfterResponse({ as: 'global' }, ({ request, set }) => {
         const started = startedAt.get(request);
         logger.info('request', {
           requestId: set.headers['x-request-id'],
           method: request.method,
-          path,
+          // Credentials in the path or query never reach the log (issue 22, finding 7).
+          path: loggedPath(request.url),
           status: typeof set.status === 'number' ? set.status : 200,
           ms: started === undefined ? undefined : Math.round((performance.now() - started) * 10) / 10,
         });

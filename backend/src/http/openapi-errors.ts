@@ -175,6 +175,11 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<number, Err
         summary: 'A documentFront part was sent with a passport or ID card, whose portrait is on the document image.',
         message: ['no documentFront part unless check is document and documentType is driving_licence'],
       },
+      {
+        name: 'imageTooComplex',
+        summary: 'An image would take the engine too long to decode: a JPEG with too many scans, or a decode over its time budget.',
+        message: ['part selfie is a JPEG with more than 32 scans; send a baseline JPEG, PNG or WebP'],
+      },
     ],
     401: [invalidSessionToken],
     403: [{ name: 'billingBlock', summary: 'Billing blocks this session.', message: 'This session is blocked by billing; no check can start' }],
@@ -199,6 +204,11 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<number, Err
     429: [verifyLimit],
     503: [
       { name: 'engineBusy', summary: 'The engine queue is full; retry after Retry-After seconds.', message: 'The verification engine is busy; retry shortly' },
+      {
+        name: 'engineTimeout',
+        summary: 'The check ran past the engine time limit; retry after Retry-After seconds.',
+        message: 'The verification engine did not finish in time; retry shortly',
+      },
     ],
   },
   '/api/v1/verify/cancel': {

@@ -19,7 +19,7 @@ export interface TestContext {
 
 export async function createTestContext(
   target: 'pglite' | 'postgres',
-  options: Pick<AppDeps, 'engine' | 'l1AgeMargin' | 'webhookGuard' | 'dashboardSignup' | 'databaseIdentity'> = {},
+  options: Pick<AppDeps, 'engine' | 'l1AgeMargin' | 'webhookGuard' | 'dashboardSignup' | 'databaseIdentity'> & Partial<Pick<AppDeps, 'publicBaseUrl'>> = {},
 ): Promise<TestContext> {
   const database = await openTestDatabase(target);
   const clock = new ManualClock();

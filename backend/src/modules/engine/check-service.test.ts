@@ -9,7 +9,9 @@ import { CHECK_ATTEMPT_LIMITS } from '@ageverify/protocol';
 import { TARGETS } from '../../testing/test-databases';
 import { createTestContext, type TestContext } from '../../testing/test-app';
 import { events, sessions, tenants } from '../../db/schema';
-import { EngineBusy } from './engine-pool';
+import { EngineBusy, EngineRefused, EngineTimeout } from './engine-pool';
+import { MAX_JPEG_SCANS } from './image-decoding';
+import { manyScanJpeg } from './hostile-jpeg.test-support';
 import { CHECK_CLAIM_LEASE_MS, claimCheck, heldBy } from './check-claim';
 import { ERROR_EXAMPLES } from '../../http/openapi-errors';
 import type { DocumentFindings, EngineFindings } from './model';
@@ -259,6 +261,52 @@ for (const target of TARGETS) {
         const stale = await ctx.database.db.update(sessions).set({ checkStage: null }).where(heldBy(session.sessionId, crashed.claimId)).returning();
         expect(stale).toEqual([]);
       }
+    });
+
+    describe('hostile images (issue 22, finding 3)', () => {
+      const submitImage = (session: Json, image: Uint8Array) => {
+        const form = new FormData();
+        form.append('sessionId', session.sessionId);
+        form.append('sessionToken', session.sessionToken);
+        form.append('check', 'age_estimation');
+        form.append('selfie', new Blob([image], { type: 'image/jpeg' }), 'selfie.jpg');
+        return ctx.app.handle(new Request('http://localhost:3000/api/v1/verify/checks', { method: 'POST', body: form }));
+      };
+
+      test('a JPEG with thousands of scans is refused with a 400 that says why, never reaches the engine, and a concurrent genuine check is answered', async () => {
+        const [hostile, genuine] = [await create(), await create()];
+        const before = jobs.length;
+        next.push(age(31));
+        // Fairness inside the engine (turns by session, the job time limit) is engine-pool.test.ts's.
+        const [refused, answered] = await Promise.all([
+          submitImage(hostile, await manyScanJpeg(2646)),
+          submit({ sessionId: genuine.sessionId, sessionToken: genuine.sessionToken, check: 'age_estimation' }),
+        ]);
+        expect(refused.status).toBe(400);
+        expect(await ctx.json(refused)).toMatchObject({
+          statusCode: 400,
+          message: [`part selfie is a JPEG with more than ${MAX_JPEG_SCANS} scans; send a baseline JPEG, PNG or WebP`],
+        });
+        expect(answered.status).toBe(200);
+        expect(await ctx.json(answered)).toMatchObject({ decision: 'verified' });
+        // Only the genuine check took the engine; the refusal cost the hostile session no attempt.
+        expect(jobs.length - before).toBe(1);
+        expect((await row(hostile.sessionId)).checkRetries).toBe(0);
+      });
+
+      test('an image the engine refuses (decode over budget) is a 400 with its reason; a job past its time limit is a 503 with Retry-After, never a 500', async () => {
+        const session = await create();
+        next.push(new EngineRefused('image took more than 3000 ms to decode') as never);
+        const refused = await submit({ sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' });
+        expect(refused.status).toBe(400);
+        expect((await ctx.json(refused)).message).toEqual(['image took more than 3000 ms to decode']);
+        next.push(new EngineTimeout(2) as never);
+        const timedOut = await submit({ sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' });
+        expect(timedOut.status).toBe(503);
+        expect(timedOut.headers.get('retry-after')).toBe('2');
+        expect((await ctx.json(timedOut)).message).toBe('The verification engine did not finish in time; retry shortly');
+        expect((await row(session.sessionId)).state).toBe('PENDING');
+      });
     });
 
     describe('a driving licence with face match on (issue 11: barcode on the back, portrait on the front)', () => {

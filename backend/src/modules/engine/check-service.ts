@@ -20,7 +20,7 @@ import { completeSession, type SessionRow } from '../sessions/session-state';
 import type { VerifyCaller, VerifyDeps } from '../verify/service';
 import { decideAgeEstimation } from './age-decision';
 import { decideDocument } from './document-decision';
-import { EngineBusy, type EnginePool } from './engine-pool';
+import { EngineBusy, EngineRefused, EngineTimeout, type EnginePool } from './engine-pool';
 import type { CheckSubmission } from './check-submission';
 import { claimCheck, heldBy, plusOne, RELEASED, releaseCheck } from './check-claim';
 import type { DecisionPolicy, EngineDecision, EngineFindings, Timings } from './model';
@@ -89,11 +89,19 @@ async function decideClaimed(deps: CheckDeps, session: SessionRow, claimId: stri
             selfies: submission.selfies,
             faceMatch: session.faceMatchEnabled,
           },
+      // Keyed by session: the pool serves waiting sessions in turn (issue 22, finding 3).
+      session.id,
     );
   } catch (error) {
     if (error instanceof EngineBusy) {
       throw ENGINE_ERRORS.ENGINE_BUSY({ headers: { 'retry-after': String(error.retryAfterSeconds) } });
     }
+    if (error instanceof EngineTimeout) {
+      throw ENGINE_ERRORS.ENGINE_TIMEOUT({ headers: { 'retry-after': String(error.retryAfterSeconds) } });
+    }
+    // An image the engine cannot decode within its budget: the submission is at fault, not the
+    // picture's quality, so a 400 that says so rather than a retry hint (no attempt is counted).
+    if (error instanceof EngineRefused) throw ENGINE_ERRORS.IMAGE_REFUSED({ problem: error.message });
     throw error;
   }
   const findings = outcome.findings!;

@@ -9,6 +9,7 @@ import { HTTP_ERRORS } from '../../http/errors';
 import { ENGINE_ERRORS } from './errors';
 import { textFieldProblem } from '../../http/json-body';
 import { readLimited } from '../../http/error-handling';
+import { jpegComplexityProblem } from './image-decoding';
 
 export interface CheckSubmission {
   sessionId: string;
@@ -65,7 +66,12 @@ export async function readCheckSubmission(request: Request, path: string): Promi
       continue;
     }
     if (value.size > CHECK_LIMITS.maxImageBytes) throw ENGINE_ERRORS.IMAGE_TOO_LARGE({ part: name, maxBytes: CHECK_LIMITS.maxImageBytes });
-    part.push(new Uint8Array(await value.arrayBuffer()));
+    const image = new Uint8Array(await value.arrayBuffer());
+    // A JPEG with thousands of scans takes many seconds to decode (issue 22, finding 3): refused
+    // here, on the request's own time, before it can take an engine worker from other sessions.
+    const complexity = jpegComplexityProblem(image, `part ${name}`);
+    if (complexity) problems.push(complexity);
+    part.push(image);
   }
   if (selfies.length > CHECK_LIMITS.maxSelfieFrames) problems.push(`at most ${CHECK_LIMITS.maxSelfieFrames} ${CHECK_IMAGE_PARTS.selfie} parts`);
   if (documents.length > CHECK_LIMITS.maxDocumentImages) problems.push(`at most ${CHECK_LIMITS.maxDocumentImages} ${CHECK_IMAGE_PARTS.document} part`);

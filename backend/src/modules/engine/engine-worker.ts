@@ -28,7 +28,10 @@ export type EngineJob =
       faceMatch: boolean;
     };
 
-export type EngineReply = { id: number; ok: true; findings: EngineFindings | null; timings: Timings } | { id: number; ok: false; error: string };
+export type EngineReply =
+  | { id: number; ok: true; findings: EngineFindings | null; timings: Timings }
+  /** refused: the input is at fault (a 4xx); replace: the worker may still be busy, start a new one. */
+  | { id: number; ok: false; error: string; refused?: boolean; replace?: boolean };
 
 /** Selfies are downscaled to 640 px (faces), documents to 1600 px (MRZ characters stay ≥ 20 px high). */
 const FACE_SIDE = 640;
@@ -58,7 +61,8 @@ async function decodeOrNull(bytes: Uint8Array, maxSide: number): Promise<Decoded
   try {
     return await decodeImage(bytes, { maxSide });
   } catch (error) {
-    if (error instanceof ImageRejected) return null;
+    // Too complex is not a picture the user can retake better: the pool refuses the whole job.
+    if (error instanceof ImageRejected && error.kind !== 'too_complex') return null;
     throw error;
   }
 }
@@ -125,7 +129,10 @@ if (parentPort) {
       port.postMessage({ id, ok: true, findings, timings } satisfies EngineReply);
     } catch (error) {
       // Only the message: never the input, which may hold image bytes.
-      port.postMessage({ id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies EngineReply);
+      const message = error instanceof Error ? error.message : String(error);
+      // An image over its decode budget may still occupy sharp's threads: the pool replaces this worker.
+      const refused = error instanceof ImageRejected && error.kind === 'too_complex';
+      port.postMessage({ id, ok: false, error: message, ...(refused ? { refused, replace: true } : {}) } satisfies EngineReply);
     }
   });
 }

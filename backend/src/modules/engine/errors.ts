@@ -21,4 +21,7 @@ export const ENGINE_ERRORS = defineErrors({
   CHECK_IN_PROGRESS: { status: 409, message: 'A check is already running on this session; wait for its answer before sending another' },
   WRONG_CHECK: { status: 409, message: (p: { expected: CheckKind }) => `This session expects ${/^[aeiou]/.test(p.expected) ? 'an' : 'a'} ${p.expected} check` },
   ENGINE_BUSY: { status: 503, message: 'The verification engine is busy; retry shortly' },
+  // Issue 22, finding 3: a job past its time limit (engine-pool.ts) is never a 500.
+  ENGINE_TIMEOUT: { status: 503, message: 'The verification engine did not finish in time; retry shortly' },
+  IMAGE_REFUSED: { status: 400, message: (p: { problem: string }) => [p.problem] },
 });

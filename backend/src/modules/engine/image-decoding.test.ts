@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import sharp from 'sharp';
-import { ImageRejected, brightnessAndSharpness, decodeImage, sniffImageType } from './image-decoding';
+import { ImageRejected, MAX_JPEG_SCANS, brightnessAndSharpness, decodeImage, jpegScanCount, sniffImageType } from './image-decoding';
+import { manyScanJpeg } from './hostile-jpeg.test-support';
 
 const solid = (format: 'jpeg' | 'png' | 'webp', width = 64, height = 48) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 100, b: 50 } } })
@@ -58,5 +59,41 @@ describe('brightnessAndSharpness', () => {
     const data = new Uint8Array(300);
     for (let i = 0; i < 100; i++) data.fill(((i % 10) + Math.floor(i / 10)) % 2 ? 255 : 0, i * 3, i * 3 + 3);
     expect(brightnessAndSharpness({ width: 10, height: 10, data }).sharpness).toBeGreaterThan(10_000);
+  });
+});
+
+describe('hostile JPEGs (issue 22, finding 3)', () => {
+  test('jpegScanCount counts the scans of real encoder output without decoding', async () => {
+    const baseline = new Uint8Array(
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } })
+        .jpeg()
+        .toBuffer(),
+    );
+    const progressive = new Uint8Array(
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } })
+        .jpeg({ progressive: true })
+        .toBuffer(),
+    );
+    expect(jpegScanCount(baseline)).toBe(1);
+    expect(jpegScanCount(progressive)).toBeGreaterThan(1);
+    expect(jpegScanCount(progressive)).toBeLessThanOrEqual(MAX_JPEG_SCANS);
+    expect(jpegScanCount(await manyScanJpeg(2646))).toBe(2646);
+    expect(jpegScanCount(await manyScanJpeg(2646), MAX_JPEG_SCANS)).toBe(MAX_JPEG_SCANS + 1);
+  });
+
+  test('a progressive JPEG with thousands of scans is refused before decoding, with a message that says why', async () => {
+    const error = await decodeImage(await manyScanJpeg(2646), { maxSide: 640 }).catch((e) => e);
+    expect(error).toBeInstanceOf(ImageRejected);
+    expect((error as ImageRejected).kind).toBe('too_complex');
+    expect((error as ImageRejected).message).toBe(`image is a JPEG with more than ${MAX_JPEG_SCANS} scans; send a baseline JPEG, PNG or WebP`);
+  });
+
+  test('an image still decoding after its time budget is refused as too_complex', async () => {
+    const big = await sharp({ create: { width: 2000, height: 2000, channels: 3, background: '#468' } })
+      .jpeg({ progressive: true })
+      .toBuffer();
+    expect(await rejection(decodeImage(big, { maxSide: 640, budgetMs: 1 }))).toBe('too_complex');
+    // The same image within an ordinary budget decodes.
+    expect((await decodeImage(big, { maxSide: 640 })).width).toBe(640);
   });
 });
