@@ -200,11 +200,16 @@ for (const target of TARGETS) {
       const email = 'burst@example.com';
       await createTenant(ctx.database.db, ctx.clock, { name: 'B', domains: [], sandbox: true, owner: { email, password: PASSWORD } });
       const answers = await Promise.all(Array.from({ length: 100 }, () => new Browser(ctx).signIn(email, 'wrong password!')));
-      const statuses = answers.map((a) => a.status);
-      expect(statuses.filter((s) => s === 401)).toHaveLength(5);
-      expect(statuses.filter((s) => s === 429)).toHaveLength(95);
-      expect((await new Browser(ctx).signIn(email, PASSWORD)).status).toBe(429);
+      const right = (await new Browser(ctx).signIn(email, PASSWORD)).status;
       ctx.clock.advance(15 * 60 * 1000);
+      const statuses = answers.map((a) => a.status);
+      const checked = statuses.filter((s) => s === 401).length;
+      // At most 5 reach the password check. On PostgreSQL the per-IP bucket (30) may close before
+      // a request that was among the first 5 of its email bucket, so fewer than 5 can be checked.
+      expect(checked).toBeGreaterThanOrEqual(1);
+      expect(checked).toBeLessThanOrEqual(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(100 - checked);
+      expect(right).toBe(429);
       expect((await new Browser(ctx).signIn(email, PASSWORD)).status).toBe(200);
     });
 
