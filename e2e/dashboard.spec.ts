@@ -538,8 +538,13 @@ test('a user of tenant B never sees tenant A, in the screens or through any dash
   // Invited into B as well, A's owner gets the tenant switcher and sees each tenant's own data.
   const invitation = await bolt.api('POST', `/tenants/${otherTenantId}/invitations`, { email: OWNER.email, role: 'developer' });
   expect(invitation.status, JSON.stringify(invitation.body)).toBe(201);
+  // The link with its acceptance secret is only in the email (here the outbox B's owner reads).
+  const emails = await bolt.api('GET', `/tenants/${otherTenantId}/emails`);
+  const mail = (emails.body.emails as { to: string; text: string }[]).find((e) => e.to === OWNER.email);
+  const link = /https?:\/\/\S+\/dashboard\/invite#secret=\S+/.exec(mail?.text ?? '')?.[0];
+  expect(link, JSON.stringify(emails.body)).toBeDefined();
   await context.close();
-  await ownerPage.goto(`${server.url}/dashboard/invite#id=${invitation.body.invitationId}`);
+  await ownerPage.goto(link!);
   await expect(ownerPage.getByText('You are invited to Bolt Store as Developer')).toBeVisible();
   await ownerPage.getByRole('button', { name: 'Accept invitation' }).click();
   await expect(dashboard.heading).toHaveText('Overview');

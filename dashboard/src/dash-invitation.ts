@@ -1,5 +1,5 @@
 import { LitElement, html, nothing } from 'lit';
-import type { AcceptInvitationRequest, AcceptInvitationResponse, InvitationInfoResponse, MeResponse } from '@ageverify/protocol';
+import type { AcceptInvitationRequest, AcceptInvitationResponse, InvitationInfoResponse, InvitationLookupRequest, MeResponse } from '@ageverify/protocol';
 import { ApiError, request } from './api';
 import { formatDateTime } from './format';
 import { i18n } from './i18n';
@@ -9,8 +9,9 @@ import { errorMessage, formValues } from './screen-base';
 import { baseStyles } from './styles';
 
 /**
- * The page of an invitation link (`/dashboard/invite#id=…`): a new user chooses a password; a user
- * who already has an account signs in (as that email) and accepts.
+ * The page of an invitation link (`/dashboard/invite#secret=…`): a new user chooses a password; a
+ * user who already has an account signs in (as that email) and accepts. The secret is read from the
+ * URL fragment, which the browser never sends, and goes to the API only in request bodies.
  *
  * @fires dash-signed-in - Accepted; detail.tenantId is the tenant joined.
  */
@@ -29,7 +30,7 @@ export class DashInvitation extends LitElement {
   busy = false;
   problem: string | null = null;
   loaded = false;
-  private readonly invitationId = fragmentParam(window.location.hash, 'id');
+  private readonly secret = fragmentParam(window.location.hash, 'secret');
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -41,13 +42,14 @@ export class DashInvitation extends LitElement {
   }
 
   private async load(): Promise<void> {
-    if (!this.invitationId) {
+    if (!this.secret) {
       this.problem = i18n.t('invite.noId');
       this.loaded = true;
       return;
     }
     try {
-      this.info = await request<InvitationInfoResponse>('GET', `/invitations/${encodeURIComponent(this.invitationId)}`);
+      const lookup: InvitationLookupRequest = { secret: this.secret };
+      this.info = await request<InvitationInfoResponse>('POST', '/invitations/lookup', lookup);
       try {
         this.signedInAs = (await request<MeResponse>('GET', '/me')).user.email;
       } catch {
@@ -69,7 +71,7 @@ export class DashInvitation extends LitElement {
       ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}`;
     if (info.accountExists) {
       if (this.signedInAs?.toLowerCase() === info.email.toLowerCase()) {
-        return html`${heading}${intro}<button type="button" ?disabled=${this.busy} @click=${() => this.accept({})}>${i18n.t('invite.accept')}</button>`;
+        return html`${heading}${intro}<button type="button" ?disabled=${this.busy} @click=${() => this.accept({ secret: this.secret! })}>${i18n.t('invite.accept')}</button>`;
       }
       return html`${heading}${intro}
         <p>${i18n.t('invite.signInFirst')}</p>
@@ -85,12 +87,12 @@ export class DashInvitation extends LitElement {
   /** The nested sign-in succeeded: accept as that user, without bubbling sign-in to the app first. */
   private async afterSignIn(event: Event): Promise<void> {
     event.stopPropagation();
-    await this.accept({});
+    await this.accept({ secret: this.secret! });
   }
 
   private createAccount(event: Event): Promise<void> {
     const values = formValues(event);
-    const body: AcceptInvitationRequest = { password: values.password ?? '' };
+    const body: AcceptInvitationRequest = { secret: this.secret!, password: values.password ?? '' };
     if (values.name) body.name = values.name;
     return this.accept(body);
   }
@@ -99,7 +101,7 @@ export class DashInvitation extends LitElement {
     this.busy = true;
     this.problem = null;
     try {
-      const result = await request<AcceptInvitationResponse>('POST', `/invitations/${encodeURIComponent(this.invitationId!)}/accept`, body);
+      const result = await request<AcceptInvitationResponse>('POST', '/invitations/accept', body);
       this.dispatchEvent(new CustomEvent('dash-signed-in', { detail: { tenantId: result.tenantId }, bubbles: true, composed: true }));
     } catch (error) {
       this.problem = errorMessage(error);

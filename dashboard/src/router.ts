@@ -2,7 +2,7 @@
  * Routes of the signed-in app live in the hash (`#/webhooks/whe_…`), so reloading or sharing a
  * link keeps the screen and the server needs no route table. The two pages reached from links
  * sent outside the app use paths: `/dashboard/setup#token=…` (logged at boot) and
- * `/dashboard/invite#id=…` (invitation emails).
+ * `/dashboard/invite#secret=…` (invitation emails).
  */
 export const SCREENS = ['overview', 'keys', 'domains', 'webhooks', 'sessions', 'team', 'emails', 'account'] as const;
 export type ScreenName = (typeof SCREENS)[number];

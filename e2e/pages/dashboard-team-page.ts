@@ -22,7 +22,7 @@ export class DashboardTeamPage {
     const mail = this.page.getByTestId('emails').locator(':scope > li').filter({ hasText: email }).first();
     await mail.locator('summary').click();
     const text = (await mail.locator('pre').textContent()) ?? '';
-    const link = /https?:\/\/\S+\/dashboard\/invite#id=\S+/.exec(text)?.[0];
+    const link = /https?:\/\/\S+\/dashboard\/invite#secret=\S+/.exec(text)?.[0];
     if (!link) throw new Error(`no invitation link in the email to ${email}:\n${text}`);
     return link;
   }

@@ -65,18 +65,28 @@ export interface SignupRequest {
 }
 export type SignupResponse = SetupResponse;
 
-/** `GET /dashboard/api/invitations/:invitationId` */
+/**
+ * `POST /dashboard/api/invitations/lookup` with `{ secret }`: the secret comes from the emailed link
+ * (`/dashboard/invite#secret=…`). The invitation id is no acceptance credential: members see it.
+ */
+export interface InvitationLookupRequest {
+  secret: string;
+}
 export interface InvitationInfoResponse {
   email: string;
   tenantName: string;
   role: UserRole;
   expiresAt: string;
-  /** True when a user with this email exists: the page asks them to sign in, then accept with `{}`. */
+  /** True when a user with this email exists: the page asks them to sign in, then accept with `{ secret }`. */
   accountExists: boolean;
 }
 
-/** `POST /dashboard/api/invitations/:invitationId/accept`: `{ password, name? }` for a new account, `{}` when signed in. */
+/**
+ * `POST /dashboard/api/invitations/accept`: `{ secret, password, name? }` creates the account of the
+ * invited email; `{ secret }` when signed in as that email.
+ */
 export interface AcceptInvitationRequest {
+  secret: string;
   password?: string;
   name?: string;
 }

@@ -174,8 +174,14 @@ export const authInvitations = pgTable(
       .notNull()
       .references(() => authUsers.id, { onDelete: 'cascade' }),
     createdAt: ts('created_at').notNull(),
+    /**
+     * SHA-256 of the acceptance secret that only the emailed link carries (issue 22, finding 1): the
+     * invitation id is shown to every member, so it must not be what accepts. Null until the email
+     * is queued (better-auth inserts the row first); a row without it cannot be accepted.
+     */
+    secretHash: text('secret_hash'),
   },
-  (t) => [index('auth_invitation_org_idx').on(t.organizationId)],
+  (t) => [index('auth_invitation_org_idx').on(t.organizationId), uniqueIndex('auth_invitation_secret_idx').on(t.secretHash)],
 );
 
 /**

@@ -57,8 +57,11 @@ export interface ErrorDefinition<P> {
 
 type ParamsOf<D> = D extends { message: (params: infer P) => ErrorMessage } ? P : undefined;
 
-/** Extra options given where the error is raised (headers known only then). */
-export type RaiseOptions = Pick<AppErrorOptions, 'headers'>;
+/**
+ * Extra options given where the error is raised (headers known only then; a status only where a
+ * library's refusal is relayed with the library's own status, e.g. better-auth's).
+ */
+export type RaiseOptions = Pick<AppErrorOptions, 'headers' | 'status'>;
 
 /**
  * Makes the AppError of one registry entry. An entry whose message takes parameters needs them;
@@ -90,7 +93,7 @@ export function defineErrors<const R extends Record<string, ErrorDefinition<neve
       const params = parameterised ? (args[0] as Record<string, unknown>) : undefined;
       const options = (parameterised ? args[1] : args[0]) as RaiseOptions | undefined;
       const words = typeof message === 'function' ? (message as (p: unknown) => ErrorMessage)(params) : message;
-      return new AppError(code, words, { status, details: params, headers: options?.headers, exposeCode });
+      return new AppError(code, words, { status: options?.status ?? status, details: params, headers: options?.headers, exposeCode });
     };
     factories[code] = Object.assign(raise, {
       code,

@@ -8,14 +8,15 @@ import type { AcceptInvitationResponse, InvitationInfoResponse, MeResponse, Setu
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import { authInvitations, authMembers, authOrganizations } from '../../db/schema';
-import { AppError } from '../../errors/app-error';
+import type { AppError } from '../../errors/app-error';
 import { createTenant } from '../tenants/service';
 import { checkNewAccount, findUserByEmail, hashPassword, insertMember, insertUser } from '../tenants/accounts';
 import type { AuthSource } from './auth';
 import { AUTH_BASE_PATH } from './paths';
 import { dashboardAccess } from './dashboard-access';
 import { DASHBOARD_ERRORS } from './errors';
-import { recordSignInFailure, signInBlockedFor, signInKey } from './sign-in-limit';
+import { invitationSecretHash } from './invitation-secret';
+import { passwordCheckKeys, releaseAttempt, reserveAttempt, signupKeys, type Reservation } from './sign-in-limit';
 import { anyTenantExists, consumeSetupToken, restoreSetupToken } from './setup';
 
 export interface AuthRouteDeps {
@@ -36,17 +37,35 @@ function withCookies(status: number, body: unknown, from: Response): Response {
   return new Response(JSON.stringify(body), { status, headers });
 }
 
-/** better-auth's refusals in the service's error body, with its status and words. */
+/** better-auth's refusals in the service's error body, with its status and words (DASHBOARD_ERRORS.AUTH_REFUSED). */
 async function refusalOf(response: Response): Promise<AppError> {
   const body = (await response
     .clone()
     .json()
-    .catch(() => null)) as { message?: string; code?: string } | null;
-  return new AppError(`AUTH_${body?.code ?? 'REFUSED'}`, body?.message ?? (response.statusText || 'refused'), {
-    status: response.status,
-    headers: Object.fromEntries([...response.headers].filter(([name]) => name === 'retry-after')),
-  });
+    .catch(() => null)) as { message?: string } | null;
+  return DASHBOARD_ERRORS.AUTH_REFUSED(
+    { reason: body?.message ?? (response.statusText || 'refused') },
+    { status: response.status, headers: Object.fromEntries([...response.headers].filter(([name]) => name === 'retry-after')) },
+  );
 }
+
+function rateLimited(retryAfterSeconds: number): AppError {
+  return DASHBOARD_ERRORS.SIGN_IN_RATE_LIMITED({ retryAfterSeconds }, { headers: { 'retry-after': String(retryAfterSeconds) } });
+}
+
+/**
+ * The better-auth endpoints the dashboard front end calls (issue 22, findings 4 and 10); every other
+ * one (organization/update, organization/delete, list-sessions, list-invitations, verify-password,
+ * accept-invitation, …) answers 404, so the organisation's name and membership change only through
+ * the product's routes, which keep `tenants` in step, and no endpoint hands session tokens to page
+ * script. The product's routes call better-auth in process (auth.api.*), not through this list.
+ */
+export const BETTER_AUTH_ROUTES: readonly { method: string; path: string; checksPassword: boolean }[] = [
+  { method: 'POST', path: '/sign-in/email', checksPassword: true },
+  { method: 'POST', path: '/sign-out', checksPassword: false },
+  { method: 'POST', path: '/change-password', checksPassword: true },
+  { method: 'GET', path: '/get-session', checksPassword: false },
+];
 
 /**
  * better-auth puts the session token in some JSON bodies (sign-in, get-session). The cookie is
@@ -80,26 +99,34 @@ export function authRoutes(deps: AuthRouteDeps) {
   return (
     new Elysia({ name: 'dashboard-auth-routes', prefix: '/dashboard/api' })
       .use(dashboardAccess(deps))
-      // better-auth's REST endpoints. The service's body parser has read the body already, so it is
-      // passed on re-serialised; sign-in is counted for the login rate limit.
-      .all('/auth/*', async ({ request, body }) => {
-        const path = new URL(request.url).pathname;
+      // better-auth's REST endpoints, only those the dashboard uses (BETTER_AUTH_ROUTES); every
+      // other one answers 404. The service's body parser has read the body already, so it is
+      // passed on re-serialised.
+      .all('/auth/*', async ({ request, body, access }) => {
+        const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length);
+        const route = BETTER_AUTH_ROUTES.find((r) => r.method === request.method && r.path === path);
+        if (!route) throw DASHBOARD_ERRORS.AUTH_ROUTE_NOT_FOUND();
+        const fields = body && typeof body === 'object' ? { ...(body as Record<string, unknown>) } : {};
+        // Finding 5 of issue 22: a new password ends every other session, whatever the client asks.
+        if (path === '/change-password') fields.revokeOtherSessions = true;
         const headers = new Headers(request.headers);
         headers.delete('content-length');
         const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
         if (hasBody) headers.set('content-type', 'application/json');
-        const forwarded = new Request(request.url, { method: request.method, headers, body: hasBody ? JSON.stringify(body ?? {}) : undefined });
-        const isSignIn = path === `${AUTH_BASE_PATH}/sign-in/email` && request.method === 'POST';
-        const email = isSignIn && typeof (body as { email?: unknown })?.email === 'string' ? (body as { email: string }).email : null;
-        const key = email ? signInKey(email, ipOf(request)) : null;
-        if (key) {
-          const retryAfter = await signInBlockedFor(db, key, clock.now());
-          if (retryAfter !== null) {
-            throw DASHBOARD_ERRORS.SIGN_IN_RATE_LIMITED({ retryAfterSeconds: retryAfter }, { headers: { 'retry-after': String(retryAfter) } });
+        const forwarded = new Request(request.url, { method: request.method, headers, body: hasBody ? JSON.stringify(fields) : undefined });
+
+        // A route that checks a password counts against that account's and that address's limit.
+        let reservation: Reservation | null = null;
+        if (route.checksPassword) {
+          const email = path === '/sign-in/email' ? (typeof fields.email === 'string' ? fields.email : null) : ((await access.session())?.email ?? null);
+          if (email) {
+            const taken = await reserveAttempt(db, passwordCheckKeys(email, ipOf(request)), clock.now());
+            if ('retryAfterSeconds' in taken) throw rateLimited(taken.retryAfterSeconds);
+            reservation = taken;
           }
         }
         const response = await (await auth()).handler(forwarded);
-        if (key && response.status === 401) await recordSignInFailure(db, key, clock.now());
+        if (reservation && response.ok) await releaseAttempt(db, reservation);
         if (response.status >= 400 && response.status < 500) throw await refusalOf(response);
         return withoutSessionToken(response);
       })
@@ -128,26 +155,37 @@ export function authRoutes(deps: AuthRouteDeps) {
         '/signup',
         async ({ body, request }) => {
           if (!deps.signupEnabled) throw DASHBOARD_ERRORS.SIGNUP_DISABLED();
+          // Finding 9 of issue 22: a few new tenants per address and window, every attempt counted.
+          const taken = await reserveAttempt(db, signupKeys(ipOf(request)), clock.now());
+          if ('retryAfterSeconds' in taken) {
+            throw DASHBOARD_ERRORS.SIGNUP_RATE_LIMITED(taken, { headers: { 'retry-after': String(taken.retryAfterSeconds) } });
+          }
           const { tenantId } = await createTenantWithOwner(body);
           const result: SetupResponse = { tenantId };
           return withCookies(201, result, await signIn(body.email, body.password, request));
         },
         { body: t.Object(accountFields) },
       )
-      .get('/invitations/:invitationId', async ({ params }): Promise<InvitationInfoResponse> => {
-        const invitation = await openInvitation(db, params.invitationId);
-        return {
-          email: invitation.email,
-          tenantName: invitation.tenantName,
-          role: invitation.role,
-          expiresAt: invitation.expiresAt.toISOString(),
-          accountExists: (await findUserByEmail(db, invitation.email)) !== null,
-        };
-      })
+      // Invitations are opened and accepted with the emailed secret only (issue 22, finding 1), in a
+      // JSON body: never in a path or query string, so no request log holds it.
       .post(
-        '/invitations/:invitationId/accept',
-        async ({ params, body, request, access }) => {
-          const invitation = await openInvitation(db, params.invitationId);
+        '/invitations/lookup',
+        async ({ body }): Promise<InvitationInfoResponse> => {
+          const invitation = await openInvitation(db, body.secret);
+          return {
+            email: invitation.email,
+            tenantName: invitation.tenantName,
+            role: invitation.role,
+            expiresAt: invitation.expiresAt.toISOString(),
+            accountExists: (await findUserByEmail(db, invitation.email)) !== null,
+          };
+        },
+        { body: t.Object({ secret: t.String({ maxLength: 200 }) }) },
+      )
+      .post(
+        '/invitations/accept',
+        async ({ body, request, access }) => {
+          const invitation = await openInvitation(db, body.secret);
           if (invitation.expiresAt.getTime() <= clock.now().getTime()) throw DASHBOARD_ERRORS.INVITATION_EXPIRED();
           const signedIn = await access.session();
           const existing = await findUserByEmail(db, invitation.email);
@@ -159,11 +197,18 @@ export function authRoutes(deps: AuthRouteDeps) {
           }
           if (existing) throw DASHBOARD_ERRORS.INVITATION_NEEDS_SIGN_IN({ email: invitation.email });
           if (!body.password) throw DASHBOARD_ERRORS.INVITATION_NEEDS_PASSWORD();
+          // The account is always for the invited address: the body carries no email to choose.
           checkNewAccount(invitation.email, body.password);
           await acceptInto(db, clock, invitation, null, { password: body.password, name: body.name });
           return withCookies(200, result, await signIn(invitation.email, body.password, request));
         },
-        { body: t.Object({ password: t.Optional(t.String({ maxLength: 200 })), name: t.Optional(t.String({ maxLength: 200 })) }) },
+        {
+          body: t.Object({
+            secret: t.String({ maxLength: 200 }),
+            password: t.Optional(t.String({ maxLength: 200 })),
+            name: t.Optional(t.String({ maxLength: 200 })),
+          }),
+        },
       )
       .get('/me', async ({ access }): Promise<MeResponse> => {
         const user = await access.user();
@@ -203,7 +248,8 @@ interface OpenInvitation {
   expiresAt: Date;
 }
 
-async function openInvitation(db: Db, invitationId: string): Promise<OpenInvitation> {
+/** The pending invitation whose emailed secret this is; a wrong, used or replaced secret is one 404. */
+async function openInvitation(db: Db, secret: string): Promise<OpenInvitation> {
   const [row] = await db
     .select({
       id: authInvitations.id,
@@ -215,8 +261,8 @@ async function openInvitation(db: Db, invitationId: string): Promise<OpenInvitat
     })
     .from(authInvitations)
     .innerJoin(authOrganizations, eq(authOrganizations.id, authInvitations.organizationId))
-    .where(and(eq(authInvitations.id, invitationId), eq(authInvitations.status, 'pending')));
-  if (!row) throw DASHBOARD_ERRORS.INVITATION_NOT_FOUND({ invitationId });
+    .where(and(eq(authInvitations.secretHash, invitationSecretHash(secret)), eq(authInvitations.status, 'pending')));
+  if (!row) throw DASHBOARD_ERRORS.INVITATION_LINK_INVALID();
   return row;
 }
 
@@ -233,7 +279,7 @@ async function acceptInto(db: Db, clock: Clock, invitation: OpenInvitation, user
       .set({ status: 'accepted' })
       .where(and(eq(authInvitations.id, invitation.id), eq(authInvitations.status, 'pending')))
       .returning({ id: authInvitations.id });
-    if (taken.length === 0) throw DASHBOARD_ERRORS.INVITATION_NOT_FOUND({ invitationId: invitation.id });
+    if (taken.length === 0) throw DASHBOARD_ERRORS.INVITATION_LINK_INVALID();
     const memberUserId = userId ?? (await insertUser(tx, { email: invitation.email, name: account?.name, passwordHash: passwordHash! }, now));
     const [already] = await tx
       .select({ id: authMembers.id })

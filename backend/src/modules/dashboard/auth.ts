@@ -19,11 +19,13 @@ import { adminAc, defaultStatements, memberAc, ownerAc } from 'better-auth/plugi
 import { createAccessControl } from 'better-auth/plugins/access';
 import type { Db } from '../../db/database';
 import { authAccounts, authInvitations, authMembers, authOrganizations, authSessions, authUsers, authVerifications } from '../../db/schema';
+import { eq } from 'drizzle-orm';
 import { hashPassword, hmacSha256, verifyPassword } from '../../crypto';
 import { newId, type IdKind } from '../../ids';
 import type { Clock } from '../../clock';
 import { enqueueEmailTo } from '../notifications/email-outbox';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../tenants/accounts';
+import { invitationSecretHash, newInvitationSecret } from './invitation-secret';
 import { AUTH_BASE_PATH } from './paths';
 
 /** Invitations stay open a week (better-auth's default is 48 h; invitees often answer later). */
@@ -110,13 +112,22 @@ export function createAuth(deps: AuthDeps) {
         invitationExpiresIn: INVITATION_LIFETIME_SECONDS,
         cancelPendingInvitationsOnReInvite: true,
         sendInvitationEmail: async (data) => {
-          const link = `${base.origin}/dashboard/invite#id=${encodeURIComponent(data.id)}`;
-          // The outbox sends it over SMTP when SMTP_URL is set; otherwise it waits there, shown in the dashboard.
+          // The acceptance secret lives only in this email (issue 22, finding 1); the row keeps its
+          // hash. Each email (a resend too) gets a fresh secret, so only the latest link works. It
+          // sits in the URL fragment, which browsers never send, so it reaches no server log.
+          const secret = newInvitationSecret();
+          await deps.db
+            .update(authInvitations)
+            .set({ secretHash: invitationSecretHash(secret) })
+            .where(eq(authInvitations.id, data.id));
+          const link = `${base.origin}/dashboard/invite#secret=${secret}`;
+          // The outbox sends it over SMTP when SMTP_URL is set; otherwise it waits there, shown to the
+          // tenant's owners and admins (who may hand the link on; docs/security.md).
           await enqueueEmailTo(
             deps.db,
             {
               tenantId: data.organization.id,
-              dedupeKey: `invitation:${data.id}`,
+              dedupeKey: `invitation:${data.id}:${invitationSecretHash(secret).slice(0, 16)}`,
               recipients: [data.email],
               subject: `You are invited to ${data.organization.name} on AgeVerify`,
               text: [

@@ -8,7 +8,7 @@ import { TARGETS } from '../../testing/test-databases';
 import { createTestContext, TEST_SECRET, type TestContext } from '../../testing/test-app';
 import { createApp } from '../../app';
 import { silentLogger } from '../../log';
-import { authMembers, authUsers, emailOutbox } from '../../db/schema';
+import { authInvitations, authMembers, authUsers, emailOutbox } from '../../db/schema';
 import { createTenant } from '../tenants/service';
 import { issueSetupToken } from './setup';
 import { Browser, PASSWORD, signedIn } from './testing/dashboard-kit';
@@ -103,6 +103,17 @@ for (const target of TARGETS) {
       expect(direct.status).toBeGreaterThanOrEqual(400);
       expect(direct.status).toBeLessThan(500);
     });
+
+    // Issue 22, finding 9: sign-up had no limit (30 tenants in a row).
+    test('5 sign-up attempts per address in 15 minutes, then 429 with Retry-After', async () => {
+      ctx.clock.advance(15 * 60 * 1000);
+      const attempt = (i: number) =>
+        new Browser(ctx).call('POST', '/dashboard/api/signup', { tenantName: `Shop ${i}`, email: `many-${i}@example.com`, password: PASSWORD });
+      const answers = await Promise.all([1, 2, 3, 4, 5, 6, 7].map(attempt));
+      expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 201, 201, 201, 429, 429]);
+      const limited = answers.find((a) => a.status === 429)!;
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    });
   });
 
   describe(`dashboard sign-in, CSRF and rate limit [${target}]`, () => {
@@ -175,6 +186,93 @@ for (const target of TARGETS) {
     });
   });
 
+  // Issue 22, findings 2, 4, 5 and 10: limits that hold under a burst, and better-auth's own routes.
+  describe(`dashboard password limits and better-auth routes [${target}]`, () => {
+    let ctx: TestContext;
+    let tenantId: string;
+    beforeAll(async () => {
+      ctx = await createTestContext(target);
+      ({ tenantId } = await ctx.tenant());
+    });
+    afterAll(() => ctx.close());
+
+    test('100 parallel wrong sign-ins for one email: at most 5 are checked, the rest are 429, and then the right password is 429 too', async () => {
+      const email = 'burst@example.com';
+      await createTenant(ctx.database.db, ctx.clock, { name: 'B', domains: [], sandbox: true, owner: { email, password: PASSWORD } });
+      const answers = await Promise.all(Array.from({ length: 100 }, () => new Browser(ctx).signIn(email, 'wrong password!')));
+      const right = (await new Browser(ctx).signIn(email, PASSWORD)).status;
+      ctx.clock.advance(15 * 60 * 1000);
+      const statuses = answers.map((a) => a.status);
+      const checked = statuses.filter((s) => s === 401).length;
+      // At most 5 reach the password check. On PostgreSQL the per-IP bucket (30) may close before
+      // a request that was among the first 5 of its email bucket, so fewer than 5 can be checked.
+      expect(checked).toBeGreaterThanOrEqual(1);
+      expect(checked).toBeLessThanOrEqual(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(100 - checked);
+      expect(right).toBe(429);
+      expect((await new Browser(ctx).signIn(email, PASSWORD)).status).toBe(200);
+    });
+
+    test('change-password shares the limit (parallel wrong current passwords), and always ends the other sessions', async () => {
+      const owner = await signedIn(ctx, tenantId, 'owner');
+      const elsewhere = new Browser(ctx);
+      expect((await elsewhere.signIn(owner.user.email)).status).toBe(200);
+      const wrong = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          owner.call('POST', '/dashboard/api/auth/change-password', { currentPassword: 'not my password', newPassword: 'a new long password 1' }),
+        ),
+      );
+      expect(wrong.filter((a) => a.status === 429)).toHaveLength(15);
+      const right = await owner.call('POST', '/dashboard/api/auth/change-password', { currentPassword: PASSWORD, newPassword: 'a new long password 1' });
+      expect(right.status).toBe(429);
+      ctx.clock.advance(15 * 60 * 1000);
+      // The client asks to keep the other sessions; the server ends them anyway.
+      const changed = await owner.call('POST', '/dashboard/api/auth/change-password', {
+        currentPassword: PASSWORD,
+        newPassword: 'a new long password 1',
+        revokeOtherSessions: false,
+      });
+      expect(changed.status).toBe(200);
+      expect((await elsewhere.call('GET', '/dashboard/api/me')).status).toBe(401);
+      expect((await owner.call('GET', '/dashboard/api/me')).status).toBe(200);
+    });
+
+    test.each([
+      ['POST', '/organization/update', { data: { name: 'Renamed' } }],
+      ['POST', '/organization/delete', {}],
+      ['POST', '/organization/set-active', {}],
+      ['POST', '/organization/invite-member', { email: 'x@example.com', role: 'admin' }],
+      ['POST', '/organization/accept-invitation', { invitationId: 'inv_x' }],
+      ['GET', '/organization/list-invitations', undefined],
+      ['GET', '/organization/get-full-organization', undefined],
+      ['POST', '/organization/update-member-role', { memberId: 'mem_x', role: 'owner' }],
+      ['POST', '/organization/remove-member', { memberIdOrEmail: 'x' }],
+      ['POST', '/organization/leave', {}],
+      ['GET', '/list-sessions', undefined],
+      ['POST', '/revoke-sessions', {}],
+      ['POST', '/verify-password', { password: 'x' }],
+      ['POST', '/update-user', { name: 'x' }],
+      ['POST', '/change-email', { newEmail: 'x@example.com' }],
+      ['POST', '/delete-user', {}],
+      ['POST', '/sign-up/email', { email: 'x@example.com', password: 'long enough password', name: 'x' }],
+      ['POST', '/request-password-reset', { email: 'x@example.com' }],
+      ['GET', '/sign-in/email', undefined],
+    ] as const)('%s /dashboard/api/auth%s is not reachable (404), even for a signed-in owner', async (method, path, body) => {
+      const owner = await signedIn(ctx, tenantId, 'owner');
+      const answer = await owner.call(method, `/dashboard/api/auth${path}`, body);
+      expect(answer.status).toBe(404);
+      expect(JSON.stringify(await answer.json())).not.toContain('token');
+    });
+
+    test('the organisation keeps its name and members after owners try better-auth directly', async () => {
+      const owner = await signedIn(ctx, tenantId, 'owner');
+      await owner.call('POST', '/dashboard/api/auth/organization/update', { organizationId: tenantId, data: { name: 'Renamed' } });
+      await owner.call('POST', '/dashboard/api/auth/organization/delete', { organizationId: tenantId });
+      const me = await owner.json('GET', '/dashboard/api/me', undefined, 200);
+      expect(me.tenants).toEqual([{ tenantId, name: 'Test Shop', role: 'owner' }]);
+    });
+  });
+
   describe(`dashboard over HTTPS [${target}]`, () => {
     let ctx: TestContext;
     beforeAll(async () => {
@@ -220,7 +318,16 @@ for (const target of TARGETS) {
     });
     afterAll(() => ctx.close());
 
-    test('invitation → email in the outbox → accept → member with the role', async () => {
+    /** The acceptance secret, as only the invitee's email carries it (the latest email to that address). */
+    async function secretFromEmail(email: string): Promise<string> {
+      const mails = await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.tenantId, tenantId));
+      const mail = mails.filter((m) => m.recipients.includes(email)).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+      const secret = /\/dashboard\/invite#secret=([\w-]+)/.exec(mail?.text ?? '')?.[1];
+      if (!secret) throw new Error(`no invitation link in the email to ${email}`);
+      return secret;
+    }
+
+    test('invitation → email in the outbox → accept with the emailed secret → member with the role', async () => {
       const owner = await signedIn(ctx, tenantId, 'owner');
       const invitation = await owner.json('POST', `/dashboard/api/tenants/${tenantId}/invitations`, { email: 'dev@example.com', role: 'developer' }, 201);
       expect(invitation).toMatchObject({ email: 'dev@example.com', role: 'developer', status: 'pending' });
@@ -228,34 +335,90 @@ for (const target of TARGETS) {
       const mails = await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.tenantId, tenantId));
       const mail = mails.find((m) => m.recipients.includes('dev@example.com'))!;
       expect(mail.status).toBe('pending');
-      expect(mail.text).toContain(`http://localhost:3000/dashboard/invite#id=${invitation.invitationId}`);
+      expect(mail.text).toMatch(/http:\/\/localhost:3000\/dashboard\/invite#secret=[\w-]{43}\n/);
+      expect(mail.text).not.toContain(invitation.invitationId);
       const listed = await owner.json('GET', `/dashboard/api/tenants/${tenantId}/emails`, undefined, 200);
       expect(listed.emails.some((e: { to: string }) => e.to === 'dev@example.com')).toBe(true);
 
+      const secret = await secretFromEmail('dev@example.com');
       const invitee = new Browser(ctx);
-      const info = await invitee.json('GET', `/dashboard/api/invitations/${invitation.invitationId}`, undefined, 200);
+      const info = await invitee.json('POST', '/dashboard/api/invitations/lookup', { secret }, 200);
       expect(info).toMatchObject({ email: 'dev@example.com', tenantName: 'Test Shop', role: 'developer', accountExists: false });
-      const accepted = await invitee.call('POST', `/dashboard/api/invitations/${invitation.invitationId}/accept`, { password: PASSWORD, name: 'Dev' });
+      const accepted = await invitee.call('POST', '/dashboard/api/invitations/accept', { secret, password: PASSWORD, name: 'Dev' });
       expect(accepted.status).toBe(200);
       expect(await accepted.json()).toEqual({ tenantId });
       const me = await invitee.json('GET', '/dashboard/api/me', undefined, 200);
-      expect(me.tenants).toEqual([{ tenantId, name: 'Test Shop', role: 'developer' }]);
+      expect(me).toMatchObject({ user: { email: 'dev@example.com' }, tenants: [{ tenantId, name: 'Test Shop', role: 'developer' }] });
 
       // Used once.
-      expect((await new Browser(ctx).call('POST', `/dashboard/api/invitations/${invitation.invitationId}/accept`, { password: PASSWORD })).status).toBe(404);
+      expect((await new Browser(ctx).call('POST', '/dashboard/api/invitations/accept', { secret, password: PASSWORD })).status).toBe(404);
       const members = await owner.json('GET', `/dashboard/api/tenants/${tenantId}/members`, undefined, 200);
       expect(members.members.map((m: { email: string; role: string }) => [m.email, m.role])).toContainEqual(['dev@example.com', 'developer']);
     });
 
+    // Issue 22, finding 1: a developer saw pending invitation ids and accepted an admin's invitation with one.
+    test('a member who sees an invitation id cannot accept it: only the emailed secret does, and it is stored hashed', async () => {
+      const owner = await signedIn(ctx, tenantId, 'owner');
+      const developer = await signedIn(ctx, tenantId, 'developer');
+      const invitation = await owner.json('POST', `/dashboard/api/tenants/${tenantId}/invitations`, { email: 'boss@example.com', role: 'admin' }, 201);
+      const members = await developer.json('GET', `/dashboard/api/tenants/${tenantId}/members`, undefined, 200);
+      const seen = members.invitations.find((i: { email: string }) => i.email === 'boss@example.com');
+      expect(seen).toEqual({
+        invitationId: invitation.invitationId,
+        email: 'boss@example.com',
+        role: 'admin',
+        expiresAt: expect.any(String),
+        status: 'pending',
+      });
+
+      const secret = await secretFromEmail('boss@example.com');
+      // Neither the list, nor the creation answer, nor the database holds the secret.
+      expect(JSON.stringify(members)).not.toContain(secret);
+      expect(JSON.stringify(invitation)).not.toContain(secret);
+      const [row] = await ctx.database.db.select().from(authInvitations).where(eq(authInvitations.id, invitation.invitationId));
+      expect(row!.secretHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(JSON.stringify(row)).not.toContain(secret);
+
+      // The attacker's attempts with the id: the old id routes and the id as a secret, with or without a cookie.
+      const attacker = new Browser(ctx);
+      const attempts: [Browser, string, string, unknown][] = [
+        [attacker, 'POST', `/dashboard/api/invitations/${invitation.invitationId}/accept`, { password: 'attacker chosen password 42' }],
+        [attacker, 'GET', `/dashboard/api/invitations/${invitation.invitationId}`, undefined],
+        [attacker, 'POST', '/dashboard/api/invitations/accept', { secret: invitation.invitationId, password: 'attacker chosen password 42' }],
+        [developer, 'POST', '/dashboard/api/invitations/accept', { secret: invitation.invitationId }],
+        [attacker, 'POST', '/dashboard/api/invitations/lookup', { secret: invitation.invitationId }],
+        [attacker, 'POST', '/dashboard/api/invitations/accept', { secret: `${secret}x`, password: 'attacker chosen password 42' }],
+      ];
+      for (const [who, method, path, body] of attempts) {
+        const answer = await who.call(method, path, body);
+        expect([method, path, answer.status]).toEqual([method, path, 404]);
+      }
+      expect(await ctx.database.db.select().from(authUsers).where(eq(authUsers.email, 'boss@example.com'))).toHaveLength(0);
+      // The developer holding the real link still cannot take it: it is for another email.
+      expect((await developer.call('POST', '/dashboard/api/invitations/accept', { secret })).status).toBe(403);
+
+      // A resend replaces the secret: the older link stops working, the newest one accepts.
+      ctx.clock.advance(1000);
+      await owner.json('POST', `/dashboard/api/tenants/${tenantId}/invitations`, { email: 'boss@example.com', role: 'admin' }, 201);
+      const newer = await secretFromEmail('boss@example.com');
+      expect(newer).not.toBe(secret);
+      expect((await new Browser(ctx).call('POST', '/dashboard/api/invitations/lookup', { secret })).status).toBe(404);
+      const boss = new Browser(ctx);
+      expect((await boss.call('POST', '/dashboard/api/invitations/accept', { secret: newer, password: PASSWORD })).status).toBe(200);
+      expect((await boss.json('GET', '/dashboard/api/me', undefined, 200)).user.email).toBe('boss@example.com');
+    });
+
     test('an expired invitation is refused (410); a short password is refused (400) and the invitation stays open', async () => {
       const owner = await signedIn(ctx, tenantId, 'owner');
-      const invitation = await owner.json('POST', `/dashboard/api/tenants/${tenantId}/invitations`, { email: 'late@example.com', role: 'admin' }, 201);
-      const short = await new Browser(ctx).call('POST', `/dashboard/api/invitations/${invitation.invitationId}/accept`, { password: 'short' });
+      await owner.json('POST', `/dashboard/api/tenants/${tenantId}/invitations`, { email: 'late@example.com', role: 'admin' }, 201);
+      const secret = await secretFromEmail('late@example.com');
+      const short = await new Browser(ctx).call('POST', '/dashboard/api/invitations/accept', { secret, password: 'short' });
       expect(short.status).toBe(400);
-      expect((await new Browser(ctx).call('GET', `/dashboard/api/invitations/${invitation.invitationId}`)).status).toBe(200);
+      expect((await new Browser(ctx).call('POST', '/dashboard/api/invitations/lookup', { secret })).status).toBe(200);
+      const invitation = await new Browser(ctx).json('POST', '/dashboard/api/invitations/lookup', { secret }, 200);
       // better-auth set expiresAt with the system clock: move the test clock past it.
       ctx.clock.set(new Date(new Date(invitation.expiresAt).getTime() + 1000));
-      const late = await new Browser(ctx).call('POST', `/dashboard/api/invitations/${invitation.invitationId}/accept`, { password: PASSWORD });
+      const late = await new Browser(ctx).call('POST', '/dashboard/api/invitations/accept', { secret, password: PASSWORD });
       expect(late.status).toBe(410);
       ctx.clock.set(new Date());
     });
@@ -264,12 +427,13 @@ for (const target of TARGETS) {
       const owner = await signedIn(ctx, tenantId, 'owner');
       const other = await ctx.tenant({ name: 'Other' });
       const elsewhere = await signedIn(ctx, other.tenantId, 'owner');
-      const invitation = await owner.json('POST', `/dashboard/api/tenants/${tenantId}/invitations`, { email: elsewhere.user.email, role: 'admin' }, 201);
-      const info = await new Browser(ctx).json('GET', `/dashboard/api/invitations/${invitation.invitationId}`, undefined, 200);
+      await owner.json('POST', `/dashboard/api/tenants/${tenantId}/invitations`, { email: elsewhere.user.email, role: 'admin' }, 201);
+      const secret = await secretFromEmail(elsewhere.user.email);
+      const info = await new Browser(ctx).json('POST', '/dashboard/api/invitations/lookup', { secret }, 200);
       expect(info.accountExists).toBe(true);
-      expect((await new Browser(ctx).call('POST', `/dashboard/api/invitations/${invitation.invitationId}/accept`, { password: PASSWORD })).status).toBe(409);
-      expect((await owner.call('POST', `/dashboard/api/invitations/${invitation.invitationId}/accept`, {})).status).toBe(403);
-      expect((await elsewhere.call('POST', `/dashboard/api/invitations/${invitation.invitationId}/accept`, {})).status).toBe(200);
+      expect((await new Browser(ctx).call('POST', '/dashboard/api/invitations/accept', { secret, password: PASSWORD })).status).toBe(409);
+      expect((await owner.call('POST', '/dashboard/api/invitations/accept', { secret })).status).toBe(403);
+      expect((await elsewhere.call('POST', '/dashboard/api/invitations/accept', { secret })).status).toBe(200);
       const me = await elsewhere.json('GET', '/dashboard/api/me', undefined, 200);
       expect(me.tenants.map((t: { role: string }) => t.role).sort()).toEqual(['admin', 'owner']);
       const [row] = await ctx.database.db.select().from(authUsers).where(eq(authUsers.email, elsewhere.user.email));

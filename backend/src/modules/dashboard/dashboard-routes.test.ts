@@ -333,7 +333,7 @@ for (const target of TARGETS) {
         invitationId: invitation.invitationId,
         status: 'canceled',
       });
-      expect((await new Browser(ctx).call('GET', `/dashboard/api/invitations/${invitation.invitationId}`)).status).toBe(404);
+      expect((await new Browser(ctx).call('POST', '/dashboard/api/invitations/lookup', { secret: invitation.invitationId })).status).toBe(404);
 
       const leaving = await signedIn(ctx, tenantA, 'developer');
       expect(await owner.json('DELETE', api(tenantA, `/members/${leaving.user.userId}`), undefined, 200)).toEqual({

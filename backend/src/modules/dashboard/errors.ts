@@ -18,7 +18,16 @@ export const DASHBOARD_ERRORS = defineErrors({
     status: 429,
     message: (p: { retryAfterSeconds: number }) => `too many failed sign-ins; try again in ${Math.ceil(p.retryAfterSeconds / 60)} minute(s)`,
   },
+  SIGNUP_RATE_LIMITED: {
+    status: 429,
+    message: (p: { retryAfterSeconds: number }) => `too many new accounts from this address; try again in ${Math.ceil(p.retryAfterSeconds / 60)} minute(s)`,
+  },
   INVITATION_NOT_FOUND: { status: 404, message: (p: { invitationId: string }) => `no open invitation "${p.invitationId}"` },
+  /** Finding 1 of issue 22: the link's secret, never the id, names the invitation; no id in the message. */
+  INVITATION_LINK_INVALID: {
+    status: 404,
+    message: 'this invitation link is not valid: it was used, cancelled or replaced by a newer email; ask for a new one',
+  },
   INVITATION_EXPIRED: { status: 410, message: 'this invitation has expired; ask for a new one' },
   INVITATION_OTHER_ACCOUNT: { status: 403, message: (p: { email: string }) => `this invitation is for ${p.email}; sign out and accept it as that user` },
   INVITATION_NEEDS_SIGN_IN: { status: 409, message: (p: { email: string }) => `an account for ${p.email} exists; sign in as that user, then accept` },
@@ -37,6 +46,8 @@ export const DASHBOARD_ERRORS = defineErrors({
     status: 400,
     message: (p: { count: number; max: number }) => `the range holds ${p.count} sessions; an export holds at most ${p.max}: choose a shorter range`,
   },
-  /** better-auth refused (its status and words, e.g. a wrong current password). */
+  /** better-auth refused (its status and words, e.g. a wrong current password); the status is better-auth's. */
   AUTH_REFUSED: { status: 400, message: (p: { reason: string }) => p.reason },
+  /** A better-auth endpoint the dashboard does not use (issue 22, findings 4 and 10). */
+  AUTH_ROUTE_NOT_FOUND: { status: 404, message: 'no such dashboard endpoint' },
 });

@@ -9,7 +9,6 @@ import { Elysia, t } from 'elysia';
 import { and, desc, eq } from 'drizzle-orm';
 import { INVITABLE_ROLES, USER_ROLES, type InvitationView, type MemberView, type MembersResponse, type RemoveMemberResponse } from '@ageverify/protocol';
 import { authInvitations, authMembers, authUsers } from '../../db/schema';
-import { AppError } from '../../errors/app-error';
 import { ownerCount } from '../tenants/accounts';
 import { dashboardAccess } from './dashboard-access';
 import type { TenantRouteDeps } from './deps';
@@ -23,7 +22,7 @@ async function viaBetterAuth<T>(call: () => Promise<T>): Promise<T> {
     // Imported here, not at the top: better-auth loads with the first dashboard request (index.ts).
     const { APIError } = await import('better-auth/api');
     if (error instanceof APIError && error.statusCode < 500) {
-      throw new AppError(`AUTH_${error.body?.code ?? 'REFUSED'}`, error.body?.message ?? error.message, { status: error.statusCode });
+      throw DASHBOARD_ERRORS.AUTH_REFUSED({ reason: error.body?.message ?? error.message }, { status: error.statusCode });
     }
     throw error;
   }

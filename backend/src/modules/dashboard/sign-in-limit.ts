@@ -1,43 +1,87 @@
 /**
- * Login rate limiting (contract "Auth"): 5 failed sign-ins per email+IP per 15 minutes, then 429
- * with Retry-After until the window ends. Counted in the database (auth_sign_in_failures, one
- * atomic upsert per failure) so every instance counts in the same bucket. Fixed windows aligned
- * to the clock, like the API's rate limits (modules/rate-limits). The key is a hash: the table
- * holds no email address.
+ * Password-guessing limits (contract "Auth"; issue 22, findings 2, 5 and 9): at most 5 failed
+ * password checks per email+IP and 30 per IP per 15 minutes, then 429 with Retry-After until the
+ * window ends. Sign-in, verify-password and change-password all check a password of one account, so
+ * they share its bucket. Counted in the database (auth_sign_in_failures) so every instance counts
+ * in the same bucket; fixed windows aligned to the clock, like the API's rate limits
+ * (modules/rate-limits). Keys are hashes: the table holds no email address.
+ *
+ * The count is reserved BEFORE the password is checked, in one atomic upsert that returns the new
+ * count (`INSERT … ON CONFLICT DO UPDATE … RETURNING`), and given back only when the check
+ * succeeds. Reading the count first and adding the failure after (the earlier design) let 100
+ * parallel guesses all pass the read before any failure was written.
  */
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { authSignInFailures } from '../../db/schema';
 import { sha256Hex } from '../../crypto';
 
 export const SIGN_IN_FAILURE_LIMIT = 5;
+/** Per address, whatever the email: an address trying many accounts. */
+export const SIGN_IN_FAILURE_LIMIT_PER_IP = 30;
+/** New tenants per address and window when DASHBOARD_SIGNUP is on. */
+export const SIGNUP_LIMIT_PER_IP = 5;
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+
+export interface LimitedKey {
+  key: string;
+  limit: number;
+}
 
 export function signInKey(email: string, ip: string): string {
   return sha256Hex(`${email.trim().toLowerCase()}\n${ip}`);
+}
+
+/** The buckets one password check of `email` from `ip` counts in. */
+export function passwordCheckKeys(email: string, ip: string): LimitedKey[] {
+  return [
+    { key: signInKey(email, ip), limit: SIGN_IN_FAILURE_LIMIT },
+    { key: sha256Hex(`password-ip\n${ip}`), limit: SIGN_IN_FAILURE_LIMIT_PER_IP },
+  ];
+}
+
+export function signupKeys(ip: string): LimitedKey[] {
+  return [{ key: sha256Hex(`signup-ip\n${ip}`), limit: SIGNUP_LIMIT_PER_IP }];
 }
 
 function windowOf(now: Date): Date {
   return new Date(Math.floor(now.getTime() / SIGN_IN_WINDOW_MS) * SIGN_IN_WINDOW_MS);
 }
 
-/** Seconds until the caller may try again, or null when it may try now. */
-export async function signInBlockedFor(db: Db, key: string, now: Date): Promise<number | null> {
-  const start = windowOf(now);
-  const [row] = await db
-    .select({ count: authSignInFailures.count })
-    .from(authSignInFailures)
-    .where(and(eq(authSignInFailures.key, key), eq(authSignInFailures.windowStart, start)));
-  if (!row || row.count < SIGN_IN_FAILURE_LIMIT) return null;
-  return Math.max(1, Math.ceil((start.getTime() + SIGN_IN_WINDOW_MS - now.getTime()) / 1000));
+/** An attempt that holds one unit of each of its buckets until it is released or kept. */
+export interface Reservation {
+  keys: LimitedKey[];
+  windowStart: Date;
 }
 
-export async function recordSignInFailure(db: Db, key: string, now: Date): Promise<void> {
-  const start = windowOf(now);
-  await db
-    .insert(authSignInFailures)
-    .values({ key, windowStart: start, count: 1 })
-    .onConflictDoUpdate({ target: [authSignInFailures.key, authSignInFailures.windowStart], set: { count: sql`${authSignInFailures.count} + 1` } });
-  // Old windows are useless; the failing caller pays for their removal.
-  await db.delete(authSignInFailures).where(and(eq(authSignInFailures.key, key), lt(authSignInFailures.windowStart, start)));
+/**
+ * Takes one attempt from every bucket, atomically per bucket. Answers the reservation, or the
+ * seconds until the caller may try again when any bucket is over its limit (the attempt is then
+ * counted anyway: hammering a closed bucket keeps it closed, and nothing is given back).
+ */
+export async function reserveAttempt(db: Db, keys: LimitedKey[], now: Date): Promise<Reservation | { retryAfterSeconds: number }> {
+  const windowStart = windowOf(now);
+  let over = false;
+  for (const { key, limit } of keys) {
+    const [row] = await db
+      .insert(authSignInFailures)
+      .values({ key, windowStart, count: 1 })
+      .onConflictDoUpdate({ target: [authSignInFailures.key, authSignInFailures.windowStart], set: { count: sql`${authSignInFailures.count} + 1` } })
+      .returning({ count: authSignInFailures.count });
+    if (row!.count > limit) over = true;
+    // Old windows are useless; the caller pays for their removal.
+    await db.delete(authSignInFailures).where(and(eq(authSignInFailures.key, key), lt(authSignInFailures.windowStart, windowStart)));
+  }
+  if (over) return { retryAfterSeconds: Math.max(1, Math.ceil((windowStart.getTime() + SIGN_IN_WINDOW_MS - now.getTime()) / 1000)) };
+  return { keys, windowStart };
+}
+
+/** The password was right: the attempt was no failure, so it is given back. */
+export async function releaseAttempt(db: Db, reservation: Reservation): Promise<void> {
+  for (const { key } of reservation.keys) {
+    await db
+      .update(authSignInFailures)
+      .set({ count: sql`${authSignInFailures.count} - 1` })
+      .where(and(eq(authSignInFailures.key, key), eq(authSignInFailures.windowStart, reservation.windowStart), gt(authSignInFailures.count, 0)));
+  }
 }
