@@ -10,7 +10,7 @@ import type { Db } from '../../db/database';
 import { authInvitations, authMembers, authOrganizations } from '../../db/schema';
 import type { AppError } from '../../errors/app-error';
 import { createTenant } from '../tenants/service';
-import { checkNewAccount, findUserByEmail, hashPassword, insertMember, insertUser } from '../tenants/accounts';
+import { checkNewAccount, checkNewPassword, findUserByEmail, hashPassword, insertMember, insertUser } from '../tenants/accounts';
 import type { AuthSource } from './auth';
 import { AUTH_BASE_PATH } from './paths';
 import { dashboardAccess } from './dashboard-access';
@@ -108,7 +108,13 @@ export function authRoutes(deps: AuthRouteDeps) {
         if (!route) throw DASHBOARD_ERRORS.AUTH_ROUTE_NOT_FOUND();
         const fields = body && typeof body === 'object' ? { ...(body as Record<string, unknown>) } : {};
         // Finding 5 of issue 22: a new password ends every other session, whatever the client asks.
-        if (path === '/change-password') fields.revokeOtherSessions = true;
+        if (path === '/change-password') {
+          fields.revokeOtherSessions = true;
+          // The same rule as every new account (finding 6); better-auth itself checks only the length.
+          // Signed out, better-auth answers 401 first.
+          const signedIn = await access.session();
+          if (signedIn) checkNewPassword(typeof fields.newPassword === 'string' ? fields.newPassword : '', [signedIn.email]);
+        }
         const headers = new Headers(request.headers);
         headers.delete('content-length');
         const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
@@ -136,7 +142,7 @@ export function authRoutes(deps: AuthRouteDeps) {
         async ({ body, request }) => {
           if (await anyTenantExists(db)) throw DASHBOARD_ERRORS.SETUP_ALREADY_DONE();
           // Input first, so a typo does not spend the token.
-          checkNewAccount(body.email, body.password);
+          checkNewAccount(body.email, body.password, [body.tenantName, body.name ?? '']);
           if (!(await consumeSetupToken(db, body.token))) throw DASHBOARD_ERRORS.SETUP_TOKEN_INVALID();
           let tenantId: string;
           try {

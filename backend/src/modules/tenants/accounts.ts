@@ -12,16 +12,24 @@ import { authAccounts, authMembers, authOrganizations, authUsers } from '../../d
 import { hashPassword } from '../../crypto';
 import { newId } from '../../ids';
 import { TENANT_ERRORS } from './errors';
+import { passwordWeakness } from './password-strength';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** The shortest password accepted anywhere (CLI, setup, sign-up, invitation, password change). */
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 200;
 
-export function checkNewAccount(email: string, password: string): void {
+export function checkNewAccount(email: string, password: string, context: string[] = []): void {
   if (!EMAIL.test(email) || email.length > 254) throw TENANT_ERRORS.OWNER_EMAIL_INVALID({ email });
+  checkNewPassword(password, [email, ...context]);
+}
+
+/** Length, then strength (password-strength.ts); `context`: the account's own words (email, names). */
+export function checkNewPassword(password: string, context: string[] = []): void {
   if (password.length < MIN_PASSWORD_LENGTH) throw TENANT_ERRORS.OWNER_PASSWORD_TOO_SHORT();
   if (password.length > MAX_PASSWORD_LENGTH) throw TENANT_ERRORS.OWNER_PASSWORD_TOO_LONG({ max: MAX_PASSWORD_LENGTH });
+  const advice = passwordWeakness(password, context);
+  if (advice) throw TENANT_ERRORS.PASSWORD_TOO_WEAK({ advice });
 }
 
 /** The tenant's organization row; written in the tenant's own transaction. */

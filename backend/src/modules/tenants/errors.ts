@@ -13,6 +13,8 @@ export const TENANT_ERRORS = defineErrors({
   DOMAIN_NOT_FOUND: { status: 404, message: (p: { tenantId: string; domain: string }) => `tenant ${p.tenantId} has no allowed domain "${p.domain}"` },
   OWNER_EMAIL_INVALID: { status: 400, message: (p: { email: string }) => `owner email "${p.email}" is not an email address` },
   OWNER_PASSWORD_TOO_SHORT: { status: 400, message: 'owner password must be at least 10 characters' },
+  /** password-strength.ts: zxcvbn's warning and suggestions, then how to make a strong one. */
+  PASSWORD_TOO_WEAK: { status: 400, message: (p: { advice: string }) => `password is too easy to guess. ${p.advice}` },
   OWNER_PASSWORD_TOO_LONG: { status: 400, message: (p: { max: number }) => `password must be at most ${p.max} characters` },
   OWNER_EMAIL_TAKEN: { status: 409, message: (p: { email: string }) => `a user with email ${p.email} already exists` },
   KEY_PAIR_NOT_FOUND: { status: 404, message: (p: { tenantId: string; pairId: string }) => `tenant ${p.tenantId} has no key pair "${p.pairId}"` },
