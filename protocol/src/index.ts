@@ -13,3 +13,4 @@ export * from './verify';
 export * from './checks';
 export * from './accounts';
 export * from './dashboard';
+export * from './roles';
