@@ -1,5 +1,5 @@
 /**
- * Refusals of the dashboard API (issue 12; /work/notes/dashboard-contract.md). A tenant the caller
+ * Refusals of the dashboard API (issue 12; docs/dashboard-api.md). A tenant the caller
  * is not a member of answers exactly like a tenant that does not exist (404), so the dashboard never
  * reveals another tenant.
  */
