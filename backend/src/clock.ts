@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-/** Domain code takes a clock instead of calling Date.now() (STYLE.md habit 2), so tests move time. */
+/** Domain code takes a clock instead of calling Date.now() (docs/engineering-habits.md habit 2), so tests move time. */
 export interface Clock {
   now(): Date;
 }

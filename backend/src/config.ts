@@ -1,5 +1,5 @@
 /**
- * The one configuration module (STYLE.md habit 5): every setting with its default and the reason
+ * The one configuration module (docs/engineering-habits.md habit 5): every setting with its default and the reason
  * for it, read from the environment and validated at boot. A bad value stops the process with a
  * message that says how to fix it.
  */

@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { MeResponse, SetupStatusResponse, TenantMembership } from '@ageverify/protocol';
+import { can, type MeResponse, type SetupStatusResponse, type TenantMembership } from '@ageverify/protocol';
 import { ApiError, request } from './api';
 import { i18n } from './i18n';
 import { entryPage, fragmentParam, parseRoute, routeHref, type Route, type ScreenName } from './router';
@@ -317,7 +317,6 @@ export class DashApp extends LitElement {
 
   private renderApp() {
     const membership = this.membership!;
-    const canManage = membership.role === 'owner' || membership.role === 'admin';
     const items: Array<[ScreenName, string]> = [
       ['overview', i18n.t('nav.overview')],
       ['keys', i18n.t('nav.keys')],
@@ -325,7 +324,7 @@ export class DashApp extends LitElement {
       ['webhooks', i18n.t('nav.webhooks')],
       ['sessions', i18n.t('nav.sessions')],
       ['team', i18n.t('nav.team')],
-      ...(canManage ? ([['emails', i18n.t('nav.emails')]] as Array<[ScreenName, string]>) : []),
+      ...(can(membership.role, 'emails') ? ([['emails', i18n.t('nav.emails')]] as Array<[ScreenName, string]>) : []),
     ];
     return html`<a class="skip" href="#main" @click=${this.skipToMain}>${i18n.t('app.skip')}</a>
       <header>

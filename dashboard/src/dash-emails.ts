@@ -16,12 +16,12 @@ export class DashEmails extends DashScreen {
   emails: OutboxEmail[] = [];
 
   protected async load(): Promise<void> {
-    if (!this.canManage) return;
+    if (!this.may('emails')) return;
     this.emails = (await this.call<EmailsResponse>('GET', '/emails')).emails;
   }
 
   override render() {
-    if (!this.canManage) {
+    if (!this.may('emails')) {
       return html`<h1 tabindex="-1">${i18n.t('emails.title')}</h1>
         <p>${i18n.t('emails.notAllowed', { role: i18n.t(`roles.${this.userRole}`) })}</p>`;
     }

@@ -34,7 +34,7 @@ export class DashKeys extends DashScreen {
   override render() {
     return html`<h1 tabindex="-1">${i18n.t('keys.title')}</h1>
       <p>${i18n.t('keys.intro')}</p>
-      ${this.canManage ? this.renderCreate() : html`<p class="muted" data-testid="keys-read-only">${i18n.t('keys.readOnly', { role: i18n.t(`roles.${this.userRole}`) })}</p>`}
+      ${this.may('keys') ? this.renderCreate() : html`<p class="muted" data-testid="keys-read-only">${i18n.t('keys.readOnly', { role: i18n.t(`roles.${this.userRole}`) })}</p>`}
       ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
       ${this.created ? this.renderCreated(this.created) : nothing}
       ${this.renderLoadState()}
@@ -49,7 +49,7 @@ export class DashKeys extends DashScreen {
               <th scope="col">${i18n.t('keys.secret')}</th>
               <th scope="col">${i18n.t('keys.created')}</th>
               <th scope="col">${i18n.t('keys.state')}</th>
-              ${this.canManage ? html`<th scope="col">${i18n.t('common.actions')}</th>` : nothing}
+              ${this.may('keys') ? html`<th scope="col">${i18n.t('common.actions')}</th>` : nothing}
             </tr>
           </thead>
           <tbody>
@@ -97,7 +97,7 @@ export class DashKeys extends DashScreen {
       <td>${formatDateTime(pair.createdAt)}</td>
       <td>${state}</td>
       ${
-        this.canManage
+        this.may('keys')
           ? html`<td>
             ${
               revoked

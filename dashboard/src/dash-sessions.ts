@@ -1,5 +1,12 @@
 import { html, nothing } from 'lit';
-import { DASHBOARD_API_BASE, DASHBOARD_SESSION_STATUSES, type SessionSummary, type SessionsResponse, type TryItResponse } from '@ageverify/protocol';
+import {
+  DASHBOARD_API_BASE,
+  DASHBOARD_SESSION_STATUSES,
+  type KeyPairsResponse,
+  type SessionSummary,
+  type SessionsResponse,
+  type TryItResponse,
+} from '@ageverify/protocol';
 import { tenantPath } from './api';
 import { formatDateTime } from './format';
 import { i18n } from './i18n';
@@ -17,6 +24,7 @@ export class DashSessions extends DashScreen {
     nextCursor: { state: true },
     problem: { state: true },
     trying: { state: true },
+    tryBlocked: { state: true },
   };
   static override styles = [baseStyles];
 
@@ -24,6 +32,8 @@ export class DashSessions extends DashScreen {
   nextCursor: string | null = null;
   problem: string | null = null;
   trying = false;
+  /** A role that may not make keys, in a tenant without an active sandbox pair: "Try it" would be refused. */
+  tryBlocked = false;
   private filters = { status: '', sandbox: '', q: '' };
 
   private query(cursor?: string): string {
@@ -37,9 +47,14 @@ export class DashSessions extends DashScreen {
   }
 
   protected async load(): Promise<void> {
-    const result = await this.call<SessionsResponse>('GET', this.query());
+    const [result, keys] = await Promise.all([
+      this.call<SessionsResponse>('GET', this.query()),
+      // "Try it" makes the sandbox pair on first use only for roles that manage keys (the API refuses the others).
+      this.may('keys') ? null : this.call<KeyPairsResponse>('GET', '/keys'),
+    ]);
     this.sessions = result.sessions;
     this.nextCursor = result.nextCursor;
+    this.tryBlocked = keys !== null && !keys.pairs.some((pair) => pair.sandbox && pair.revokedAt === null && pair.publishableRevokedAt === null);
   }
 
   override render() {
@@ -47,7 +62,11 @@ export class DashSessions extends DashScreen {
       <section class="card" aria-labelledby="try-heading">
         <h2 id="try-heading">${i18n.t('sessions.tryTitle')}</h2>
         <p>${i18n.t('sessions.tryIntro')}</p>
-        <button type="button" ?disabled=${this.trying} @click=${this.tryIt}>${i18n.t('sessions.tryIt')}</button>
+        ${
+          this.tryBlocked
+            ? html`<p class="muted" data-testid="try-needs-keys">${i18n.t('sessions.tryNeedsKeys', { role: i18n.t(`roles.${this.userRole}`) })}</p>`
+            : html`<button type="button" ?disabled=${this.trying} @click=${this.tryIt}>${i18n.t('sessions.tryIt')}</button>`
+        }
       </section>
       ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
       <form class="actions" role="search" aria-label=${i18n.t('sessions.filters')} @submit=${this.applyFilters}>

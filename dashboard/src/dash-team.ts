@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import {
+  decideMemberChange,
   INVITABLE_ROLES,
   USER_ROLES,
   type CreateInvitationRequest,
@@ -36,10 +37,10 @@ export class DashTeam extends DashScreen {
     const data = this.data;
     return html`<h1 tabindex="-1">${i18n.t('team.title')}</h1>
       <p>${i18n.t('team.roles')}</p>
-      ${this.canManage ? nothing : html`<p class="muted" data-testid="team-read-only">${i18n.t('team.readOnly', { role: i18n.t(`roles.${this.userRole}`) })}</p>`}
+      ${this.may('members') ? nothing : html`<p class="muted" data-testid="team-read-only">${i18n.t('team.readOnly', { role: i18n.t(`roles.${this.userRole}`) })}</p>`}
       ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
       <p role="status" class=${this.status ? 'success' : 'visually-hidden'}>${this.status ?? ''}</p>
-      ${this.canManage ? this.renderInvite() : nothing}
+      ${this.may('members') ? this.renderInvite() : nothing}
       ${this.renderLoadState()}
       ${data ? this.renderMembers(data.members) : nothing}
       ${data ? this.renderInvitations(data.invitations) : nothing}
@@ -74,7 +75,7 @@ export class DashTeam extends DashScreen {
               <th scope="col">${i18n.t('auth.email')}</th>
               <th scope="col">${i18n.t('team.role')}</th>
               <th scope="col">${i18n.t('team.since')}</th>
-              ${this.canManage ? html`<th scope="col">${i18n.t('common.actions')}</th>` : nothing}
+              ${this.may('members') ? html`<th scope="col">${i18n.t('common.actions')}</th>` : nothing}
             </tr>
           </thead>
           <tbody>
@@ -86,9 +87,11 @@ export class DashTeam extends DashScreen {
 
   private renderMember(member: MemberView) {
     const self = member.userId === this.userId;
-    // Admins cannot change owners (dashboard contract, "Roles"); nobody changes themself here.
-    const editable = this.canManage && !self && (this.userRole === 'owner' || member.role !== 'owner');
-    const roles = this.userRole === 'owner' ? USER_ROLES : USER_ROLES.filter((role) => role !== 'owner');
+    // Admins cannot change owners (protocol decideMemberChange, the rule the API applies); nobody
+    // changes themself here. Keeping the member's own role is the change that asks only "may I touch them".
+    const editable = !self && decideMemberChange({ actor: this.userRole, target: member.role, change: { role: member.role }, owners: 2 }) === null;
+    // The roles this user may give (only an owner makes an owner), from the same rule.
+    const roles = USER_ROLES.filter((role) => decideMemberChange({ actor: this.userRole, target: member.role, change: { role }, owners: 2 }) === null);
     return html`<tr data-user-id=${member.userId}>
       <td>${member.name || '—'}${self ? html` <span class="muted">${i18n.t('team.you')}</span>` : nothing}</td>
       <td>${member.email}</td>
@@ -104,7 +107,7 @@ export class DashTeam extends DashScreen {
       </td>
       <td>${formatDateTime(member.createdAt)}</td>
       ${
-        this.canManage
+        this.may('members')
           ? html`<td>
             ${
               editable
@@ -128,7 +131,7 @@ export class DashTeam extends DashScreen {
           (invitation) => html`<li class="actions">
             <span>${invitation.email} · ${i18n.t(`roles.${invitation.role}`)} · ${i18n.t('team.expires', { date: formatDateTime(invitation.expiresAt) })}</span>
             ${
-              this.canManage
+              this.may('members')
                 ? html`<button type="button" class="secondary" aria-label=${i18n.t('team.cancelInvitationLabel', { email: invitation.email })} @click=${() => this.cancelInvitation(invitation)}>
                   ${i18n.t('team.cancelInvitation')}
                 </button>`

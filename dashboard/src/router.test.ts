@@ -14,6 +14,12 @@ describe('routes', () => {
     expect(parseRoute(href)).toEqual({ screen: 'sessions', id: 'ses_a/b c' });
   });
 
+  test('a malformed escape in the id opens the screen without an id instead of throwing (URIError)', () => {
+    // DashApp parses the hash in a field initialiser: a throw there left a blank page.
+    expect(parseRoute('#/sessions/%')).toEqual({ screen: 'sessions', id: null });
+    expect(parseRoute('#/webhooks/whe_%E0%A4%A')).toEqual({ screen: 'webhooks', id: null });
+  });
+
   test('setup and invitation links open their pages; every other path the app', () => {
     expect(entryPage('/dashboard/setup')).toBe('setup');
     expect(entryPage('/dashboard/invite/')).toBe('invite');

@@ -16,7 +16,16 @@ export interface Route {
 export function parseRoute(hash: string): Route {
   const [first, second] = hash.replace(/^#\/?/, '').split('/');
   const screen = (SCREENS as readonly string[]).includes(first ?? '') ? (first as ScreenName) : 'overview';
-  return { screen, id: second ? decodeURIComponent(second) : null };
+  return { screen, id: second ? decodedOrNull(second) : null };
+}
+
+/** A hash is typed or pasted by hand: a malformed escape (`%`, `%E0%A4%A`) names no item, so no id. */
+function decodedOrNull(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }
 
 export function routeHref(screen: ScreenName, id?: string): string {

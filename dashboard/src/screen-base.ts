@@ -3,7 +3,7 @@
  * and focus on its heading when it appears (so keyboard and screen-reader users land on the new screen).
  */
 import { LitElement, html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import type { UserRole } from '@ageverify/protocol';
+import { can, type Permission, type UserRole } from '@ageverify/protocol';
 import { ApiError, request, tenantPath } from './api';
 import { i18n } from './i18n';
 
@@ -23,9 +23,9 @@ export abstract class DashScreen extends LitElement {
   loading = true;
   loadError: string | null = null;
 
-  /** Owners and admins manage keys, members and see the outbox (dashboard contract, "Roles"). */
-  get canManage(): boolean {
-    return this.userRole === 'owner' || this.userRole === 'admin';
+  /** Whether this user's role may do it: protocol's role model, the one the API enforces (roles.ts). */
+  protected may(permission: Permission): boolean {
+    return can(this.userRole, permission);
   }
 
   protected abstract load(): Promise<void>;

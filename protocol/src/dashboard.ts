@@ -1,7 +1,7 @@
 /**
  * The dashboard API (issue 12): request and response bodies of `/dashboard/api/*`, shared by the
  * backend (which implements them) and the dashboard front end (which calls them). The contract is
- * /work/notes/dashboard-contract.md; changes are announced in commits starting with "contract:".
+ * docs/dashboard-api.md; changes are announced in commits starting with "contract:".
  *
  * Times are ISO 8601 strings. Every refusal is the service's error body (`ErrorBody` in ./errors)
  * with a 4xx status: 401 not signed in, 404 not a member of the tenant (another tenant is never

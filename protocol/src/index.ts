@@ -2,7 +2,7 @@
  * Protocol types and pure rules shared by the SDK, the verify UI and the backend.
  *
  * This module has no dependencies and never touches the DOM or Node APIs, so it can be
- * bundled into the browser SDK and imported by the server alike (STYLE.md habit 7).
+ * bundled into the browser SDK and imported by the server alike (docs/engineering-habits.md habit 7).
  * Field names and values here are the interface spec's, word for word.
  */
 export * from './session';
@@ -13,3 +13,4 @@ export * from './verify';
 export * from './checks';
 export * from './accounts';
 export * from './dashboard';
+export * from './roles';

@@ -156,7 +156,7 @@ export async function degrade(png: Buffer, d: Degradation, random: () => number)
     .toBuffer();
 }
 
-/** A random phone-photo degradation within the ranges measured in research ml.md §4. */
+/** A random phone-photo degradation within the ranges measured in docs/engine-notes.md "Documents". */
 export function randomDegradation(random: () => number): Degradation {
   return {
     scale: 0.5 + random() * 0.4,

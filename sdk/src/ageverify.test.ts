@@ -671,6 +671,10 @@ describe('cancel report: a new-tab window closed before completion tells the ser
   test('the sessionToken stays in memory: never in a navigated URL, a callback payload or storage', async () => {
     const { browser, cancels } = await closedFlow(() => jsonResponse(200, { redirectUrl: SERVER_CANCEL_URL, status: 'cancelled' }));
     await flush();
+    // The token was in play (the cancel request carried it) and a cancellation was reported, so the
+    // checks below look at a real payload rather than at nothing.
+    expect(cancelRequests(browser)[0]?.body).toMatchObject({ sessionToken: 'tok.abc~def' });
+    expect(cancels).toHaveLength(1);
     expect(JSON.stringify(browser.assigned)).not.toContain('tok.abc');
     expect(JSON.stringify(cancels)).not.toContain('tok.abc');
     expect(JSON.stringify([...browser.storageArea.items.values()])).not.toContain('tok.abc');

@@ -25,7 +25,7 @@ describe('deriveBaseUrl: the SDK script address gives {base_url}', () => {
     ['https://shop.example/assets/app.js'],
     ['https://shop.example/sdkfoo/ageverify.js'],
     // Bundlers rewrite import.meta.url to a file: URL.
-    ['file:///work/main/sdk/src/base-url.ts'],
+    ['file:///srv/shop/sdk/base-url.js'],
     ['http://verify.example.com/sdk/ageverify.iife.min.js'],
     ['https://user:pw@verify.example.com/sdk/ageverify.js'],
     ['blob:https://verify.example.com/sdk/x'],

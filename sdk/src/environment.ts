@@ -1,6 +1,6 @@
 /**
  * Everything the SDK takes from the browser, in one place, so tests can pass fakes instead of a DOM
- * (STYLE.md habit 2: the clock is injected too). The browser implementation reads `window` only when
+ * (docs/engineering-habits.md habit 2: the clock is injected too). The browser implementation reads `window` only when
  * a member is used, so importing the SDK never touches globals.
  */
 import { LOADED_FROM } from './base-url';

@@ -22,7 +22,7 @@ export class AgeVerifyApiError extends Error {
 }
 
 /**
- * Expected outcomes are returned, not thrown (STYLE.md, stripe-js habit): a merchant branches on
+ * Expected outcomes are returned, not thrown (docs/engineering-habits.md "Expected outcomes are returned"): a merchant branches on
  * `ok` and `reason`. Only network failures and unexpected statuses throw.
  */
 export type ValidateOutcome =

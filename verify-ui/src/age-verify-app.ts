@@ -159,7 +159,7 @@ export class AgeVerifyApp extends LitElement {
       return;
     }
     if (session.billingBlock) {
-      // DESIGN.md "billingBlock": show the message and never start a check.
+      // docs/decisions-on-open-points.md "billingBlock": show the message and never start a check.
       this.view = { kind: 'blocked', block: session.billingBlock, session, leaving: false };
       return;
     }

@@ -11,7 +11,7 @@ const OUTCOME_LABEL_KEYS = {
 } as const satisfies Record<SimulatedOutcome, string>;
 
 /**
- * Sandbox sessions only (DESIGN.md "sandboxMode"): the tester chooses the outcome instead of a
+ * Sandbox sessions only (docs/decisions-on-open-points.md "sandboxMode"): the tester chooses the outcome instead of a
  * real check. Clearly labelled, so nobody mistakes it for a real verification.
  *
  * @fires verify-simulate - A simulate button was pressed. detail: `{ outcome: SimulatedOutcome }`.

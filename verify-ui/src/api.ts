@@ -35,7 +35,7 @@ const REQUEST_TIMEOUT_MS = 15_000;
 
 /**
  * The backend serves this page and its API on one origin, so the default is a path. An operator
- * who serves the page elsewhere (DESIGN.md: `VERIFY_URL` on a CDN) can point the UI at the API
+ * who serves the page elsewhere (docs/decisions-on-open-points.md "Verify UI address") can point the UI at the API
  * with `<meta name="ageverify-api-base" content="https://api.example.com/api/v1">`.
  */
 export function apiBase(): string {

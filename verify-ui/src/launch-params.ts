@@ -11,7 +11,7 @@ import type { VerifyCredentials } from '@ageverify/protocol';
  * Only the display parameters (`lang`, `skip_intro`, `auto_return`) change how the UI behaves.
  *
  * Spec "QR handoff": the link a phone opens carries `handoffToken` instead of `sessionToken`
- * (DESIGN.md "handoffToken": valid only to open the same session on a second device).
+ * (docs/decisions-on-open-points.md "handoffToken": valid only to open the same session on a second device).
  */
 export type SessionCredentials = VerifyCredentials;
 

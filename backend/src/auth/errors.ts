@@ -1,4 +1,4 @@
-/** Error codes of API-key authentication (spec "Authentication" 1–5; DESIGN.md §2, 403 row). */
+/** Error codes of API-key authentication (spec "Authentication" 1–5; docs/decisions-on-open-points.md, 403 row). */
 import { ERROR_MESSAGES } from '@ageverify/protocol';
 import { defineErrors } from '../errors/app-error';
 

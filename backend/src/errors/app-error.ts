@@ -1,5 +1,5 @@
 /**
- * The one error class of the service (STYLE.md habit 6). Every refusal — an HTTP request the spec
+ * The one error class of the service (docs/engineering-habits.md habit 6). Every refusal — an HTTP request the spec
  * rejects, a provisioning command with bad input — is an `AppError` with a stable `code`, the HTTP
  * status it answers with, and the message in the service's own words (the spec's, word for word,
  * where the spec fixes one: protocol/src/errors.ts).

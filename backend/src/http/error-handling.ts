@@ -72,7 +72,7 @@ export function errorHandling(deps: ErrorHandlingDeps) {
           failure = HTTP_ERRORS.DATABASE_UNAVAILABLE({ headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } });
         }
         // A failure nobody foresaw (or an AppError raised without a status) is a bug: logged with
-        // context, and the client gets a bare 500 with nothing internal in it (STYLE.md, svix).
+        // context, and the client gets a bare 500 with nothing internal in it (docs/engineering-habits.md "Nothing internal leaks").
         if (!failure || failure.status === 500) {
           logger.error('unhandled error', { requestId, path: loggedPath(request.url), method: request.method, code: String(code), ...describeError(error) });
           failure = HTTP_ERRORS.INTERNAL_ERROR();

@@ -1,6 +1,6 @@
 /**
  * Error codes of the request plumbing shared by every module: body parsing, routing, static
- * assets, and the bare 500 for failures nobody foresaw (STYLE.md, svix: nothing internal leaks).
+ * assets, and the bare 500 for failures nobody foresaw (docs/engineering-habits.md "Nothing internal leaks").
  */
 import { defineErrors, type ErrorMessage } from '../errors/app-error';
 

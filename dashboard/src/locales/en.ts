@@ -255,6 +255,8 @@ export const en = {
     tryTitle: 'Try it',
     tryIntro: 'Start a sandbox session and go through the verification page yourself. You come back here when it is done.',
     tryIt: 'Try it',
+    tryNeedsKeys:
+      'This tenant has no active sandbox key pair, and your role ({{role}}) cannot create API keys. Ask an owner or admin to create a sandbox key pair, then try again.',
     filters: 'Filter sessions',
     status: 'Status',
     any: 'Any',

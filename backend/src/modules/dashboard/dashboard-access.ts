@@ -11,7 +11,7 @@
  */
 import { Elysia } from 'elysia';
 import { and, eq } from 'drizzle-orm';
-import type { UserRole } from '@ageverify/protocol';
+import { can, PERMISSIONS, type Permission } from '@ageverify/protocol';
 import type { Db } from '../../db/database';
 import { authMembers } from '../../db/schema';
 import { DASHBOARD_ERRORS } from './errors';
@@ -21,16 +21,8 @@ import { AUTH_BASE_PATH, DASHBOARD_API_PREFIX } from './paths';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** What a role may do beyond reading (contract "Roles"). */
-export const PERMISSIONS = {
-  /** Allowed domains, webhook endpoints and their actions, try-it: every role. */
-  integrate: { roles: ['owner', 'admin', 'developer'], action: 'change the integration' },
-  keys: { roles: ['owner', 'admin'], action: 'manage API keys' },
-  members: { roles: ['owner', 'admin'], action: 'manage members and invitations' },
-  emails: { roles: ['owner', 'admin'], action: 'read the email outbox' },
-  read: { roles: ['owner', 'admin', 'developer'], action: 'read this tenant' },
-} as const satisfies Record<string, { roles: readonly UserRole[]; action: string }>;
-export type Permission = keyof typeof PERMISSIONS;
+/** The role model is protocol's (roles.ts): `can` decides, PERMISSIONS names the action a 403 cites. */
+export type { Permission };
 
 export interface SignedInUser {
   id: string;
@@ -84,8 +76,7 @@ export function dashboardAccess(deps: AccessDeps) {
         if (!membership)
           // Not a member, or no such tenant: the same answer either way.
           throw TENANT_ERRORS.TENANT_NOT_FOUND({ tenantId });
-        const rule = PERMISSIONS[need];
-        if (!(rule.roles as readonly string[]).includes(membership.role)) throw DASHBOARD_ERRORS.ROLE_FORBIDDEN({ role: membership.role, action: rule.action });
+        if (!can(membership.role, need)) throw DASHBOARD_ERRORS.ROLE_FORBIDDEN({ role: membership.role, action: PERMISSIONS[need].action });
         return { user: signedIn, role: membership.role, memberId: membership.id, tenantId };
       };
       return { access: { session, user, member } };

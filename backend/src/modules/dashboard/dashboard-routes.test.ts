@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { TARGETS } from '../../testing/test-databases';
 import { createTestContext, type TestContext } from '../../testing/test-app';
 import { silentLogger } from '../../log';
+import { createKeyPair } from '../tenants/service';
 import { keyPairs, sessions } from '../../db/schema';
 import { seedStartedSession } from '../../testing/seed-session';
 import { completeSession } from '../sessions/session-state';
@@ -80,6 +81,8 @@ for (const target of TARGETS) {
       guard = { resolver: fakeResolver({ 'hooks.test': ['127.0.0.1'] }), allowedCidrs: LOOPBACK_ONLY, caFile: receiver.caFile };
       ctx = await createTestContext(target, { webhookGuard: guard });
       tenantA = (await ctx.tenant({ name: 'Shop A', sandbox: false })).tenantId;
+      // A sandbox pair for "Try it", which a developer may use but not create (the test below).
+      await createKeyPair(ctx.database.db, ctx.clock, tenantA, true);
       tenantB = (await ctx.tenant({ name: 'Shop B' })).tenantId;
       owner = await signedIn(ctx, tenantA, 'owner');
       developer = await signedIn(ctx, tenantA, 'developer');
@@ -306,6 +309,28 @@ for (const target of TARGETS) {
       expect(tried.verifyUrl).toStartWith('http://localhost:3000/verify');
       const [row] = await ctx.database.db.select().from(sessions).where(eq(sessions.id, tried.sessionId));
       expect(row).toMatchObject({ sandbox: true, tenantId: tenantA, returnUrl: `http://localhost:3000/dashboard/#/sessions/${tried.sessionId}` });
+    });
+
+    test('"Try it" without a sandbox pair: a developer gets 403 and no key pair is made; an owner makes it, then the developer can try', async () => {
+      const { tenantId } = await ctx.tenant({ name: 'Live only', sandbox: false });
+      const dev = await signedIn(ctx, tenantId, 'developer');
+      const boss = await signedIn(ctx, tenantId, 'owner');
+      const sandboxPairs = async () => (await ctx.database.db.select().from(keyPairs).where(eq(keyPairs.tenantId, tenantId))).filter((p) => p.sandbox);
+      expect(await sandboxPairs()).toHaveLength(0);
+
+      const refused = await dev.call('POST', api(tenantId, '/try-it'));
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({
+        statusCode: 403,
+        message:
+          'Your role (developer) cannot create API keys, and this tenant has no active sandbox key pair for "Try it"; ask an owner or admin to create one',
+      });
+      expect(await sandboxPairs()).toHaveLength(0);
+
+      await boss.json('POST', api(tenantId, '/try-it'), undefined, 201);
+      expect(await sandboxPairs()).toHaveLength(1);
+      await dev.json('POST', api(tenantId, '/try-it'), undefined, 201);
+      expect(await sandboxPairs()).toHaveLength(1);
     });
 
     test('members: list, role change, removal; admins cannot touch owners; the last owner stays', async () => {

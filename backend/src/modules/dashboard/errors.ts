@@ -1,5 +1,5 @@
 /**
- * Refusals of the dashboard API (issue 12; /work/notes/dashboard-contract.md). A tenant the caller
+ * Refusals of the dashboard API (issue 12; docs/dashboard-api.md). A tenant the caller
  * is not a member of answers exactly like a tenant that does not exist (404), so the dashboard never
  * reveals another tenant.
  */
@@ -9,6 +9,12 @@ import { defineErrors } from '../../errors/app-error';
 export const DASHBOARD_ERRORS = defineErrors({
   NOT_SIGNED_IN: { status: 401, message: 'Sign in to use the dashboard' },
   ROLE_FORBIDDEN: { status: 403, message: (p: { role: string; action: string }) => `Your role (${p.role}) cannot ${p.action}` },
+  /** "Try it" by a role that may not make the sandbox key pair it needs (key management is owner/admin). */
+  TRY_IT_NEEDS_SANDBOX_KEYS: {
+    status: 403,
+    message: (p: { role: string }) =>
+      `Your role (${p.role}) cannot create API keys, and this tenant has no active sandbox key pair for "Try it"; ask an owner or admin to create one`,
+  },
   /** CSRF: a state-changing request without our Origin, or (ours) without a JSON body. */
   CROSS_SITE_REFUSED: { status: 403, message: CROSS_SITE_REFUSED_MESSAGE },
   SETUP_TOKEN_INVALID: { status: 403, message: 'the setup token is wrong or was already used; restart the server for a new setup link' },

@@ -1,5 +1,5 @@
 /**
- * The dashboard API (issue 12; /work/notes/dashboard-contract.md, types in protocol/src/dashboard.ts):
+ * The dashboard API (issue 12; docs/dashboard-api.md, types in protocol/src/dashboard.ts):
  * JSON under /dashboard/api, separate from the merchant API, never with CORS headers. Routes per
  * area: auth-routes.ts (better-auth, setup, sign-up, invitations, me), tenant-routes.ts (overview,
  * domains, emails, try-it), keys-routes.ts, webhook-routes.ts, session-routes.ts, member-routes.ts.

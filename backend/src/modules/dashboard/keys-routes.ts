@@ -17,7 +17,7 @@ function pairView(row: typeof keyPairs.$inferSelect): KeyPairView {
     createdAt: row.createdAt.toISOString(),
     revokedAt: row.revokedAt?.toISOString() ?? null,
     publishableRevokedAt: row.publishableRevokedAt?.toISOString() ?? null,
-    // DESIGN.md §2 503 row: the secret key still works, but creates cannot assemble a verifyUrl.
+    // docs/decisions-on-open-points.md, 503 row: the secret key still works, but creates cannot assemble a verifyUrl.
     launchUnavailable: row.revokedAt === null && row.publishableRevokedAt !== null,
   };
 }

@@ -1,15 +1,27 @@
 /**
- * Members and invitations (issue 12, Deliver 2). Invitations, role changes and removals go through
- * better-auth's organization plugin with the caller's own session (its permission checks apply on
- * top of ours); the invitation email goes to our outbox (auth.ts sendInvitationEmail). Our rules
- * first: owner/admin only; an admin can neither remove nor demote an owner, nor make one; the last
- * owner stays.
+ * Members and invitations (issue 12, Deliver 2). Invitations go through better-auth's organization
+ * plugin with the caller's own session (its permission checks apply on top of ours); the invitation
+ * email goes to our outbox (auth.ts sendInvitationEmail). Who may change whom is protocol's
+ * `decideMemberChange` (owner/admin only; an admin can neither remove nor demote an owner, nor make
+ * one; the last owner stays). Role changes and removals are written here in one guarded statement
+ * each (tenants/accounts.ts), not through better-auth's read-then-write, so two concurrent demotions
+ * cannot leave a tenant without an owner.
  */
 import { Elysia, t } from 'elysia';
 import { and, desc, eq } from 'drizzle-orm';
-import { INVITABLE_ROLES, USER_ROLES, type InvitationView, type MemberView, type MembersResponse, type RemoveMemberResponse } from '@ageverify/protocol';
+import {
+  decideMemberChange,
+  INVITABLE_ROLES,
+  USER_ROLES,
+  type InvitationView,
+  type MemberChange,
+  type UserRole,
+  type MemberView,
+  type MembersResponse,
+  type RemoveMemberResponse,
+} from '@ageverify/protocol';
 import { authInvitations, authMembers, authUsers } from '../../db/schema';
-import { ownerCount } from '../tenants/accounts';
+import { ownerCount, removeMemberKeepingAnOwner, setMemberRoleKeepingAnOwner } from '../tenants/accounts';
 import { dashboardAccess } from './dashboard-access';
 import type { TenantRouteDeps } from './deps';
 import { DASHBOARD_ERRORS } from './errors';
@@ -51,6 +63,14 @@ export function memberRoutes(deps: TenantRouteDeps) {
     role: row.member.role,
     createdAt: row.member.createdAt.toISOString(),
   });
+
+  /** The rule as last read; the guarded statement that follows checks the last owner again, atomically. */
+  async function refuseMemberChange(tenantId: string, actor: UserRole, target: UserRole, change: MemberChange) {
+    const owners = target === 'owner' ? await ownerCount(db, tenantId) : 1;
+    const refusal = decideMemberChange({ actor, target, change, owners });
+    if (refusal === 'role') throw DASHBOARD_ERRORS.ROLE_FORBIDDEN({ role: actor, action: 'make, demote or remove owners' });
+    if (refusal === 'last_owner') throw DASHBOARD_ERRORS.LAST_OWNER();
+  }
 
   return new Elysia({ name: 'dashboard-member-routes', prefix: '/dashboard/api/tenants/:tenantId' })
     .use(dashboardAccess(deps))
@@ -101,32 +121,24 @@ export function memberRoutes(deps: TenantRouteDeps) {
     })
     .patch(
       '/members/:userId',
-      async ({ params, body, access, request }): Promise<MemberView> => {
+      async ({ params, body, access }): Promise<MemberView> => {
         const me = await access.member(params.tenantId, 'members');
         const target = await memberOf(params.tenantId, params.userId);
-        if (me.role !== 'owner' && (target.member.role === 'owner' || body.role === 'owner')) {
-          throw DASHBOARD_ERRORS.ROLE_FORBIDDEN({ role: me.role, action: 'make, demote or remove owners' });
-        }
-        if (target.member.role === 'owner' && body.role !== 'owner' && (await ownerCount(db, params.tenantId)) <= 1) throw DASHBOARD_ERRORS.LAST_OWNER();
-        await viaBetterAuth(async () =>
-          (await auth()).api.updateMemberRole({
-            headers: request.headers,
-            body: { memberId: target.member.id, role: body.role, organizationId: params.tenantId },
-          }),
-        );
+        await refuseMemberChange(params.tenantId, me.role, target.member.role, { role: body.role });
+        const done = await setMemberRoleKeepingAnOwner(db, params.tenantId, target.member.id, body.role);
+        if (done === null) throw DASHBOARD_ERRORS.MEMBER_NOT_FOUND({ userId: params.userId });
+        if (!done) throw DASHBOARD_ERRORS.LAST_OWNER();
         return view(await memberOf(params.tenantId, params.userId));
       },
       { body: t.Object({ role: t.Union(USER_ROLES.map((r) => t.Literal(r))) }) },
     )
-    .delete('/members/:userId', async ({ params, access, request }): Promise<RemoveMemberResponse> => {
+    .delete('/members/:userId', async ({ params, access }): Promise<RemoveMemberResponse> => {
       const me = await access.member(params.tenantId, 'members');
       const target = await memberOf(params.tenantId, params.userId);
-      if (me.role !== 'owner' && target.member.role === 'owner')
-        throw DASHBOARD_ERRORS.ROLE_FORBIDDEN({ role: me.role, action: 'make, demote or remove owners' });
-      if (target.member.role === 'owner' && (await ownerCount(db, params.tenantId)) <= 1) throw DASHBOARD_ERRORS.LAST_OWNER();
-      await viaBetterAuth(async () =>
-        (await auth()).api.removeMember({ headers: request.headers, body: { memberIdOrEmail: target.member.id, organizationId: params.tenantId } }),
-      );
+      await refuseMemberChange(params.tenantId, me.role, target.member.role, 'remove');
+      const done = await removeMemberKeepingAnOwner(db, params.tenantId, target.member.id);
+      if (done === null) throw DASHBOARD_ERRORS.MEMBER_NOT_FOUND({ userId: params.userId });
+      if (!done) throw DASHBOARD_ERRORS.LAST_OWNER();
       return { userId: params.userId, removed: true };
     });
 }

@@ -4,7 +4,7 @@
  */
 import { Elysia, t } from 'elysia';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { DomainsResponse, EmailsResponse, OutboxEmail, OverviewResponse, TryItResponse } from '@ageverify/protocol';
+import { can, type DomainsResponse, type EmailsResponse, type OutboxEmail, type OverviewResponse, type TryItResponse } from '@ageverify/protocol';
 import { keyPairs, sessions } from '../../db/schema';
 import { verificationsThisMonth } from '../billing/billing-usage';
 import { listEmails } from '../notifications/email-outbox';
@@ -12,6 +12,7 @@ import { listNotices } from '../notifications/dashboard-notices';
 import { createSession } from '../sessions/service';
 import { addDomain, createKeyPair, listDomains, removeDomain, requireTenant } from '../tenants/service';
 import { dashboardAccess } from './dashboard-access';
+import { DASHBOARD_ERRORS } from './errors';
 import type { TenantRouteDeps } from './deps';
 
 export function tenantRoutes(deps: TenantRouteDeps) {
@@ -74,15 +75,17 @@ export function tenantRoutes(deps: TenantRouteDeps) {
       };
     })
     .post('/try-it', async ({ params, access, set }): Promise<TryItResponse> => {
-      await access.member(params.tenantId, 'integrate');
+      const me = await access.member(params.tenantId, 'integrate');
       const tenant = await requireTenant(db, params.tenantId);
-      // The tenant's sandbox pair with both keys active, made on first use.
+      // The tenant's sandbox pair with both keys active, made on first use by a role that manages
+      // keys: every role may try, but making a key pair is owner/admin work ("Roles").
       const [pair] = await db
         .select({ id: keyPairs.id })
         .from(keyPairs)
         .where(and(eq(keyPairs.tenantId, tenant.id), eq(keyPairs.sandbox, true), isNull(keyPairs.revokedAt), isNull(keyPairs.publishableRevokedAt)))
         .orderBy(keyPairs.createdAt)
         .limit(1);
+      if (!pair && !can(me.role, 'keys')) throw DASHBOARD_ERRORS.TRY_IT_NEEDS_SANDBOX_KEYS({ role: me.role });
       const pairId = pair?.id ?? (await createKeyPair(db, clock, tenant.id, true)).pairId;
       const domains = await listDomains(db, tenant.id);
       // The dashboard's own host is an allowed return for try-it sessions, whatever the tenant's domains.

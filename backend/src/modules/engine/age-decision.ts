@@ -1,5 +1,5 @@
 /**
- * L1 decision (DESIGN.md §2 "L1 decision"): pass only when the face's estimated age clears the
+ * L1 decision (docs/decisions-on-open-points.md "L1 decision"): pass only when the face's estimated age clears the
  * session's challengeAge by the margin (decision 0031-l1-margin.md); otherwise the estimate is
  * inconclusive, never proof of being under age, so the user steps up to an ID document when the
  * tenant allows it, and fails with `age_not_met` when it does not. Pure: decide, then apply
@@ -31,7 +31,7 @@ export function decideAgeEstimation(
 ): EngineDecision {
   const best = bestFrame(frames);
   if ('hint' in best) return { decision: 'retry', hint: best.hint, part: 'selfie' };
-  // Anti-spoof and liveness are soft signals (research ml.md §3: 5–18 % of genuine selfies score
+  // Anti-spoof and liveness are soft signals (docs/engine-notes.md "Anti-spoof and liveness are soft signals": 5–18 % of genuine selfies score
   // below 0.5, attacks unmeasured): they are reported, not decided on.
   if (best.face.estimatedAge >= policy.challengeAge + policy.l1Margin) return { decision: 'verified' };
   return policy.stepUpAllowed ? { decision: 'step_up' } : { decision: 'failed', reason: 'age_not_met' };

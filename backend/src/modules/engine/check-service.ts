@@ -3,7 +3,7 @@
  * measure (engine-pool.ts), decides with the pure functions (age-decision.ts, document-decision.ts)
  * and applies the decision through guarded updates and the session state machine's
  * completeSession, which records verification.completed / verification.failed with the reason
- * (spec "Events"; DESIGN.md §2 Failure reasons). Live checks run on sandbox sessions too, so a
+ * (spec "Events"; docs/decisions-on-open-points.md "Failure reasons"). Live checks run on sandbox sessions too, so a
  * merchant can try the real engine (docs/verification.md); simulate stays sandbox-only.
  *
  * One check runs at a time per session: the submission claims the session before the engine runs

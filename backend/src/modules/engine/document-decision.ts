@@ -1,8 +1,8 @@
 /**
- * L2 decision (DESIGN.md §2, Failure reasons): the document must be readable, every check digit
+ * L2 decision (docs/decisions-on-open-points.md "Failure reasons"): the document must be readable, every check digit
  * valid (document_invalid when independent readings agree on a failing line, a retry otherwise), unexpired (document_expired), show an age at or above the tenant's
  * legal minimum age (age_not_met) and, when face match is on, show the person of the selfie
- * (face_mismatch; a driving licence's portrait comes from its front, protocol needsDocumentFront). Pure; `now` is injected (STYLE.md habit 2).
+ * (face_mismatch; a driving licence's portrait comes from its front, protocol needsDocumentFront). Pure; `now` is injected (docs/engineering-habits.md habit 2).
  */
 import { needsDocumentFront } from '@ageverify/protocol';
 import { bestFrame } from './age-decision';

@@ -1,8 +1,8 @@
 /**
  * One engine worker thread (engine-pool.ts starts them): holds the models, loaded once and warmed
  * with a blank frame on the first job that needs them (or at boot with ENGINE_PRELOAD), and runs one
- * job at a time, since a Human instance is stateful (research
- * ml.md §2). It measures and reports findings; it never decides and never writes anything: the
+ * job at a time, since a Human instance is stateful (docs/engine-notes.md
+ * "One model instance, fresh results, small images"). It measures and reports findings; it never decides and never writes anything: the
  * image bytes arrive as transferred buffers and are dropped when the job ends (issue 10).
  */
 import { parentPort } from 'node:worker_threads';

@@ -4,7 +4,7 @@
  * embedding for face match; face-api's ageGenderNet estimates the age on Human's face crop.
  * This file only measures; what the measurements mean is decided in face-quality.ts,
  * age-decision.ts and face-match.ts. Runs inside an engine worker (engine-worker.ts), one image at
- * a time: a Human instance is stateful (research ml.md §2).
+ * a time: a Human instance is stateful (docs/engine-notes.md "One model instance, fresh results, small images").
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * Loads @vladmandic/human (node-wasm build) on the tfjs wasm backend, entirely from files inside
- * node_modules: no network at run time (issue 10; research ml.md §1). Human's package `exports`
+ * node_modules: no network at run time (issue 10; docs/engine-notes.md "Models ship with the packages"). Human's package `exports`
  * is malformed, so the build is required by absolute path; tfjs has no `file://` loader without
  * tfjs-node (which cannot install offline), so one is registered here.
  */
@@ -65,7 +65,7 @@ async function registerFileLoader(tf: any): Promise<void> {
 /** The models the engine uses; everything else in Human is switched off. */
 export function humanConfig(): Record<string, unknown> {
   const humanDir = packageDir('@vladmandic/human');
-  // Results must never be reused between requests (research ml.md §2: cacheSensitivity 0, skip 0).
+  // Results must never be reused between requests (docs/engine-notes.md "One model instance, fresh results, small images").
   const fresh = { skipFrames: 0, skipTime: 0 };
   return {
     backend: 'wasm',

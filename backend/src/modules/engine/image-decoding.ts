@@ -2,7 +2,7 @@
  * Decodes one uploaded image safely (issue 10): the type is sniffed from the bytes (the part's
  * declared type is the browser's word, not a fact), sharp refuses images over the pixel limit
  * before decoding them (decompression bombs), EXIF orientation is applied, and the image is
- * downscaled before inference (research ml.md §2: originals drive memory up, models want ≤ 1 k px).
+ * downscaled before inference (docs/engine-notes.md "One model instance, fresh results, small images").
  * The bytes live only in memory; nothing here writes to disk.
  */
 import sharp from 'sharp';

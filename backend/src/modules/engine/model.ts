@@ -39,7 +39,7 @@ export type EngineDecision =
   | { decision: 'retry'; hint: RetryHint; part: CapturePart }
   | { decision: 'step_up' };
 
-/** The session's stored policy plus the tenant settings a decision needs (DESIGN.md §2). */
+/** The session's stored policy plus the tenant settings a decision needs (docs/decisions-on-open-points.md). */
 export interface DecisionPolicy {
   challengeAge: number;
   /** Years the L1 estimate must clear challengeAge by (config L1_AGE_MARGIN, decision 0031). */

@@ -1,6 +1,6 @@
 /**
  * Reads the date of birth and expiry from the MRZ of a passport (TD3) or ID card (TD1): tesseract.js
- * with Doubango's MRZ model (backend/models/mrz, BSD-3; research ml.md §4), loaded from the
+ * with Doubango's MRZ model (backend/models/mrz, BSD-3; docs/engine-notes.md "Documents"), loaded from the
  * repository with `cacheMethod: 'none'` so nothing is fetched from a CDN or cached on disk. The OCR
  * text is repaired by field classes (mrz-recovery.ts) and then every check digit is validated by the
  * `mrz` package: a document is never accepted on a line the check digits do not confirm.

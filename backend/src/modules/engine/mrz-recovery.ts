@@ -1,6 +1,6 @@
 /**
  * Repairs OCR output of a machine-readable zone (ICAO Doc 9303 TD3 passports, TD1 ID cards) before
- * it is parsed. OCR of the OCR-B font confuses a few characters in known ways (research ml.md §4):
+ * it is parsed. OCR of the OCR-B font confuses a few characters in known ways (docs/engine-notes.md "Documents"):
  * the filler `<` is read as K or L, O and 0 swap, I and 1 swap. Every position of an MRZ has a
  * character class (digits, letters, letters-or-digits, filler), so a letter in a digit field can only
  * be a misread digit and vice versa; where a field allows both (document numbers) the field's check

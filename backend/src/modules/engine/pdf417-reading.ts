@@ -2,7 +2,7 @@
  * Reads the date of birth from the PDF417 barcode of a North American driving licence (AAMVA DL/ID
  * card design standard: element `DBB`, MMDDCCYY in the US, CCYYMMDD in Canada; `DBA` the expiry).
  * zxing-wasm loads its wasm from a CDN unless given the bytes, so they are read from node_modules
- * (research ml.md §4). A barcode carries no check digits, so a licence is only as trustworthy as
+ * (docs/engine-notes.md "Documents"). A barcode carries no check digits, so a licence is only as trustworthy as
  * its issuer's format: the fields must be complete, well-formed dates.
  */
 import { readFileSync } from 'node:fs';

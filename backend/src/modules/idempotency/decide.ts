@@ -53,7 +53,7 @@ export interface StoredKey {
 
 export type IdempotencyDecision = { kind: 'proceed' } | { kind: 'replay' } | { kind: 'conflict'; message: string };
 
-/** Decide, then apply (STYLE.md): the caller replays, refuses or runs the request. */
+/** Decide, then apply (docs/engineering-habits.md "Decide, then apply"): the caller replays, refuses or runs the request. */
 export function decideIdempotency(stored: StoredKey | undefined, requestHash: string, now: Date): IdempotencyDecision {
   // An expired key is as good as unused: its row is replaced when the new result is stored.
   if (!stored || stored.expiresAt.getTime() <= now.getTime()) return { kind: 'proceed' };

@@ -1,5 +1,5 @@
 /**
- * The email outbox (DESIGN.md §2 Email). A mail is a row written in the transaction of the change
+ * The email outbox (docs/decisions-on-open-points.md "Email"). A mail is a row written in the transaction of the change
  * it reports, so the change cannot commit without it, and its unique `dedupe_key` lets a caller
  * make "one email per …" a database guarantee (spec "Webhook endpoint delivery": one email per
  * pause). Mail goes out over SMTP when a mailer is configured (mailer.ts); otherwise it stays in
@@ -22,7 +22,7 @@ export interface AccountEmail {
   text: string;
 }
 
-/** A mail to the account's owners and admins (DESIGN.md §2 Dashboard access), in the caller's transaction. */
+/** A mail to the account's owners and admins (docs/decisions-on-open-points.md "Dashboard access"), in the caller's transaction. */
 export async function enqueueAccountEmail(tx: DbOrTx, email: AccountEmail, now: Date): Promise<void> {
   const recipients = await tx
     .select({ email: authUsers.email })

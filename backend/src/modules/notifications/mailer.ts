@@ -1,6 +1,6 @@
 /**
  * How mail leaves the service: SMTP through nodemailer when SMTP_URL is set. Without it there is
- * no mailer and mail stays in the email outbox, which the dashboard shows (DESIGN.md §2 Email).
+ * no mailer and mail stays in the email outbox, which the dashboard shows (docs/decisions-on-open-points.md "Email").
  */
 import nodemailer from 'nodemailer';
 

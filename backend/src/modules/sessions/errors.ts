@@ -7,7 +7,7 @@ import { defineErrors } from '../../errors/app-error';
 
 export const SESSION_ERRORS = defineErrors({
   MERCHANT_ID_MISMATCH: { status: 400, message: ERROR_MESSAGES.merchantIdMismatch },
-  /** DESIGN.md §2: a secret key whose paired publishable key is revoked cannot assemble a launch configuration. */
+  /** docs/decisions-on-open-points.md: a secret key whose paired publishable key is revoked cannot assemble a launch configuration. */
   [ERROR_CODES.launchConfigurationUnavailable]: {
     status: 503,
     message: 'The secret key has no active paired publishable key; create a new key pair or restore it',

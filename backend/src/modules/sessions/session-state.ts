@@ -1,5 +1,5 @@
 /**
- * The session state machine, in one place (STYLE.md habit 3; diagram in session-state.md).
+ * The session state machine, in one place (docs/engineering-habits.md habit 3; diagram in session-state.md).
  * Every transition is a guarded UPDATE … WHERE state = 'PENDING' in a transaction that also writes
  * the event, so concurrent completions, expiry and several backend instances cannot both win.
  */

@@ -11,6 +11,7 @@ import type { DbOrTx } from '../../db/database';
 import { authAccounts, authMembers, authOrganizations, authUsers } from '../../db/schema';
 import { hashPassword } from '../../crypto';
 import { newId } from '../../ids';
+import { rowsOf } from '../../db/rows-of';
 import { TENANT_ERRORS } from './errors';
 import { passwordWeakness } from './password-strength';
 
@@ -81,4 +82,56 @@ export async function ownerCount(tx: DbOrTx, tenantId: string): Promise<number> 
     .from(authMembers)
     .where(sql`${authMembers.organizationId} = ${tenantId} and ${authMembers.role} = 'owner'`);
   return Number(row?.n ?? 0);
+}
+
+/**
+ * The owners of a tenant, locked in id order for the rest of the statement that names them: a
+ * concurrent demotion or removal of another owner waits here, and when it commits the row is
+ * re-read (PostgreSQL re-checks a locked row that changed), so it no longer counts. The id order
+ * makes every such statement lock the same rows in the same order, so two of them never deadlock.
+ */
+const lockedOtherOwners = (tenantId: string, memberId: string) => sql`
+  with owners as (
+    select id from auth_member where organization_id = ${tenantId} and role = 'owner' order by id for update
+  )
+  select count(*) from owners where id <> ${memberId}`;
+
+/**
+ * Gives a member a new role in one guarded statement: an owner who becomes something else only while
+ * another owner remains (read and written together, so two concurrent demotions of the tenant's two
+ * owners cannot both pass, which a count followed by an update would allow). Returns false when
+ * the change would leave the tenant without an owner; true when the row was changed; null when no
+ * such member exists.
+ */
+export async function setMemberRoleKeepingAnOwner(tx: DbOrTx, tenantId: string, memberId: string, role: UserRole): Promise<boolean | null> {
+  const changed = rowsOf<{ id: string }>(
+    await tx.execute(sql`
+      update auth_member set role = ${role}
+      where id = ${memberId} and organization_id = ${tenantId}
+        and (role <> 'owner' or ${role} = 'owner' or (${lockedOtherOwners(tenantId, memberId)}) > 0)
+      returning id`),
+  );
+  if (changed.length > 0) return true;
+  return (await memberExists(tx, tenantId, memberId)) ? false : null;
+}
+
+/** Removes a member in one guarded statement, with the same last-owner rule as `setMemberRoleKeepingAnOwner`. */
+export async function removeMemberKeepingAnOwner(tx: DbOrTx, tenantId: string, memberId: string): Promise<boolean | null> {
+  const removed = rowsOf<{ id: string }>(
+    await tx.execute(sql`
+      delete from auth_member
+      where id = ${memberId} and organization_id = ${tenantId}
+        and (role <> 'owner' or (${lockedOtherOwners(tenantId, memberId)}) > 0)
+      returning id`),
+  );
+  if (removed.length > 0) return true;
+  return (await memberExists(tx, tenantId, memberId)) ? false : null;
+}
+
+async function memberExists(tx: DbOrTx, tenantId: string, memberId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: authMembers.id })
+    .from(authMembers)
+    .where(sql`${authMembers.id} = ${memberId} and ${authMembers.organizationId} = ${tenantId}`);
+  return row !== undefined;
 }

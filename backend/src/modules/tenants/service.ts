@@ -99,7 +99,7 @@ export async function listKeyPairs(db: Db, tenantId: string) {
   }));
 }
 
-/** Revokes a whole pair, or only its publishable key (then the secret key still validates, DESIGN.md §2 503 row). */
+/** Revokes a whole pair, or only its publishable key (then the secret key still validates, docs/decisions-on-open-points.md, 503 row). */
 export async function revokeKeyPair(db: Db, clock: Clock, tenantId: string, pairId: string, only: 'pair' | 'publishable') {
   await requireTenant(db, tenantId);
   const now = clock.now();
@@ -200,7 +200,7 @@ export async function setPlan(db: Db, tenantId: string, plan: PlanInput) {
   };
 }
 
-/** A suspended tenant's keys answer 403 (DESIGN.md §2, 403 row). */
+/** A suspended tenant's keys answer 403 (docs/decisions-on-open-points.md, 403 row). */
 export async function setTenantStatus(db: Db, tenantId: string, status: 'active' | 'suspended') {
   await requireTenant(db, tenantId);
   await db.update(tenants).set({ status }).where(eq(tenants.id, tenantId));
@@ -235,7 +235,7 @@ export interface PolicyInput {
   stepUpAllowed?: boolean;
 }
 
-/** The tenant's verification policy; publishable-key sessions may only tighten it (DESIGN.md §2). */
+/** The tenant's verification policy; publishable-key sessions may only tighten it (docs/decisions-on-open-points.md). */
 export async function setPolicy(db: Db, tenantId: string, policy: PolicyInput) {
   await requireTenant(db, tenantId);
   if (policy.challengeAge !== undefined && (!Number.isInteger(policy.challengeAge) || policy.challengeAge < 25 || policy.challengeAge > 99)) {

@@ -1,5 +1,5 @@
 /**
- * Prefixed random ids of the webhook tables (DESIGN.md §2 IDs style: prefix + 128 bits, base62),
+ * Prefixed random ids of the webhook tables (docs/decisions-on-open-points.md "IDs": prefix + 128 bits, base62),
  * and the endpoint signing secret in the Standard Webhooks form `whsec_<base64 of 32 bytes>`, so
  * the official Standard Webhooks libraries accept it unchanged (signing.ts).
  */

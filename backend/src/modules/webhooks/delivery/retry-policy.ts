@@ -1,5 +1,5 @@
 /**
- * Retry policies, as pure decisions (STYLE.md "decide, then apply"; the dispatcher applies them).
+ * Retry policies, as pure decisions (docs/engineering-habits.md "Decide, then apply"; the dispatcher applies them).
  * Spec "Events", delivery rules 3–7:
  *
  * - completion (`verification.completed`): durable, capped exponential backoff, at most 10 minutes

@@ -1,5 +1,5 @@
 /**
- * The webhook worker: runs inside every backend process (DESIGN.md §1), against PGlite or a
+ * The webhook worker: runs inside every backend process (docs/decisions-on-open-points.md "How the pieces run"), against PGlite or a
  * PostgreSQL shared by many instances. It
  *
  * - wakes at once when an event commits (LISTEN on `ageverify_webhooks`; routing NOTIFYs in the

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import ipaddr from 'ipaddr.js';
 import { checkDestination, nonPublicRange } from './destination-guard';
 
-// Table-first (STYLE.md habit 4): address classes from research/webhooks.md §3.
+// Table-first (docs/engineering-habits.md habit 4): address classes from docs/webhooks.md "Which destinations are refused".
 const refused = [
   '127.0.0.1',
   '127.127.127.127',

@@ -1,10 +1,10 @@
 /**
  * Webhook destination rules (spec Authentication 9, "Webhook endpoint" url): HTTPS only, and the
  * host must resolve to public unicast addresses only. A reply with ANY non-public answer is refused
- * whole (stricter than Svix and Smokescreen, which drop the private answers; research/webhooks.md §3).
+ * whole (stricter than Svix and Smokescreen, which drop the private answers; docs/webhooks.md "Which destinations are refused").
  * The same check runs when an endpoint is configured and again at every connection (delivery).
  *
- * WEBHOOK_ALLOWED_CIDRS exempts listed ranges, for tests and private deployments (DESIGN.md §2).
+ * WEBHOOK_ALLOWED_CIDRS exempts listed ranges, for tests and private deployments (docs/decisions-on-open-points.md).
  */
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';

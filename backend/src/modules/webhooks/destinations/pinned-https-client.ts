@@ -5,7 +5,7 @@
  * Bun's global `fetch` silently ignores a custom DNS lookup (oven-sh/bun#38840), which would let a
  * rebinding DNS answer slip a private address past the guard; `node:https.request` honours
  * `lookup`, so the socket goes to the pinned, checked address while the Host header, TLS SNI
- * (`servername`) and certificate verification keep the hostname (research/webhooks.md, addendum).
+ * (`servername`) and certificate verification keep the hostname (docs/webhooks.md "Which destinations are refused").
  * Redirects are never followed (docs/decisions/0013-webhook-destinations-and-redirects.md).
  *
  * Connections are kept alive and reused, but only within one (hostname, port, checked address,
@@ -86,7 +86,7 @@ export function closePinnedConnections(): void {
   pools.clear();
 }
 
-/** Default roots plus the operator's WEBHOOK_CA_FILE (DESIGN.md §2: for tests and private deployments). `ca` replaces Node's roots, so both are given. */
+/** Default roots plus the operator's WEBHOOK_CA_FILE (docs/decisions-on-open-points.md "Destinations": for tests and private deployments). `ca` replaces Node's roots, so both are given. */
 export function trustedCas(caFile: string | null | undefined): string[] | undefined {
   if (!caFile) return undefined;
   let cas = caCache.get(caFile);

@@ -1,5 +1,5 @@
 /**
- * SSRF vectors (research/webhooks.md §3), each refused twice: when the endpoint is configured
+ * SSRF vectors (docs/webhooks.md "Which destinations are refused"), each refused twice: when the endpoint is configured
  * (addEndpoint) and when a delivery connects (attemptDelivery with the production default: no
  * allowed CIDRs). The loopback vectors point at a live HTTPS receiver on 127.0.0.1, so a guard
  * that let one through would show up as a request received. DNS names resolve through a fake

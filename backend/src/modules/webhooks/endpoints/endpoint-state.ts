@@ -1,6 +1,6 @@
 /**
  * The webhook endpoint delivery state machine (spec "States and transitions", "Webhook endpoint
- * delivery"), in one place (STYLE.md habit 3; diagram and rules in endpoint-state.md).
+ * delivery"), in one place (docs/engineering-habits.md habit 3; diagram and rules in endpoint-state.md).
  *
  *   Active ──repeated failures──> Retrying ──2xx──> Active
  *   Retrying ──rejections ≥ 1 h / other failures ≥ 24 h──> Paused ──test and resume (2xx)──> Active

@@ -1,7 +1,7 @@
 /**
  * What the dashboard and the CLI show about delivery (spec "Webhook endpoint" health: "delivery
  * health, last successful delivery, undelivered events, and the time and reason of any pause";
- * DESIGN.md §3: delivery attempts visible in the dashboard). Read-only; tenant-scoped.
+ * docs/decisions-on-open-points.md "Delivery attempts"). Read-only; tenant-scoped.
  */
 import { and, asc, count, desc, eq, gte, inArray, max } from 'drizzle-orm';
 import type { Db } from '../../../db/database';
