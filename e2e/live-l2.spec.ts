@@ -38,6 +38,8 @@ async function passportByUploadThenLiveSelfie(page: Page, verifyPage: VerifyPage
   await page.getByTestId('camera-allow').click();
   await page.getByTestId('upload-instead').click();
   await verifyPage.uploadPhoto(PASSPORT!);
+  // The passport screen has its own camera-retry: wait until the picture is taken in and the selfie is asked for.
+  await expect(page.getByTestId('camera-blocked')).toHaveAttribute('data-purpose', 'selfie', { timeout: 20_000 });
   await page.getByTestId('camera-retry').click();
   await expect(page.getByTestId('selfie-camera').getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
 }
@@ -91,6 +93,7 @@ test('a driving licence: the back, then the front with the photo, then the selfi
   await page.getByTestId('camera-allow').click();
   await page.getByTestId('upload-instead').click();
   await verifyPage.uploadPhoto(LICENCE_BACK!);
+  await expect(page.getByTestId('camera-blocked')).toHaveAttribute('data-purpose', 'documentFront', { timeout: 20_000 });
   // The back is in: the front is asked for next, by upload since the camera was set aside; the screen says which side.
   await expect(page.getByTestId('upload-what')).toHaveText(/front of your driving licence/);
   await expect(page.getByText('Upload a photo of the front')).toBeVisible();
@@ -103,7 +106,7 @@ test('a driving licence: the back, then the front with the photo, then the selfi
   await page.getByTestId('upload-instead').click();
   await verifyPage.uploadPhoto(LICENCE_FRONT!);
   // Then the selfie (no "front" line any more): from the fake camera.
-  await expect(page.getByTestId('camera-blocked')).toBeVisible();
+  await expect(page.getByTestId('camera-blocked')).toHaveAttribute('data-purpose', 'selfie', { timeout: 20_000 });
   await expect(page.getByTestId('upload-what')).toHaveCount(0);
   await page.getByTestId('camera-retry').click();
   await expect(page.getByTestId('selfie-camera').getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });

@@ -194,7 +194,7 @@ export class AgeVerifyLive extends LitElement {
   private renderBlocked(step: Extract<LiveStep, { kind: 'camera-blocked' }>) {
     const denied = step.reason === 'denied';
     const safari = /Safari/.test(navigator.userAgent) && !/Chrome|Chromium|Edg|Firefox|FxiOS|CriOS/.test(navigator.userAgent);
-    return html`<h1 tabindex="-1" data-testid="camera-blocked" data-reason=${step.reason}>
+    return html`<h1 tabindex="-1" data-testid="camera-blocked" data-reason=${step.reason} data-purpose=${step.purpose}>
         ${denied ? i18n.t('camera.deniedHeading') : i18n.t('camera.unavailableHeading')}
       </h1>
       <p>${denied ? i18n.t('camera.deniedBody') : i18n.t('camera.unavailableBody')}</p>
