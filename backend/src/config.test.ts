@@ -39,6 +39,7 @@ describe('loadConfig', () => {
     ['negative queue', { ENGINE_QUEUE_LIMIT: '-1' }, 'ENGINE_QUEUE_LIMIT must be a whole number from 0'],
     ['preload not a boolean', { ENGINE_PRELOAD: 'yes' }, 'ENGINE_PRELOAD must be true or false, got "yes"'],
     ['dashboard sign-up not a boolean', { DASHBOARD_SIGNUP: 'on' }, 'DASHBOARD_SIGNUP must be true or false, got "on"'],
+    ['dashboard sign-up without mail', { DASHBOARD_SIGNUP: 'true' }, 'DASHBOARD_SIGNUP=true needs SMTP_URL'],
     ['margin out of range', { L1_AGE_MARGIN: '40' }, 'L1_AGE_MARGIN must be a whole number from 0 to 30'],
     ['no webhook slots', { WEBHOOK_MAX_IN_FLIGHT: '0' }, 'WEBHOOK_MAX_IN_FLIGHT must be a whole number from 1 to 4096, got "0"'],
     ['per-endpoint slots not a number', { WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: 'many' }, 'WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT must be a whole number from 1'],

@@ -46,7 +46,7 @@ export interface Config {
   enginePreload: boolean;
   /** L1_AGE_MARGIN: years a face's estimated age must clear challengeAge by to pass L1. Default from measurements (decision 0031-l1-margin.md). */
   l1AgeMargin: number;
-  /** DASHBOARD_SIGNUP: true lets anyone create a further tenant from the dashboard's sign-in page. Default false: the first tenant comes from the setup link, further ones from the CLI. */
+  /** DASHBOARD_SIGNUP: true lets anyone create a further tenant from the dashboard's sign-in page, finished from an emailed link (needs SMTP_URL). Default false: the first tenant comes from the setup link, further ones from the CLI. */
   dashboardSignup: boolean;
   /** LOG_LEVEL: debug | info | warn | error. Default info. */
   logLevel: 'debug' | 'info' | 'warn' | 'error';
@@ -129,6 +129,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 
   const dashboardSignupRaw = str('DASHBOARD_SIGNUP') ?? 'false';
   if (dashboardSignupRaw !== 'true' && dashboardSignupRaw !== 'false') problems.push(`DASHBOARD_SIGNUP must be true or false, got "${dashboardSignupRaw}"`);
+  // Sign-up finishes through an emailed link (issue 22, finding 9): without mail nobody could finish.
+  else if (dashboardSignupRaw === 'true' && !smtpUrl) problems.push('DASHBOARD_SIGNUP=true needs SMTP_URL: a sign-up is finished from the link it emails');
 
   const logLevel = (str('LOG_LEVEL') ?? 'info') as Config['logLevel'];
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {

@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   handoffToken: 'ht',
   notice: 'ntc',
   email: 'eml',
+  pendingSignup: 'psu',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

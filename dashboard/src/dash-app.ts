@@ -6,7 +6,7 @@ import { entryPage, fragmentParam, parseRoute, routeHref, type Route, type Scree
 import { errorMessage, type DashScreen } from './screen-base';
 import { baseStyles } from './styles';
 
-type View = 'loading' | 'setup' | 'invite' | 'sign-in' | 'sign-up' | 'app' | 'no-tenant' | 'error';
+type View = 'loading' | 'setup' | 'invite' | 'confirm' | 'sign-in' | 'sign-up' | 'app' | 'no-tenant' | 'error';
 
 const TENANT_KEY = 'ageverify.dashboard.tenant';
 
@@ -182,8 +182,8 @@ export class DashApp extends LitElement {
       this.view = 'setup';
       return;
     }
-    if (page === 'invite') {
-      this.view = 'invite';
+    if (page === 'invite' || page === 'confirm') {
+      this.view = page;
       return;
     }
     // The verify UI's return ("Try it") appends its callback parameters; the hash route says it all.
@@ -285,6 +285,8 @@ export class DashApp extends LitElement {
         return html`<main class="centered"><dash-setup @dash-signed-in=${this.onSignedIn}></dash-setup></main>`;
       case 'invite':
         return html`<main class="centered"><dash-invitation @dash-signed-in=${this.onSignedIn}></dash-invitation></main>`;
+      case 'confirm':
+        return html`<main class="centered"><dash-signup-confirm @dash-signed-in=${this.onSignedIn}></dash-signup-confirm></main>`;
       case 'sign-in':
         return html`<main class="centered">
           <dash-sign-in @dash-signed-in=${this.onSignedIn}></dash-sign-in>
@@ -296,7 +298,7 @@ export class DashApp extends LitElement {
         </main>`;
       case 'sign-up':
         return html`<main class="centered">
-          <dash-sign-up @dash-signed-in=${this.onSignedIn} @dash-sign-in=${() => this.showEntry('sign-in')}></dash-sign-up>
+          <dash-sign-up @dash-sign-in=${() => this.showEntry('sign-in')}></dash-sign-up>
         </main>`;
       case 'no-tenant':
         return html`<main class="centered">

@@ -8,23 +8,31 @@ import { baseStyles } from './styles';
 
 /**
  * Sign-up of a further tenant and its owner (issue 12, item 1), offered on the sign-in page only
- * when the operator allows it (DASHBOARD_SIGNUP=true; `GET /setup` says `signupEnabled`).
+ * when the operator allows it (DASHBOARD_SIGNUP=true; `GET /setup` says `signupEnabled`). It ends at
+ * "check your email": the account is made from the emailed link (dash-signup-confirm.ts).
  *
- * @fires dash-signed-in - The tenant was created and its owner signed in; detail.tenantId.
  * @fires dash-sign-in - The user chose to sign in instead.
  */
 export class DashSignUp extends LitElement {
-  static override properties = { busy: { state: true }, problem: { state: true } };
+  static override properties = { busy: { state: true }, problem: { state: true }, sentTo: { state: true } };
   static override styles = [baseStyles];
 
   busy = false;
   problem: string | null = null;
+  /** Where the link went: the same answer whether or not that email has a user (issue 22, finding 9). */
+  sentTo: string | null = null;
 
   focusHeading(): void {
     this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
   }
 
   override render() {
+    if (this.sentTo) {
+      return html`<h1 tabindex="-1">${i18n.t('signup.sentTitle')}</h1>
+        <p role="status" data-testid="signup-sent">${i18n.t('signup.sent', { email: this.sentTo })}</p>
+        <p class="muted">${i18n.t('signup.sentHint')}</p>
+        <p><button type="button" class="secondary" @click=${this.signIn}>${i18n.t('signup.haveAccount')}</button></p>`;
+    }
     return html`<h1 tabindex="-1">${i18n.t('signup.title')}</h1>
       <p>${i18n.t('signup.intro')}</p>
       ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
@@ -47,7 +55,9 @@ export class DashSignUp extends LitElement {
       const body: SignupRequest = { tenantName: values.tenantName ?? '', email: values.email ?? '', password: values.password ?? '' };
       if (values.name) body.name = values.name;
       const result = await request<SignupResponse>('POST', '/signup', body);
-      this.dispatchEvent(new CustomEvent('dash-signed-in', { detail: { tenantId: result.tenantId }, bubbles: true, composed: true }));
+      this.sentTo = result.email;
+      await this.updateComplete;
+      this.focusHeading();
     } catch (error) {
       this.problem = errorMessage(error);
     } finally {

@@ -10,6 +10,7 @@ import { DashDomains } from './dash-domains';
 import { DashEmails } from './dash-emails';
 import { DashEndpointForm } from './dash-endpoint-form';
 import { DashInvitation } from './dash-invitation';
+import { DashSignupConfirm } from './dash-signup-confirm';
 import { DashKeys } from './dash-keys';
 import { DashOverview } from './dash-overview';
 import { DashSecret } from './dash-secret';
@@ -33,6 +34,7 @@ const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['dash-sign-in', DashSignIn],
   ['dash-sign-up', DashSignUp],
   ['dash-invitation', DashInvitation],
+  ['dash-signup-confirm', DashSignupConfirm],
   ['dash-account', DashAccount],
   ['dash-overview', DashOverview],
   ['dash-keys', DashKeys],

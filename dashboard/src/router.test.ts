@@ -23,6 +23,7 @@ describe('routes', () => {
   test('setup and invitation links open their pages; every other path the app', () => {
     expect(entryPage('/dashboard/setup')).toBe('setup');
     expect(entryPage('/dashboard/invite/')).toBe('invite');
+    expect(entryPage('/dashboard/confirm')).toBe('confirm');
     expect(entryPage('/dashboard/')).toBe('app');
     expect(entryPage('/dashboard/sessions')).toBe('app');
   });

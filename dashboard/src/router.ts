@@ -32,13 +32,14 @@ export function routeHref(screen: ScreenName, id?: string): string {
   return id ? `#/${screen}/${encodeURIComponent(id)}` : `#/${screen}`;
 }
 
-export type EntryPage = 'setup' | 'invite' | 'app';
+export type EntryPage = 'setup' | 'invite' | 'confirm' | 'app';
 
 /** Which page a path under /dashboard/ opens. */
 export function entryPage(pathname: string): EntryPage {
   const rest = pathname.replace(/^\/dashboard\/?/, '').replace(/\/$/, '');
   if (rest === 'setup') return 'setup';
   if (rest === 'invite') return 'invite';
+  if (rest === 'confirm') return 'confirm';
   return 'app';
 }
 

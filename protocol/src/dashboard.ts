@@ -8,7 +8,7 @@
  * revealed), 403 role too low or cross-site request, 429 sign-in rate limit (with Retry-After).
  *
  * Where this differs from or adds to the contract notes:
- * - `GET /setup` also answers `signupEnabled`; `POST /signup` exists when DASHBOARD_SIGNUP=true (else 404).
+ * - `GET /setup` also answers `signupEnabled`; `POST /signup` (and its `/signup/lookup`, `/signup/confirm`) exist when DASHBOARD_SIGNUP=true (else 404).
  * - `POST .../rotate-secret` answers `{ secret }` only: the new secret replaces the old at once (decision 0036).
  * - A delivery attempt's `durationMs` may be null (no request was made, e.g. a refused destination);
  *   its `error` is null for a 2xx.
@@ -56,14 +56,33 @@ export interface SetupResponse {
   tenantId: string;
 }
 
-/** `POST /dashboard/api/signup` (only when the operator set DASHBOARD_SIGNUP; else 404). 201 + session cookie. */
+/** `POST /dashboard/api/signup` (only when the operator set DASHBOARD_SIGNUP; else 404). 202 + SignupResponse; finished from the emailed link. */
 export interface SignupRequest {
   tenantName: string;
   email: string;
   password: string;
   name?: string;
 }
-export type SignupResponse = SetupResponse;
+/**
+ * `POST /dashboard/api/signup` answers 202 with this whether or not the email has a user (nobody
+ * learns who is a customer); the email then carries either the link that finishes the sign-up
+ * (`/dashboard/confirm#secret=…`) or word that the address has a user already.
+ */
+export interface SignupResponse {
+  /** Where the email went, normalised (lower case). */
+  email: string;
+}
+/** `POST /dashboard/api/signup/lookup` with `{ secret }`: what the link is for. */
+export interface SignupLookupResponse {
+  email: string;
+  tenantName: string;
+  expiresAt: string;
+}
+/** `POST /dashboard/api/signup/confirm`: the link's secret and the password chosen at sign-up; 201 with SetupResponse, signed in. */
+export interface SignupConfirmRequest {
+  secret: string;
+  password: string;
+}
 
 /**
  * `POST /dashboard/api/invitations/lookup` with `{ secret }`: the secret comes from the emailed link

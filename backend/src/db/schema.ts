@@ -158,6 +158,27 @@ export const authMembers = pgTable(
   (t) => [uniqueIndex('auth_member_org_user_idx').on(t.organizationId, t.userId), index('auth_member_user_idx').on(t.userId)],
 );
 
+/**
+ * A sign-up waiting for its email to be confirmed (issue 22, finding 9): sign-up answers the same
+ * way whether or not the email has an account, so the tenant and its owner are made only when the
+ * emailed link is opened. The row holds the secret's SHA-256 and the password's hash, never either
+ * in clear; it is deleted when used, and refused (then swept) once expired.
+ */
+export const pendingSignups = pgTable(
+  'pending_signup',
+  {
+    id: text('id').primaryKey(),
+    secretHash: text('secret_hash').notNull(),
+    email: text('email').notNull(),
+    name: text('name'),
+    tenantName: text('tenant_name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [uniqueIndex('pending_signup_secret_idx').on(t.secretHash), index('pending_signup_expires_idx').on(t.expiresAt)],
+);
+
 export const authInvitations = pgTable(
   'auth_invitation',
   {
@@ -550,9 +571,8 @@ export const emailOutbox = pgTable(
   'email_outbox',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id')
-      .notNull()
-      .references(() => tenants.id),
+    /** Null for mail about no tenant yet: a sign-up's confirmation (issue 22, finding 9). */
+    tenantId: text('tenant_id').references(() => tenants.id),
     dedupeKey: text('dedupe_key').notNull(),
     recipients: jsonb('recipients').$type<string[]>().notNull(),
     subject: text('subject').notNull(),

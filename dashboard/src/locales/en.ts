@@ -71,10 +71,22 @@ export const en = {
   },
   signup: {
     title: 'Create a new account',
-    intro: 'A new account for your shop or company, with you as its owner. You will be signed in right after.',
+    intro: 'A new account for your shop or company, with you as its owner. We email you a link to finish.',
     submit: 'Create account',
     offer: 'New here? Create an account',
     haveAccount: 'I already have a user: sign in',
+    sentTitle: 'Check your email',
+    sent: 'We sent an email to {{email}}. Open the link in it to finish creating your account; it works for 24 hours.',
+    sentHint: 'No email after a few minutes? Look in your spam folder, or sign up again. If this address already has a user, the email says so.',
+  },
+  signupConfirm: {
+    title: 'Finish creating your account',
+    intro: 'The account {{tenant}}, with you ({{email}}) as its owner.',
+    expires: 'This link works until {{date}}.',
+    password: 'The password you chose at sign-up',
+    submit: 'Create account and sign in',
+    noSecret: 'This link is incomplete. Open the link from the email again.',
+    notFound: 'This link does not work any more: it was used, or it has expired. Sign up again, or sign in if you finished already.',
   },
   invite: {
     title: 'Invitation',

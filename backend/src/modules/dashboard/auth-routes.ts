@@ -4,7 +4,16 @@
  */
 import { Elysia, t } from 'elysia';
 import { and, eq } from 'drizzle-orm';
-import type { AcceptInvitationResponse, InvitationInfoResponse, MeResponse, SetupResponse, SetupStatusResponse, UserRole } from '@ageverify/protocol';
+import type {
+  AcceptInvitationResponse,
+  InvitationInfoResponse,
+  MeResponse,
+  SetupResponse,
+  SetupStatusResponse,
+  SignupLookupResponse,
+  SignupResponse,
+  UserRole,
+} from '@ageverify/protocol';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import { authInvitations, authMembers, authOrganizations } from '../../db/schema';
@@ -18,6 +27,8 @@ import { DASHBOARD_ERRORS } from './errors';
 import { invitationSecretHash } from './invitation-secret';
 import { passwordCheckKeys, releaseAttempt, reserveAttempt, signupKeys, type Reservation } from './sign-in-limit';
 import { anyTenantExists, consumeSetupToken, restoreSetupToken } from './setup';
+import { finishSignup, openSignup, startSignup } from './signup-confirmation';
+import { TENANT_ERRORS } from '../tenants/errors';
 
 export interface AuthRouteDeps {
   db: Db;
@@ -166,11 +177,37 @@ export function authRoutes(deps: AuthRouteDeps) {
           if ('retryAfterSeconds' in taken) {
             throw DASHBOARD_ERRORS.SIGNUP_RATE_LIMITED(taken, { headers: { 'retry-after': String(taken.retryAfterSeconds) } });
           }
-          const { tenantId } = await createTenantWithOwner(body);
-          const result: SetupResponse = { tenantId };
-          return withCookies(201, result, await signIn(body.email, body.password, request));
+          // The same answer whether or not the email has an account; the difference goes by email.
+          checkNewAccount(body.email, body.password, [body.tenantName, body.name ?? '']);
+          if (!body.tenantName.trim()) throw TENANT_ERRORS.TENANT_NAME_INVALID();
+          const result: SignupResponse = await startSignup(deps, body);
+          return new Response(JSON.stringify(result), { status: 202, headers: { 'content-type': 'application/json' } });
         },
         { body: t.Object(accountFields) },
+      )
+      .post(
+        '/signup/lookup',
+        async ({ body }): Promise<SignupLookupResponse> => {
+          if (!deps.signupEnabled) throw DASHBOARD_ERRORS.SIGNUP_DISABLED();
+          const pending = await openSignup(db, clock, body.secret);
+          return { email: pending.email, tenantName: pending.tenantName, expiresAt: pending.expiresAt.toISOString() };
+        },
+        { body: t.Object({ secret: t.String({ maxLength: 200 }) }) },
+      )
+      .post(
+        '/signup/confirm',
+        async ({ body, request }) => {
+          if (!deps.signupEnabled) throw DASHBOARD_ERRORS.SIGNUP_DISABLED();
+          const pending = await openSignup(db, clock, body.secret);
+          // The password is checked here: counted like a sign-in, per address and per client.
+          const taken = await reserveAttempt(db, passwordCheckKeys(pending.email, ipOf(request)), clock.now());
+          if ('retryAfterSeconds' in taken) throw rateLimited(taken.retryAfterSeconds);
+          const { tenantId, email } = await finishSignup(deps, pending, body.password);
+          await releaseAttempt(db, taken);
+          const result: SetupResponse = { tenantId };
+          return withCookies(201, result, await signIn(email, body.password, request));
+        },
+        { body: t.Object({ secret: t.String({ maxLength: 200 }), password: t.String({ maxLength: 200 }) }) },
       )
       // Invitations are opened and accepted with the emailed secret only (issue 22, finding 1), in a
       // JSON body: never in a path or query string, so no request log holds it.

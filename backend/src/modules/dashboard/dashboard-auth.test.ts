@@ -3,15 +3,15 @@
  * limit, sign-up switch, invitations through the email outbox, and the migration of users rows.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { TARGETS } from '../../testing/test-databases';
 import { createTestContext, TEST_SECRET, type TestContext } from '../../testing/test-app';
 import { createApp } from '../../app';
 import { silentLogger } from '../../log';
-import { authInvitations, authMembers, authUsers, emailOutbox } from '../../db/schema';
+import { authInvitations, authMembers, authUsers, emailOutbox, pendingSignups, tenants } from '../../db/schema';
 import { createTenant } from '../tenants/service';
 import { issueSetupToken } from './setup';
-import { Browser, PASSWORD, signedIn } from './testing/dashboard-kit';
+import { Browser, invitationSecretFromOutbox, PASSWORD, signedIn } from './testing/dashboard-kit';
 
 for (const target of TARGETS) {
   describe(`dashboard first-run setup [${target}]`, () => {
@@ -77,6 +77,8 @@ for (const target of TARGETS) {
       const response = await new Browser(ctx).call('POST', '/dashboard/api/signup', { tenantName: 'X', email: 'x@example.com', password: PASSWORD });
       expect(response.status).toBe(404);
       expect(((await response.json()) as { message: string }).message).toContain('sign-up is not enabled');
+      expect((await new Browser(ctx).call('POST', '/dashboard/api/signup/lookup', { secret: 'x' })).status).toBe(404);
+      expect((await new Browser(ctx).call('POST', '/dashboard/api/signup/confirm', { secret: 'x', password: PASSWORD })).status).toBe(404);
     });
   });
 
@@ -88,20 +90,95 @@ for (const target of TARGETS) {
     });
     afterAll(() => ctx.close());
 
-    test('DASHBOARD_SIGNUP=true: a further tenant and its owner, signed in; a taken email is refused', async () => {
+    /** The mail queued for one address (there is no tenant yet, so no dashboard shows it). */
+    async function mailTo(email: string) {
+      const rows = await ctx.database.db.select().from(emailOutbox).orderBy(asc(emailOutbox.createdAt));
+      return rows.filter((row) => row.recipients.includes(email));
+    }
+    function secretIn(text: string): string {
+      const secret = /\/dashboard\/confirm#secret=([\w-]+)/.exec(text)?.[1];
+      if (!secret) throw new Error(`no sign-up link in: ${text}`);
+      return secret;
+    }
+
+    // Issue 22, finding 9: a taken email used to answer 409, telling anyone who is a customer.
+    test('DASHBOARD_SIGNUP=true: a new and a taken email get the same answer; only the emails differ', async () => {
+      await createTenant(ctx.database.db, ctx.clock, {
+        name: 'Owned',
+        domains: [],
+        sandbox: true,
+        owner: { email: 'owner@example.com', password: PASSWORD },
+      });
       const browser = new Browser(ctx);
       expect(await browser.json('GET', '/dashboard/api/setup')).toEqual({ needed: false, signupEnabled: true });
-      const created = await browser.call('POST', '/dashboard/api/signup', { tenantName: 'Second Shop', email: 'second@example.com', password: PASSWORD });
-      expect(created.status).toBe(201);
-      const { tenantId } = (await created.json()) as { tenantId: string };
-      const me = await browser.json('GET', '/dashboard/api/me', undefined, 200);
-      expect(me.tenants).toEqual([{ tenantId, name: 'Second Shop', role: 'owner' }]);
-      const taken = await new Browser(ctx).call('POST', '/dashboard/api/signup', { tenantName: 'Third', email: 'second@example.com', password: PASSWORD });
-      expect(taken.status).toBe(409);
+      const tenantsBefore = (await ctx.database.db.select().from(tenants)).length;
+      const fresh = await new Browser(ctx).call('POST', '/dashboard/api/signup', {
+        tenantName: 'Second Shop',
+        email: 'Second@Example.com',
+        password: PASSWORD,
+      });
+      const taken = await new Browser(ctx).call('POST', '/dashboard/api/signup', { tenantName: 'Third', email: 'owner@example.com', password: PASSWORD });
+      for (const [answer, email] of [
+        [fresh, 'second@example.com'],
+        [taken, 'owner@example.com'],
+      ] as const) {
+        expect(answer.status).toBe(202);
+        expect(answer.headers.get('set-cookie')).toBeNull();
+        expect(await answer.json()).toEqual({ email });
+      }
+      // Nothing is created before the link is used.
+      expect((await ctx.database.db.select().from(tenants)).length).toBe(tenantsBefore);
+      expect(await ctx.database.db.select().from(authUsers).where(eq(authUsers.email, 'second@example.com'))).toEqual([]);
+      const [confirmation] = await mailTo('second@example.com');
+      expect(confirmation!.subject).toBe('Finish creating your AgeVerify account');
+      expect(confirmation!.tenantId).toBeNull();
+      secretIn(confirmation!.text);
+      const [warning] = await mailTo('owner@example.com');
+      expect(warning!.subject).toBe('Someone tried to create an AgeVerify account with your email');
+      expect(warning!.text).not.toContain('#secret=');
+      // A second try for the taken address within the hour adds no second mail to its owner.
+      expect(
+        (await new Browser(ctx).call('POST', '/dashboard/api/signup', { tenantName: 'Again', email: 'owner@example.com', password: PASSWORD })).status,
+      ).toBe(202);
+      expect(await mailTo('owner@example.com')).toHaveLength(1);
       // better-auth's own sign-up endpoint stays closed.
       const direct = await new Browser(ctx).call('POST', '/dashboard/api/auth/sign-up/email', { email: 'x@example.com', password: PASSWORD, name: 'X' });
-      expect(direct.status).toBeGreaterThanOrEqual(400);
-      expect(direct.status).toBeLessThan(500);
+      expect(direct.status).toBe(404);
+    });
+
+    test('the emailed link, with the password chosen at sign-up, creates the tenant and signs its owner in, once', async () => {
+      const secret = secretIn((await mailTo('second@example.com'))[0]!.text);
+      const browser = new Browser(ctx);
+      expect(await browser.json('POST', '/dashboard/api/signup/lookup', { secret }, 200)).toEqual({
+        email: 'second@example.com',
+        tenantName: 'Second Shop',
+        expiresAt: expect.any(String),
+      });
+      const wrong = await browser.call('POST', '/dashboard/api/signup/confirm', { secret, password: 'not the password chosen' });
+      expect(wrong.status).toBe(403);
+      expect(((await wrong.json()) as { message: string }).message).toContain('not the password chosen at sign-up');
+      const done = await browser.call('POST', '/dashboard/api/signup/confirm', { secret, password: PASSWORD });
+      expect(done.status).toBe(201);
+      const { tenantId } = (await done.json()) as { tenantId: string };
+      const me = await browser.json('GET', '/dashboard/api/me', undefined, 200);
+      expect(me.tenants).toEqual([{ tenantId, name: 'Second Shop', role: 'owner' }]);
+      // Used: the link is gone, and so is any other pending sign-up of that address.
+      const again = await new Browser(ctx).call('POST', '/dashboard/api/signup/confirm', { secret, password: PASSWORD });
+      expect(again.status).toBe(404);
+      expect(((await again.json()) as { message: string }).message).toContain('this sign-up link is not valid');
+      expect(await ctx.database.db.select().from(pendingSignups).where(eq(pendingSignups.email, 'second@example.com'))).toEqual([]);
+    });
+
+    test('a link is refused once expired (24 hours), and a made-up one always', async () => {
+      ctx.clock.advance(60 * 60 * 1000);
+      expect((await new Browser(ctx).call('POST', '/dashboard/api/signup', { tenantName: 'Late', email: 'late@example.com', password: PASSWORD })).status).toBe(
+        202,
+      );
+      const secret = secretIn((await mailTo('late@example.com'))[0]!.text);
+      ctx.clock.advance(24 * 60 * 60 * 1000);
+      expect((await new Browser(ctx).call('POST', '/dashboard/api/signup/confirm', { secret, password: PASSWORD })).status).toBe(404);
+      expect((await new Browser(ctx).call('POST', '/dashboard/api/signup/lookup', { secret: 'made-up' })).status).toBe(404);
+      expect(await ctx.database.db.select().from(authUsers).where(eq(authUsers.email, 'late@example.com'))).toEqual([]);
     });
 
     // Issue 22, finding 9: sign-up had no limit (30 tenants in a row).
@@ -110,7 +187,7 @@ for (const target of TARGETS) {
       const attempt = (i: number) =>
         new Browser(ctx).call('POST', '/dashboard/api/signup', { tenantName: `Shop ${i}`, email: `many-${i}@example.com`, password: PASSWORD });
       const answers = await Promise.all([1, 2, 3, 4, 5, 6, 7].map(attempt));
-      expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 201, 201, 201, 429, 429]);
+      expect(answers.map((a) => a.status).sort()).toEqual([202, 202, 202, 202, 202, 429, 429]);
       const limited = answers.find((a) => a.status === 429)!;
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     });
@@ -319,12 +396,8 @@ for (const target of TARGETS) {
     afterAll(() => ctx.close());
 
     /** The acceptance secret, as only the invitee's email carries it (the latest email to that address). */
-    async function secretFromEmail(email: string): Promise<string> {
-      const mails = await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.tenantId, tenantId));
-      const mail = mails.filter((m) => m.recipients.includes(email)).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
-      const secret = /\/dashboard\/invite#secret=([\w-]+)/.exec(mail?.text ?? '')?.[1];
-      if (!secret) throw new Error(`no invitation link in the email to ${email}`);
-      return secret;
+    function secretFromEmail(email: string): Promise<string> {
+      return invitationSecretFromOutbox(ctx, tenantId, email);
     }
 
     test('invitation → email in the outbox → accept with the emailed secret → member with the role', async () => {

@@ -17,7 +17,7 @@ import type { GuardOptions } from '../webhooks/destinations/destination-guard';
 import { startReceiver, type Receiver } from '../webhooks/testing/https-receiver';
 import { fakeResolver, LOOPBACK_ONLY } from '../webhooks/testing/testbed';
 import { webhookSettings } from '../webhooks/settings';
-import { Browser, signedIn } from './testing/dashboard-kit';
+import { Browser, invitationSecretFromOutbox, signedIn } from './testing/dashboard-kit';
 
 type Need = 'read' | 'integrate' | 'keys' | 'members' | 'emails';
 interface Route {
@@ -354,11 +354,14 @@ for (const target of TARGETS) {
       expect((await admin.json('GET', api(tenantA, '/members'), undefined, 200)).invitations.map((i: { invitationId: string }) => i.invitationId)).toContain(
         invitation.invitationId,
       );
+      // The emailed secret opens the invitation until it is cancelled, then no more.
+      const secret = await invitationSecretFromOutbox(ctx, tenantA, 'later@example.com');
+      expect((await new Browser(ctx).call('POST', '/dashboard/api/invitations/lookup', { secret })).status).toBe(200);
       expect(await admin.json('DELETE', api(tenantA, `/invitations/${invitation.invitationId}`), undefined, 200)).toEqual({
         invitationId: invitation.invitationId,
         status: 'canceled',
       });
-      expect((await new Browser(ctx).call('POST', '/dashboard/api/invitations/lookup', { secret: invitation.invitationId })).status).toBe(404);
+      expect((await new Browser(ctx).call('POST', '/dashboard/api/invitations/lookup', { secret })).status).toBe(404);
 
       const leaving = await signedIn(ctx, tenantA, 'developer');
       expect(await owner.json('DELETE', api(tenantA, `/members/${leaving.user.userId}`), undefined, 200)).toEqual({

@@ -28,6 +28,13 @@ export const DASHBOARD_ERRORS = defineErrors({
     status: 429,
     message: (p: { retryAfterSeconds: number }) => `too many new accounts from this address; try again in ${Math.ceil(p.retryAfterSeconds / 60)} minute(s)`,
   },
+  /** Finding 9 of issue 22: the emailed sign-up link, wrong, used or expired alike. */
+  SIGNUP_LINK_INVALID: {
+    status: 404,
+    message: 'this sign-up link is not valid: it was used, mistyped or has expired (links work for 24 hours); sign up again',
+  },
+  SIGNUP_PASSWORD_MISMATCH: { status: 403, message: 'this is not the password chosen at sign-up; type that one (or sign up again)' },
+  SIGNUP_ALREADY_FINISHED: { status: 409, message: 'this email has a user now; sign in instead' },
   INVITATION_NOT_FOUND: { status: 404, message: (p: { invitationId: string }) => `no open invitation "${p.invitationId}"` },
   /** Finding 1 of issue 22: the link's secret, never the id, names the invitation; no id in the message. */
   INVITATION_LINK_INVALID: {

@@ -48,8 +48,12 @@ export async function enqueueAccountEmail(tx: DbOrTx, email: AccountEmail, now: 
     .onConflictDoNothing({ target: emailOutbox.dedupeKey });
 }
 
-/** A mail to given addresses (a dashboard invitation), in the caller's transaction. */
-export async function enqueueEmailTo(tx: DbOrTx, email: AccountEmail & { recipients: string[] }, now: Date): Promise<string> {
+/** A mail to given addresses (a dashboard invitation; a sign-up's confirmation, with no tenant yet), in the caller's transaction. */
+export async function enqueueEmailTo(
+  tx: DbOrTx,
+  email: Omit<AccountEmail, 'tenantId'> & { tenantId: string | null; recipients: string[] },
+  now: Date,
+): Promise<string> {
   const id = newId('email');
   await tx
     .insert(emailOutbox)

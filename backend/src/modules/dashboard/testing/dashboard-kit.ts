@@ -7,8 +7,19 @@ import type { TestContext } from '../../../testing/test-app';
 import { hashPassword } from '../../../crypto';
 import { newId } from '../../../ids';
 import { insertMember, insertUser } from '../../tenants/accounts';
+import { eq } from 'drizzle-orm';
+import { emailOutbox } from '../../../db/schema';
 
 export const ORIGIN = 'http://localhost:3000';
+
+/** An invitation's acceptance secret, as only the invitee's email carries it (the latest email to that address). */
+export async function invitationSecretFromOutbox(ctx: TestContext, tenantId: string, email: string): Promise<string> {
+  const mails = await ctx.database.db.select().from(emailOutbox).where(eq(emailOutbox.tenantId, tenantId));
+  const mail = mails.filter((m) => m.recipients.includes(email)).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+  const secret = /\/dashboard\/invite#secret=([\w-]+)/.exec(mail?.text ?? '')?.[1];
+  if (!secret) throw new Error(`no invitation link in the email to ${email}`);
+  return secret;
+}
 export const PASSWORD = 'correct horse battery';
 
 export interface CallOptions {

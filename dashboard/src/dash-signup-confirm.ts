@@ -1,0 +1,86 @@
+import { LitElement, html, nothing } from 'lit';
+import type { SetupResponse, SignupConfirmRequest, SignupLookupResponse } from '@ageverify/protocol';
+import { ApiError, request } from './api';
+import { formatDateTime } from './format';
+import { i18n } from './i18n';
+import { fragmentParam } from './router';
+import { errorMessage, formValues } from './screen-base';
+import { baseStyles } from './styles';
+
+/**
+ * The page of a sign-up's emailed link (`/dashboard/confirm#secret=…`, issue 22 finding 9): the
+ * account is created only here, with the password chosen at sign-up typed again, so the link alone
+ * opens nothing. The secret stays in the URL fragment and goes to the API only in request bodies.
+ *
+ * @fires dash-signed-in - The tenant was created and its owner signed in; detail.tenantId.
+ */
+export class DashSignupConfirm extends LitElement {
+  static override properties = { info: { state: true }, busy: { state: true }, problem: { state: true }, loaded: { state: true } };
+  static override styles = [baseStyles];
+
+  info: SignupLookupResponse | null = null;
+  busy = false;
+  problem: string | null = null;
+  loaded = false;
+  private readonly secret = fragmentParam(window.location.hash, 'secret');
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  focusHeading(): void {
+    this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
+  }
+
+  private async load(): Promise<void> {
+    if (!this.secret) {
+      this.problem = i18n.t('signupConfirm.noSecret');
+    } else {
+      try {
+        this.info = await request<SignupLookupResponse>('POST', '/signup/lookup', { secret: this.secret });
+      } catch (error) {
+        this.problem = error instanceof ApiError && error.status === 404 ? i18n.t('signupConfirm.notFound') : errorMessage(error);
+      }
+    }
+    this.loaded = true;
+  }
+
+  override render() {
+    const heading = html`<h1 tabindex="-1">${i18n.t('signupConfirm.title')}</h1>`;
+    if (!this.loaded) return html`${heading}<p role="status">${i18n.t('common.loading')}</p>`;
+    if (!this.info) return html`${heading}<p class="error" role="alert">${this.problem}</p>`;
+    return html`${heading}
+      <p>${i18n.t('signupConfirm.intro', { tenant: this.info.tenantName, email: this.info.email })}</p>
+      <p class="muted">${i18n.t('signupConfirm.expires', { date: formatDateTime(this.info.expiresAt) })}</p>
+      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
+      <form class="card" @submit=${this.submit}>
+        <div class="field">
+          <label for="password">${i18n.t('signupConfirm.password')}</label>
+          <input id="password" name="password" type="password" required autocomplete="current-password" />
+        </div>
+        <button type="submit" ?disabled=${this.busy}>${i18n.t('signupConfirm.submit')}</button>
+      </form>`;
+  }
+
+  private async submit(event: Event): Promise<void> {
+    const values = formValues(event);
+    this.busy = true;
+    this.problem = null;
+    try {
+      const body: SignupConfirmRequest = { secret: this.secret!, password: values.password ?? '' };
+      const result = await request<SetupResponse>('POST', '/signup/confirm', body);
+      this.dispatchEvent(new CustomEvent('dash-signed-in', { detail: { tenantId: result.tenantId }, bubbles: true, composed: true }));
+    } catch (error) {
+      this.problem = errorMessage(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'dash-signup-confirm': DashSignupConfirm;
+  }
+}
