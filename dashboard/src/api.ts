@@ -5,6 +5,7 @@
  * "CSRF"), and the browser adds the Origin header itself.
  */
 import { DASHBOARD_API_BASE } from '@ageverify/protocol';
+import { Superseded } from './latest-call';
 
 /** A refusal of the API, with the message of its error body (shown to the user as it is: it says what is wrong). */
 export class ApiError extends Error {
@@ -34,8 +35,15 @@ function messageOf(body: unknown, fallback: string): { message: string; code: st
   return { message: fallback, code: null };
 }
 
-export async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+/**
+ * `signal`: the call this request belongs to (latest-call.ts). Once it is aborted the request
+ * rejects with Superseded, whatever the answer. A read is aborted on the wire too; a change is
+ * not (it may already be done on the server), only its answer is dropped.
+ */
+export async function request<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  if (signal?.aborted) throw new Superseded();
   const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
+  if (method === 'GET' && signal) init.signal = signal;
   if (method !== 'GET') {
     init.headers = { accept: 'application/json', 'content-type': 'application/json' };
     init.body = JSON.stringify(body ?? {});
@@ -44,9 +52,11 @@ export async function request<T>(method: Method, path: string, body?: unknown): 
   try {
     response = await fetch(`${DASHBOARD_API_BASE}${path}`, init);
   } catch {
+    if (signal?.aborted) throw new Superseded();
     throw new ApiError(0, 'The service cannot be reached. Check your connection and try again.', null, null);
   }
-  const text = await response.text();
+  const text = await response.text().catch(() => '');
+  if (signal?.aborted) throw new Superseded();
   let parsed: unknown = null;
   try {
     parsed = text ? JSON.parse(text) : null;
