@@ -2,7 +2,7 @@
  * Regenerates the engine's committed test fixtures (backend/src/modules/engine/fixtures/): a passport
  * and an ID card whose portrait is the public-domain astronaut photo, the same passport with one
  * check digit altered, an AAMVA driving-licence barcode (the back) and that licence's front with the
- * astronaut portrait (for face match, issue 11). Needs Debian `fonts-ocr-b` (the tests
+ * astronaut portrait (for face match, issue 11), a TD2 ID card and an MRV-A visa. Needs Debian `fonts-ocr-b` (the tests
  * do not: they read the committed images). Run: bun scripts/documents/generate-fixtures.ts
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -52,4 +52,29 @@ writeFileSync(join(FIXTURES, 'licence.png'), await renderLicenceBarcode(licence)
 // The same licence's front, photographed like the passports (drawn last, so the seeded noise of the
 // files above stays what it was).
 writeFileSync(join(FIXTURES, 'licence-front.jpg'), await degrade(await renderLicenceFront(licence, portrait), photo, random));
+
+// A TD2 card (2 × 36) and an MRV-A visa (2 × 44, document code V): issue 20. Drawn after the others,
+// so the seeded noise of the files above stays what it was.
+const td2Card: SyntheticIdentity = {
+  format: 'TD2',
+  country: 'ROU',
+  surname: 'COLLINS',
+  givenNames: 'EILEEN',
+  documentNumber: 'RX4821705',
+  birthDate: '1988-07-14',
+  expiryDate: '2029-03-17',
+  sex: 'F',
+};
+writeFileSync(join(FIXTURES, 'id-card-td2.jpg'), await degrade(await renderDocument(td2Card, mrzLines(td2Card), portrait), photo, random));
+const visa: SyntheticIdentity = {
+  format: 'MRVA',
+  country: 'CAN',
+  surname: 'COLLINS',
+  givenNames: 'EILEEN<MARIE',
+  documentNumber: 'V0K39217Q',
+  birthDate: '1962-05-02',
+  expiryDate: '2028-12-01',
+  sex: 'F',
+};
+writeFileSync(join(FIXTURES, 'visa-mrva.jpg'), await degrade(await renderDocument(visa, mrzLines(visa), portrait), photo, random));
 console.log(`fixtures written to ${FIXTURES}`);
