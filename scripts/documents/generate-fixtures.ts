@@ -2,12 +2,13 @@
  * Regenerates the engine's committed test fixtures (backend/src/modules/engine/fixtures/): a passport
  * and an ID card whose portrait is the public-domain astronaut photo, the same passport with one
  * check digit altered, an AAMVA driving-licence barcode (the back) and that licence's front with the
- * astronaut portrait (for face match, issue 11), a TD2 ID card and an MRV-A visa. Needs Debian `fonts-ocr-b` (the tests
+ * astronaut portrait (for face match, issue 11), a TD2 ID card, MRV-A and MRV-B visas and a French card
+ * of the 1988–2021 layout (issue 20). Needs Debian `fonts-ocr-b` (the tests
  * do not: they read the committed images). Run: bun scripts/documents/generate-fixtures.ts
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { degrade, mrzLines, renderDocument, seededRandom, type SyntheticIdentity } from './synthetic-documents';
+import { degrade, frenchCardLines, mrzLines, renderDocument, seededRandom, type SyntheticIdentity } from './synthetic-documents';
 import { renderLicenceBarcode, renderLicenceFront } from './synthetic-licences';
 
 const FIXTURES = join(import.meta.dir, '..', '..', 'backend', 'src', 'modules', 'engine', 'fixtures');
@@ -53,7 +54,7 @@ writeFileSync(join(FIXTURES, 'licence.png'), await renderLicenceBarcode(licence)
 // files above stays what it was).
 writeFileSync(join(FIXTURES, 'licence-front.jpg'), await degrade(await renderLicenceFront(licence, portrait), photo, random));
 
-// A TD2 card (2 × 36) and an MRV-A visa (2 × 44, document code V): issue 20. Drawn after the others,
+// A TD2 card (2 × 36), visas (document code V) and the French card: issue 20. Drawn after the others,
 // so the seeded noise of the files above stays what it was.
 const td2Card: SyntheticIdentity = {
   format: 'TD2',
@@ -77,4 +78,18 @@ const visa: SyntheticIdentity = {
   sex: 'F',
 };
 writeFileSync(join(FIXTURES, 'visa-mrva.jpg'), await degrade(await renderDocument(visa, mrzLines(visa), portrait), photo, random));
+const visaB: SyntheticIdentity = { ...visa, format: 'MRVB', country: 'AUS', documentNumber: 'W7N20418C', expiryDate: '2027-06-15' };
+writeFileSync(join(FIXTURES, 'visa-mrvb.jpg'), await degrade(await renderDocument(visaB, mrzLines(visaB), portrait), photo, random));
+// The French card of 1988–2021 (decision 0051), drawn at the TD2 size it shares.
+const frenchCard = {
+  surname: 'COLLINS',
+  givenNames: 'EILEEN',
+  issued: '2016-09',
+  department: '075',
+  serial: '41827',
+  birthDate: '1984-03-09',
+  sex: 'F',
+} as const;
+const frenchHolder: SyntheticIdentity = { ...td2Card, country: 'FRA', birthDate: frenchCard.birthDate, expiryDate: '2031-08-31' };
+writeFileSync(join(FIXTURES, 'id-card-french.jpg'), await degrade(await renderDocument(frenchHolder, frenchCardLines(frenchCard), portrait), photo, random));
 console.log(`fixtures written to ${FIXTURES}`);

@@ -116,6 +116,30 @@ export function mrzLines(id: SyntheticIdentity): string[] {
   return [line1, `${line2start}${checkDigit(composite)}`, fill(names, 30)];
 }
 
+/** A French national identity card of 1988–2021 (its own 2 × 36 layout, decision 0051). */
+export interface FrenchCard {
+  surname: string;
+  givenNames: string;
+  /** YYYY-MM */
+  issued: string;
+  /** Three characters, such as 075 or 2A0. */
+  department: string;
+  /** Five digits. */
+  serial: string;
+  /** YYYY-MM-DD */
+  birthDate: string;
+  sex: 'M' | 'F';
+}
+
+/** The French card's MRZ, with its check digits right (the layout the `mrz` package parses). */
+export function frenchCardLines(card: FrenchCard): string[] {
+  const line1 = fill(`IDFRA${fill(card.surname, 25)}${card.department}013`, 36);
+  const number = `${card.issued.slice(2, 4)}${card.issued.slice(5, 7)}${card.department}${card.serial}`;
+  const dob = yymmdd(card.birthDate);
+  const line2 = `${number}${checkDigit(number)}${fill(card.givenNames, 14)}${dob}${checkDigit(dob)}${card.sex}`;
+  return [line1, `${line2}${checkDigit(line1 + line2)}`];
+}
+
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The data page as PNG: fields in a sans font, a portrait (a face image, or a grey silhouette), the MRZ in OCR-B. */

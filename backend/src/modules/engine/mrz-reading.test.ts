@@ -36,6 +36,21 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     const findings: DocumentFindings = { kind: 'document', documentType: 'passport', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
     expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2026-11-22T12:00:00Z'))).toEqual({ decision: 'verified' });
   }, 60_000);
+  test('visa (MRV-B, 2 × 36 with document code V): read as a visa, not a TD2 card', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('visa-mrvb.jpg'), { maxSide: 1600 }));
+    expect(reading).toMatchObject({ found: true, format: 'MRVB', valid: true, birthDate: '620502', expirationDate: '270615', documentCode: 'V' });
+  }, 60_000);
+  test('French card of 1988–2021: its own layout, no expiry printed, one derived from the issue month (decision 0051)', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('id-card-french.jpg'), { maxSide: 1600 }));
+    expect(reading).toMatchObject({ found: true, format: 'FRENCH_ID', valid: true, birthDate: '840309', expirationDate: null, issueDate: '1609' });
+    const findings: DocumentFindings = { kind: 'document', documentType: 'id_card', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
+    // Issued September 2016 to an adult: valid 15 years, to 31 August 2031.
+    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2026-11-22T12:00:00Z'))).toEqual({ decision: 'verified' });
+    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2031-09-01T12:00:00Z'))).toEqual({
+      decision: 'failed',
+      reason: 'document_expired',
+    });
+  }, 60_000);
   test('one altered check digit: independent readings agree on it, so the document is refused, not read again', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('passport-altered-check-digit.jpg'), { maxSide: 1600 }));
     expect(reading).toMatchObject({ found: true, valid: false });
