@@ -1,5 +1,5 @@
 /**
- * Synthetic passports (TD3) and ID cards (TD1) for tests and for measuring L2 (issue 10): a data page
+ * Synthetic passports (TD3), ID cards (TD1, TD2) and visas (MRV-A, MRV-B) for tests and for measuring L2 (issue 10): a data page
  * drawn as SVG with the MRZ in OCR-B (Debian `fonts-ocr-b`), rendered by sharp, then degraded like a
  * phone photo (scale, rotation, blur, noise, JPEG). Every document is fictional; the generator is
  * seeded, so a run is reproducible.
@@ -7,8 +7,10 @@
 import sharp from 'sharp';
 import { checkDigit } from '../../backend/src/modules/engine/mrz-recovery';
 
+export type SyntheticFormat = 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB';
+
 export interface SyntheticIdentity {
-  format: 'TD1' | 'TD3';
+  format: SyntheticFormat;
   country: string;
   surname: string;
   givenNames: string;
@@ -66,7 +68,7 @@ const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor
 const pad2 = (n: number) => String(n).padStart(2, '0');
 const yymmdd = (iso: string) => iso.slice(2, 4) + iso.slice(5, 7) + iso.slice(8, 10);
 
-export function randomIdentity(random: () => number, format: 'TD1' | 'TD3', today: Date): SyntheticIdentity {
+export function randomIdentity(random: () => number, format: SyntheticFormat, today: Date): SyntheticIdentity {
   const alnum = 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789';
   const documentNumber = Array.from({ length: 9 }, () => pick(random, [...alnum])).join('');
   const age = 16 + Math.floor(random() * 60);
@@ -86,12 +88,22 @@ export function randomIdentity(random: () => number, format: 'TD1' | 'TD3', toda
 
 const fill = (text: string, length: number) => (text + '<'.repeat(length)).slice(0, length);
 
-/** The MRZ lines of an identity, with every check digit right (Doc 9303 parts 4 and 5). */
+/** The MRZ lines of an identity, with every check digit right (Doc 9303 parts 4 to 7). */
 export function mrzLines(id: SyntheticIdentity): string[] {
   const dob = yymmdd(id.birthDate);
   const exp = yymmdd(id.expiryDate);
   const num = fill(id.documentNumber, 9);
   const names = `${id.surname}<<${id.givenNames}`;
+  // TD2 and the visas: TD3's second line up to the expiry check digit, then optional data; TD2 ends
+  // with a composite check digit, a visa has none.
+  if (id.format !== 'TD1' && id.format !== 'TD3') {
+    const length = id.format === 'MRVA' ? 44 : 36;
+    const code = id.format === 'TD2' ? 'I<' : 'V<';
+    const start = `${num}${checkDigit(num)}${id.country}${dob}${checkDigit(dob)}${id.sex}${exp}${checkDigit(exp)}`;
+    if (id.format !== 'TD2') return [fill(`${code}${id.country}${names}`, length), fill(start, length)];
+    const line2 = fill(start, 35);
+    return [fill(`${code}${id.country}${names}`, length), `${line2}${checkDigit(line2.slice(0, 10) + line2.slice(13, 20) + line2.slice(21, 35))}`];
+  }
   if (id.format === 'TD3') {
     const optional = '<'.repeat(14);
     const line2 = `${num}${checkDigit(num)}${id.country}${dob}${checkDigit(dob)}${id.sex}${exp}${checkDigit(exp)}${optional}${checkDigit(optional)}`;
@@ -104,13 +116,40 @@ export function mrzLines(id: SyntheticIdentity): string[] {
   return [line1, `${line2start}${checkDigit(composite)}`, fill(names, 30)];
 }
 
+/** A French national identity card of 1988–2021 (its own 2 × 36 layout, decision 0051). */
+export interface FrenchCard {
+  surname: string;
+  givenNames: string;
+  /** YYYY-MM */
+  issued: string;
+  /** Three characters, such as 075 or 2A0. */
+  department: string;
+  /** Five digits. */
+  serial: string;
+  /** YYYY-MM-DD */
+  birthDate: string;
+  sex: 'M' | 'F';
+}
+
+/** The French card's MRZ, with its check digits right (the layout the `mrz` package parses). */
+export function frenchCardLines(card: FrenchCard): string[] {
+  const line1 = fill(`IDFRA${fill(card.surname, 25)}${card.department}013`, 36);
+  const number = `${card.issued.slice(2, 4)}${card.issued.slice(5, 7)}${card.department}${card.serial}`;
+  const dob = yymmdd(card.birthDate);
+  const line2 = `${number}${checkDigit(number)}${fill(card.givenNames, 14)}${dob}${checkDigit(dob)}${card.sex}`;
+  return [line1, `${line2}${checkDigit(line1 + line2)}`];
+}
+
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The data page as PNG: fields in a sans font, a portrait (a face image, or a grey silhouette), the MRZ in OCR-B. */
 export async function renderDocument(id: SyntheticIdentity, lines: string[], portrait?: Uint8Array): Promise<Buffer> {
-  const passport = id.format === 'TD3';
-  const width = passport ? 1250 : 856;
-  const height = passport ? 880 : 540;
+  // Widths at 10 px/mm (Doc 9303 parts 4 to 7): a passport page 125 mm, an MRV-A visa sticker 120 mm
+  // (drawn as the page), a TD2 card and an MRV-B visa 105 mm, a TD1 card 85.6 mm.
+  const passport = id.format === 'TD3' || id.format === 'MRVA';
+  const visa = id.format === 'MRVA' || id.format === 'MRVB';
+  const width = passport ? 1250 : id.format === 'TD1' ? 856 : 1050;
+  const height = passport ? 880 : id.format === 'TD1' ? 540 : 740;
   // OCR-B advances about 0.72 em per character (monospace); the lines fill the page width.
   const mrzSize = Math.floor((width - 60) / (lines[0]!.length * 0.75));
   const mrzTop = height - lines.length * mrzSize * 1.25 - 30;
@@ -120,7 +159,7 @@ export async function renderDocument(id: SyntheticIdentity, lines: string[], por
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
   <rect width="100%" height="100%" fill="#eef2f0"/>
   <rect x="0" y="0" width="100%" height="70" fill="#2d4a6b"/>
-  <text x="30" y="48" font-family="DejaVu Sans" font-size="32" fill="#fff">${passport ? 'PASSPORT' : 'IDENTITY CARD'} · ${id.country} · SPECIMEN</text>
+  <text x="30" y="48" font-family="DejaVu Sans" font-size="32" fill="#fff">${visa ? 'VISA' : passport ? 'PASSPORT' : 'IDENTITY CARD'} · ${id.country} · SPECIMEN</text>
   <rect x="40" y="100" width="${left - 80}" height="${(left - 80) * 1.28}" fill="#c8ccd0"/>
   ${label(left, 120, 'Surname', id.surname.replace(/</g, ' '))}
   ${label(left, 190, 'Given names', id.givenNames.replace(/</g, ' '))}

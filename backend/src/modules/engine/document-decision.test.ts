@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import type { FaceAnalysis } from './face-analysis';
-import { ageOn, decideDocument, mrzBirthDate, mrzExpiryDate } from './document-decision';
+import { ageOn, decideDocument, frenchCardExpiry, mrzBirthDate, mrzExpiryDate } from './document-decision';
 import type { DocumentFindings } from './model';
 
 const now = new Date('2026-11-22T12:00:00Z');
@@ -66,6 +66,22 @@ describe('MRZ dates', () => {
     ['2008-02-29', 18],
   ])('age of someone born %s on 2026-11-22 is %d', (birth, age) => expect(ageOn(birth, now)).toBe(age));
 });
+
+describe('French national identity card of 1988–2021: validity from the issue month (decision 0051)', () => {
+  test.each([
+    ['issued May 2014 to an adult: 15 years', '1405', '900131', '2029-04-30'],
+    ['issued May 2014 to a 13-year-old: 10 years', '1405', '000601', '2024-04-30'],
+    ['18 on the first of the issue month: an adult', '1405', '960501', '2029-04-30'],
+    ['18 later in the issue month: counted as a minor (the shorter validity)', '1405', '960502', '2024-04-30'],
+    ['issued January 2004 to an adult: counted as before the extension', '0401', '700101', '2013-12-31'],
+    ['issued February 2004 to an adult: 15 years', '0402', '700101', '2019-01-31'],
+    ['issued 1988: 10 years', '8806', '700101', '1998-05-31'],
+    ['born in the issue year before the issue: a baby, 10 years', '1506', '150101', '2025-05-31'],
+    ['month 13', '1413', '900131', null],
+  ])('%s', (_, issue, birth, expiry) => expect(frenchCardExpiry(issue, birth)).toBe(expiry));
+});
+
+const frenchCard = (issueDate: string, birthDate: string) => mrz({ format: 'FRENCH_ID', issueDate, birthDate, expirationDate: null, documentCode: 'ID' });
 
 describe('decideDocument', () => {
   test.each<[string, DocumentFindings, typeof policy, unknown]>([
@@ -184,5 +200,50 @@ describe('decideDocument', () => {
       { decision: 'retry', hint: 'no_face', part: 'selfie' },
     ],
     ['face match off: selfie not needed', findings(mrz(), { frames: [] }), policy, { decision: 'verified' }],
+    ['TD2 card', findings(mrz({ format: 'TD2', documentCode: 'I' }), { documentType: 'id_card' }), policy, { decision: 'verified' }],
+    ['visa (MRV-A), on a passport page', findings(mrz({ format: 'MRVA', documentCode: 'V' })), policy, { decision: 'verified' }],
+    [
+      'visa (MRV-B) read with id_card chosen: the layout is not tied to the choice',
+      findings(mrz({ format: 'MRVB', documentCode: 'V' }), { documentType: 'id_card' }),
+      policy,
+      { decision: 'verified' },
+    ],
+    [
+      'an expired visa',
+      findings(mrz({ format: 'MRVA', documentCode: 'V', expirationDate: '261031' })),
+      policy,
+      { decision: 'failed', reason: 'document_expired' },
+    ],
+    ['a passport read with id_card chosen', findings(mrz(), { documentType: 'id_card' }), policy, { decision: 'verified' }],
+    [
+      'French card issued to an adult in 2016: valid 15 years',
+      findings(frenchCard('1611', '900131'), { documentType: 'id_card' }),
+      policy,
+      { decision: 'verified' },
+    ],
+    [
+      'French card issued in 2016 to a minor, now an adult: its 10 years are over',
+      findings(frenchCard('1610', '050301'), { documentType: 'id_card' }),
+      policy,
+      { decision: 'failed', reason: 'document_expired' },
+    ],
+    [
+      'French card issued to a minor who is still one',
+      findings(frenchCard('2103', '100301'), { documentType: 'id_card' }),
+      policy,
+      { decision: 'failed', reason: 'age_not_met' },
+    ],
+    [
+      'French card whose issue month does not exist',
+      findings(frenchCard('1613', '900131'), { documentType: 'id_card' }),
+      policy,
+      { decision: 'failed', reason: 'document_invalid' },
+    ],
+    [
+      'French card issued after today',
+      findings(frenchCard('2712', '900131'), { documentType: 'id_card' }),
+      policy,
+      { decision: 'failed', reason: 'document_invalid' },
+    ],
   ])('%s', (_, f, p, expected) => expect(decideDocument(f, p, now)).toEqual(expected as never));
 });

@@ -10,6 +10,7 @@ import { faceQualityHint } from './face-quality';
 import { matchFrames } from './face-match';
 import { portraitReadable } from './portrait-quality';
 import type { DecisionPolicy, DocumentFindings, EngineDecision } from './model';
+import type { MrzReading } from './mrz-reading';
 
 /** Independent MRZ readings that must read the same failing lines before it is a forgery verdict (decision 0042). */
 export const MRZ_READINGS_TO_CONFIRM = 2;
@@ -33,12 +34,52 @@ function mrzDate(yymmdd: string, century: (year: number) => number): string | nu
   return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== iso ? null : iso;
 }
 
+/** The first day of the French card's issue month, YYYY-MM-01: the format was issued from 1988 to 2021. */
+export function frenchCardIssued(issueYymm: string): string | null {
+  if (!/^\d{4}$/.test(issueYymm)) return null;
+  const month = Number(issueYymm.slice(2, 4));
+  if (month < 1 || month > 12) return null;
+  const yy = Number(issueYymm.slice(0, 2));
+  return `${yy >= 88 ? 1900 + yy : 2000 + yy}-${issueYymm.slice(2, 4)}-01`;
+}
+
+/**
+ * The French national identity card of 1988–2021 prints no expiry date in its MRZ, only the year and
+ * month of issue (decision 0051). Its validity runs from the issue: 10 years for a card issued to a
+ * minor, 15 years for one issued to an adult from 2 January 2004 on (décret n° 2013-1188, which also
+ * extended the cards issued to adults since that date), 10 years before. The MRZ gives the month of
+ * issue only, so every doubt takes the shorter validity: the holder counts as an adult only when 18
+ * on the first of that month, January 2004 counts as before the extension, and the card ends the day
+ * before the first of its issue month comes round again. The holder was born before the card was
+ * issued, which fixes the birth century used here. Null when the issue date is not a month.
+ */
+export function frenchCardExpiry(issueYymm: string, birthYymmdd: string): string | null {
+  const issued = frenchCardIssued(issueYymm);
+  if (!issued || !/^\d{6}$/.test(birthYymmdd)) return null;
+  const issueYear = Number(issued.slice(0, 4));
+  const birthYear = issueYear - ((issueYear - Number(birthYymmdd.slice(0, 2)) + 100) % 100);
+  const adult = `${birthYear + 18}-${birthYymmdd.slice(2, 4)}-${birthYymmdd.slice(4, 6)}` <= issued;
+  const years = adult && issued >= '2004-02-01' ? 15 : 10;
+  const end = new Date(Date.UTC(issueYear + years, Number(issued.slice(5, 7)) - 1, 1) - 86_400_000);
+  return end.toISOString().slice(0, 10);
+}
+
 /** Whole years between a birth date and now (UTC calendar dates). */
 export function ageOn(birthDate: string, now: Date): number {
   const [year, month, day] = birthDate.split('-').map(Number) as [number, number, number];
   const today = now.toISOString().slice(0, 10);
   const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
   return ty - year - (tm < month || (tm === month && td < day) ? 1 : 0);
+}
+
+/** The expiry as YYYY-MM-DD: as printed, or derived from the issue for the French card; null when malformed. */
+function mrzExpiry(reading: MrzReading & { found: true }, now: Date): string | null {
+  if (reading.format !== 'FRENCH_ID') return reading.expirationDate && mrzExpiryDate(reading.expirationDate, now);
+  if (!reading.issueDate || !reading.birthDate) return null;
+  const issued = frenchCardIssued(reading.issueDate);
+  // A card issued after today is malformed.
+  if (!issued || issued > now.toISOString().slice(0, 10)) return null;
+  return frenchCardExpiry(reading.issueDate, reading.birthDate);
 }
 
 export function decideDocument(findings: DocumentFindings, policy: Pick<DecisionPolicy, 'legalMinimumAge' | 'faceMatchEnabled'>, now: Date): EngineDecision {
@@ -53,9 +94,11 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
     const confirmed = reading.source !== 'mrz' || reading.agreeing >= MRZ_READINGS_TO_CONFIRM;
     return confirmed ? { decision: 'failed', reason: 'document_invalid' } : { decision: 'retry', hint: 'document_unreadable', part: 'document' };
   }
-  // Every check digit passes but a date does not exist: the document itself is malformed.
+  // Every check digit passes but a date does not exist: the document itself is malformed. Every MRZ
+  // layout is accepted whichever document type the user chose (passport or id_card picks the MRZ
+  // reader, not the layout), visas included, each with its own validity (decision 0051).
   const birthDate = reading.source === 'mrz' ? reading.birthDate && mrzBirthDate(reading.birthDate, now) : reading.birthDate;
-  const expiryDate = reading.source === 'mrz' ? reading.expirationDate && mrzExpiryDate(reading.expirationDate, now) : reading.expirationDate;
+  const expiryDate = reading.source === 'mrz' ? mrzExpiry(reading, now) : reading.expirationDate;
   if (!birthDate || !expiryDate) return { decision: 'failed', reason: 'document_invalid' };
   if (expiryDate < now.toISOString().slice(0, 10)) return { decision: 'failed', reason: 'document_expired' };
   if (ageOn(birthDate, now) < policy.legalMinimumAge) return { decision: 'failed', reason: 'age_not_met' };

@@ -35,6 +35,26 @@ describe('combineReadings', () => {
   });
 });
 
+describe('combineReadings on the two-line layouts of issue 20', () => {
+  // Doc 9303 part 6 (TD2) and part 7 (MRV-B) specimens, NLD for UTO as above.
+  const TD2: [string, string] = ['I<NLDERIKSSON<<ANNA<MARIA<<<<<<<<<<<', 'D231458907NLD7408122F1204159<<<<<<<6'];
+  const MRVB: [string, string] = ['VNNLDERIKSSON<<ANNA<MARIA<<<<<<<<<<<', 'L8988901C4XXX4009078F9612109<<<<<<<<'];
+  test.each([
+    ['TD2', TD2],
+    ['MRVB', MRVB],
+  ] as const)('%s: a birth date and an expiry misread in turn combine into the printed lines', (format, lines) => {
+    const misreadBirth = [lines[0], replaceAt(lines[1], 14, '3')];
+    const misreadExpiry = [lines[0], replaceAt(lines[1], 22, '7')];
+    expect(combineReadings(format, [misreadBirth, misreadExpiry])).toEqual([...lines]);
+    expect(
+      settle([
+        { format, lines: misreadBirth },
+        { format, lines: misreadExpiry },
+      ]),
+    ).toMatchObject({ found: true, format, valid: true });
+  });
+});
+
 describe('settle: what several failing readings amount to', () => {
   test('readings that disagree on a failing line report one agreeing reading (a misread)', () => {
     const reading = settle([

@@ -24,6 +24,33 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     const reading = await readMrz(ocr, await decodeImage(fixture('id-card-minor.jpg'), { maxSide: 1600 }));
     expect(reading).toMatchObject({ found: true, format: 'TD1', valid: true, birthDate: '110203' });
   }, 60_000);
+  test('TD2 card (2 × 36): found, dates read, every check digit valid, an adult accepted (issue 20)', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('id-card-td2.jpg'), { maxSide: 1600 }));
+    expect(reading).toMatchObject({ found: true, format: 'TD2', valid: true, birthDate: '880714', expirationDate: '290317', documentCode: 'I' });
+    const findings: DocumentFindings = { kind: 'document', documentType: 'id_card', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
+    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2026-11-22T12:00:00Z'))).toEqual({ decision: 'verified' });
+  }, 60_000);
+  test('visa (MRV-A, 2 × 44 with document code V): read as a visa, not a passport, and accepted (decision 0051)', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('visa-mrva.jpg'), { maxSide: 1600 }));
+    expect(reading).toMatchObject({ found: true, format: 'MRVA', valid: true, birthDate: '620502', expirationDate: '281201', documentCode: 'V' });
+    const findings: DocumentFindings = { kind: 'document', documentType: 'passport', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
+    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2026-11-22T12:00:00Z'))).toEqual({ decision: 'verified' });
+  }, 60_000);
+  test('visa (MRV-B, 2 × 36 with document code V): read as a visa, not a TD2 card', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('visa-mrvb.jpg'), { maxSide: 1600 }));
+    expect(reading).toMatchObject({ found: true, format: 'MRVB', valid: true, birthDate: '620502', expirationDate: '270615', documentCode: 'V' });
+  }, 60_000);
+  test('French card of 1988–2021: its own layout, no expiry printed, one derived from the issue month (decision 0051)', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('id-card-french.jpg'), { maxSide: 1600 }));
+    expect(reading).toMatchObject({ found: true, format: 'FRENCH_ID', valid: true, birthDate: '840309', expirationDate: null, issueDate: '1609' });
+    const findings: DocumentFindings = { kind: 'document', documentType: 'id_card', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
+    // Issued September 2016 to an adult: valid 15 years, to 31 August 2031.
+    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2026-11-22T12:00:00Z'))).toEqual({ decision: 'verified' });
+    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2031-09-01T12:00:00Z'))).toEqual({
+      decision: 'failed',
+      reason: 'document_expired',
+    });
+  }, 60_000);
   test('one altered check digit: independent readings agree on it, so the document is refused, not read again', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('passport-altered-check-digit.jpg'), { maxSide: 1600 }));
     expect(reading).toMatchObject({ found: true, valid: false });

@@ -1,18 +1,20 @@
 /**
- * Reads the date of birth and expiry from the MRZ of a passport (TD3) or ID card (TD1): tesseract.js
+ * Reads the date of birth and expiry from the MRZ of a passport (TD3), an ID card (TD1, TD2, the
+ * French card of 1988–2021) or a visa (MRV-A, MRV-B): tesseract.js
  * with Doubango's MRZ model (backend/models/mrz, BSD-3; docs/engine-notes.md "Documents"), loaded from the
  * repository with `cacheMethod: 'none'` so nothing is fetched from a CDN or cached on disk. The OCR
- * text is repaired by field classes (mrz-recovery.ts) and then every check digit is validated by the
- * `mrz` package: a document is never accepted on a line the check digits do not confirm.
+ * text is repaired by field classes (mrz-recovery.ts) and then every check digit is validated
+ * (mrz-validation.ts, the `mrz` package where it knows the layout): a document is never accepted on a
+ * line the check digits do not confirm.
  */
 import { join } from 'node:path';
-import { parse } from 'mrz';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import type { DecodedImage } from './image-decoding';
 import { FALLBACK_TURNS, turnImage } from './document-orientation';
 import { agreeingReadings, combineReadings, type MrzLines } from './mrz-consensus';
 import { findMrzLines, recoverMrz, type MrzFormat } from './mrz-recovery';
+import { validateMrz } from './mrz-validation';
 
 const MODEL_DIR = join(import.meta.dir, '..', '..', '..', 'models', 'mrz');
 
@@ -21,12 +23,15 @@ export type MrzReading =
   | {
       found: true;
       format: MrzFormat;
-      /** Every check digit and code the `mrz` package validates passed. */
+      /** Every check digit and code passed (mrz-validation.ts). */
       valid: boolean;
       invalidFields: string[];
       /** YYMMDD as printed; the century is inferred by the decision (document-decision.ts). */
       birthDate: string | null;
+      /** Null on the French card, whose MRZ prints none: the decision derives it from `issueDate`. */
       expirationDate: string | null;
+      /** YYMM, the French card's issue date (decision 0051); absent or null for the other layouts. */
+      issueDate?: string | null;
       documentCode: string | null;
       /**
        * How many of the independent readings (crops and page-segmentation modes) read exactly these
@@ -58,21 +63,7 @@ async function bandPng(image: DecodedImage, fromFraction: number): Promise<Buffe
 }
 
 function interpret(format: MrzFormat, repaired: MrzLines, agreeing: number): MrzReading & { found: true } {
-  try {
-    const result = parse([...repaired], { autocorrect: false });
-    return {
-      found: true,
-      format,
-      valid: result.valid,
-      invalidFields: result.details.filter((d) => !d.valid).map((d) => d.field ?? d.label),
-      birthDate: result.fields.birthDate ?? null,
-      expirationDate: result.fields.expirationDate ?? null,
-      documentCode: result.fields.documentCode ?? null,
-      agreeing,
-    };
-  } catch {
-    return { found: true, format, valid: false, invalidFields: ['format'], birthDate: null, expirationDate: null, documentCode: null, agreeing };
-  }
+  return { found: true, format, ...validateMrz(format, repaired), agreeing };
 }
 
 /** Bottom third (the MRZ of a page that fills the frame; OCR time grows with the area read), a wider band, the whole page. */

@@ -60,5 +60,13 @@ describe('findMrzLines', () => {
     expect(findMrzLines(TD1.join('\n'))).toEqual({ format: 'TD1', lines: TD1 });
   });
   test('nothing MRZ-like', () => expect(findMrzLines('hello\nworld')).toBeNull());
+  test('two lines of 33 are a TD1 read long, not a TD2 read short: no MRZ found', () => expect(findMrzLines(`${TD1[0]}<<<\n${TD1[1]}<<<`)).toBeNull());
+  test('two lines of 35 are a TD2 read short', () => {
+    const td2 = ['I<NLDERIKSSON<<ANNA<MARIA<<<<<<<<<<<', 'D231458907NLD7408122F1204159<<<<<<<6'];
+    const found = findMrzLines(`${td2[0]!.slice(0, 35)}\n${td2[1]!.slice(1)}`);
+    expect(found?.format).toBe('TD2');
+  });
+  test('a 44-character MRZ whose document code is V is a visa (MRV-A), not a passport', () =>
+    expect(findMrzLines(`V${TD3[0]!.slice(1)}\n${TD3[1]}`)?.format).toBe('MRVA'));
   test('normaliseLine maps guillemets and strange characters to the filler', () => expect(normaliseLine('p«uto é')).toBe('P<UTO<'));
 });

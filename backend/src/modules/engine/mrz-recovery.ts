@@ -1,6 +1,6 @@
 /**
- * Repairs OCR output of a machine-readable zone (ICAO Doc 9303 TD3 passports, TD1 ID cards) before
- * it is parsed. OCR of the OCR-B font confuses a few characters in known ways (docs/engine-notes.md "Documents"):
+ * Repairs OCR output of a machine-readable zone before it is parsed: ICAO Doc 9303 TD3 passports
+ * (part 4), TD1 and TD2 cards (parts 5 and 6), MRV-A and MRV-B visas (part 7). OCR of the OCR-B font confuses a few characters in known ways (docs/engine-notes.md "Documents"):
  * the filler `<` is read as K or L, O and 0 swap, I and 1 swap. Every position of an MRZ has a
  * character class (digits, letters, letters-or-digits, filler), so a letter in a digit field can only
  * be a misread digit and vice versa; where a field allows both (document numbers) the field's check
@@ -11,7 +11,12 @@
  * variant its own check digit confirms; the composite check digit still covers the result.
  */
 
-export type MrzFormat = 'TD1' | 'TD3';
+/**
+ * MRVA and MRVB are the visas of Doc 9303 part 7: the TD3 and TD2 line lengths, document code V.
+ * FRENCH_ID is the French national identity card issued from 1988 to 2021: two lines of 36 like TD2,
+ * but its own fields and no expiry date (decision 0051).
+ */
+export type MrzFormat = 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB' | 'FRENCH_ID';
 
 /** Character classes: D digit, A letter or filler (names, codes), N letter, digit or filler, C check digit, S sex (M, F or <). */
 type CharClass = 'D' | 'A' | 'N' | 'C' | 'S';
@@ -25,9 +30,39 @@ export interface Field {
   check?: number;
 }
 
-const LINE_LENGTH: Record<MrzFormat, number> = { TD1: 30, TD3: 44 };
+export const LINE_LENGTH: Record<MrzFormat, number> = { TD1: 30, TD2: 36, TD3: 44, MRVA: 44, MRVB: 36, FRENCH_ID: 36 };
 
-/** Doc 9303 part 4 (TD3) and part 5 (TD1) layouts. `S` is sex: M, F or <. */
+/**
+ * The second line of TD2, MRV-A and MRV-B (Doc 9303 parts 6 and 7): the same fields at the same
+ * places as TD3's up to the expiry check digit, then optional data up to `optionalEnd` (a visa has no
+ * composite check digit; TD2's composite is its last character).
+ */
+function shortSecondLine(length: number, composite: boolean): Field[] {
+  const optionalEnd = composite ? length - 1 : length;
+  return [
+    { line: 1, start: 0, end: 9, cls: 'N', check: 9 },
+    { line: 1, start: 9, end: 10, cls: 'C' },
+    { line: 1, start: 10, end: 13, cls: 'A' },
+    { line: 1, start: 13, end: 19, cls: 'D', check: 19 },
+    { line: 1, start: 19, end: 20, cls: 'C' },
+    { line: 1, start: 20, end: 21, cls: 'S' },
+    { line: 1, start: 21, end: 27, cls: 'D', check: 27 },
+    { line: 1, start: 27, end: 28, cls: 'C' },
+    { line: 1, start: 28, end: optionalEnd, cls: 'N' },
+    ...(composite ? [{ line: 1, start: optionalEnd, end: length, cls: 'C' as const }] : []),
+  ];
+}
+
+/** First line of every two-line layout: document code, issuing state, name. */
+function nameLine(length: number): Field[] {
+  return [
+    { line: 0, start: 0, end: 2, cls: 'A' },
+    { line: 0, start: 2, end: 5, cls: 'A' },
+    { line: 0, start: 5, end: length, cls: 'A' },
+  ];
+}
+
+/** Doc 9303 layouts (part 4 TD3, part 5 TD1, part 6 TD2, part 7 MRV-A and MRV-B). `S` is sex: M, F or <. */
 export const LAYOUTS: Record<MrzFormat, Field[]> = {
   TD3: [
     { line: 0, start: 0, end: 2, cls: 'A' },
@@ -60,6 +95,25 @@ export const LAYOUTS: Record<MrzFormat, Field[]> = {
     { line: 1, start: 29, end: 30, cls: 'C' },
     { line: 2, start: 0, end: 30, cls: 'A' },
   ],
+  TD2: [...nameLine(36), ...shortSecondLine(36, true)],
+  MRVA: [...nameLine(44), ...shortSecondLine(44, false)],
+  MRVB: [...nameLine(36), ...shortSecondLine(36, false)],
+  // The French card's own layout (not Doc 9303): surname and an administrative code on the first line;
+  // the card number (issue year and month, department, serial) with its check digit, given names,
+  // birth date with its check digit, sex and a composite check digit over both lines on the second.
+  FRENCH_ID: [
+    { line: 0, start: 0, end: 2, cls: 'A' },
+    { line: 0, start: 2, end: 5, cls: 'A' },
+    { line: 0, start: 5, end: 30, cls: 'A' },
+    { line: 0, start: 30, end: 36, cls: 'N' },
+    { line: 1, start: 0, end: 12, cls: 'N', check: 12 },
+    { line: 1, start: 12, end: 13, cls: 'C' },
+    { line: 1, start: 13, end: 27, cls: 'A' },
+    { line: 1, start: 27, end: 33, cls: 'D', check: 33 },
+    { line: 1, start: 33, end: 34, cls: 'C' },
+    { line: 1, start: 34, end: 35, cls: 'S' },
+    { line: 1, start: 35, end: 36, cls: 'C' },
+  ],
 };
 
 /** Letters OCR returns for digits (OCR-B shapes) and the reverse. */
@@ -86,17 +140,39 @@ export function normaliseLine(raw: string): string {
     .replace(/[^A-Z0-9<]/g, '<');
 }
 
-/** Picks the MRZ lines out of OCR text: the longest runs that look like MRZ lines, in page order. */
+/** The MRZ line length nearest to `length`; the shorter on a tie. */
+function nearestLength(length: number): number {
+  return [30, 36, 44].reduce((best, candidate) => (Math.abs(length - candidate) < Math.abs(length - best) ? candidate : best));
+}
+
+/**
+ * Picks the MRZ lines out of OCR text: the last runs that look like MRZ lines, in page order. Two
+ * lines of about 44 characters are a passport (TD3), or a visa (MRV-A) when the document code is V;
+ * three of about 30 an ID card (TD1); two of about 36 a TD2 card, a visa (MRV-B) or the French
+ * national identity card of 1988–2021. TD1 is tried
+ * before the 36-character layouts because it needs three lines, which a two-line band does not give.
+ */
 export function findMrzLines(ocrText: string): { format: MrzFormat; lines: string[] } | null {
   const candidates = ocrText
     .split('\n')
     .map(normaliseLine)
     .filter((line) => line.length >= 25 && (line.match(/</g)?.length ?? 0) >= 1);
-  for (const format of ['TD3', 'TD1'] as const) {
-    const count = format === 'TD3' ? 2 : 3;
-    const length = LINE_LENGTH[format];
-    const fitting = candidates.filter((line) => Math.abs(line.length - length) <= 3);
-    if (fitting.length >= count) return { format, lines: fitting.slice(-count) };
+  for (const [length, count] of [
+    [44, 2],
+    [30, 3],
+    [36, 2],
+  ] as const) {
+    // Within three characters of the layout's length, and nearer to it than to another layout's (a
+    // line of 33 is a TD1 line read long rather than a TD2 line read short).
+    const fitting = candidates.filter((line) => Math.abs(line.length - length) <= 3 && nearestLength(line.length) === length);
+    if (fitting.length < count) continue;
+    const lines = fitting.slice(-count);
+    // Doc 9303 part 7: a visa's document code starts with V (a passport's with P, a card's with A, C or I).
+    const visa = lines[0]!.startsWith('V');
+    if (length === 44) return { format: visa ? 'MRVA' : 'TD3', lines };
+    if (length === 30) return { format: 'TD1', lines };
+    // The French card (decision 0051) starts with ID and its issuing state, FRA.
+    return { format: visa ? 'MRVB' : lines[0]!.startsWith('IDFRA') ? 'FRENCH_ID' : 'TD2', lines };
   }
   return null;
 }
