@@ -33,11 +33,11 @@ for (const target of TARGETS) {
       const { endpointId } = await bed.endpoint(path, ['session.started']);
       const made: string[] = [];
       for (let i = 0; i < 5; i++) {
-        bed.clock.advance(SEC);
+        // The 3rd and 4th deliveries are made at the same instant and fall on either side of a page
+        // boundary: the id orders them, so neither is lost or repeated between pages.
+        if (i !== 3) bed.clock.advance(SEC);
         made.push((await bed.session()).startedEventId);
       }
-      // Two deliveries made at the same instant: the id orders them, so none is lost between pages.
-      made.push((await bed.session()).startedEventId);
       const endpoint = await requireEndpoint(bed.database.db, bed.tenantId, endpointId);
 
       const seen: string[] = [];
@@ -50,10 +50,11 @@ for (const target of TARGETS) {
         after = page.next;
         if (!after) break;
       }
-      expect(pages).toEqual([2, 2, 2]);
-      expect(new Set(seen).size).toBe(made.length);
-      expect(seen.slice(2)).toEqual([...made].reverse().slice(2));
-      expect(new Set(seen.slice(0, 2))).toEqual(new Set(made.slice(-2)));
+      expect(pages).toEqual([2, 2, 1]);
+      expect(seen).toHaveLength(made.length);
+      expect(new Set(seen)).toEqual(new Set(made));
+      expect([seen[0], seen[3], seen[4]]).toEqual([made[4], made[1], made[0]]);
+      expect(new Set(seen.slice(1, 3))).toEqual(new Set([made[2]!, made[3]!]));
       const whole = await deliveryLog(bed.database.db, endpoint, null);
       expect(whole.next).toBeNull();
       expect(whole.deliveries.map((d) => d.eventId)).toEqual(seen);
