@@ -475,7 +475,7 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('webhook_deliveries_deadline_idx').on(t.deadlineAt).where(sql`${t.status} = 'pending'`),
     index('webhook_deliveries_endpoint_status_idx').on(t.endpointId, t.status),
-    // The dashboard's delivery log: keyset pages, newest first (modules/dashboard/webhook-routes.ts).
+    // The dashboard's delivery log: keyset pages, newest first (modules/webhooks/endpoints/delivery-log.ts).
     index('webhook_deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt, t.id),
     index('webhook_deliveries_endpoint_delivered_idx').on(t.endpointId, t.deliveredAt),
     index('webhook_deliveries_leased_idx').on(t.endpointId, t.leaseUntil).where(sql`${t.leaseUntil} is not null`),

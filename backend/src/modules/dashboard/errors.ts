@@ -48,8 +48,6 @@ export const DASHBOARD_ERRORS = defineErrors({
   ALREADY_MEMBER: { status: 409, message: (p: { email: string }) => `${p.email} is already a member of this tenant` },
   MEMBER_NOT_FOUND: { status: 404, message: (p: { userId: string }) => `no member "${p.userId}" in this tenant` },
   LAST_OWNER: { status: 409, message: 'the last owner can be neither removed nor demoted; make another member owner first' },
-  DELIVERY_NOT_FOUND: { status: 404, message: (p: { eventId: string }) => `no delivery of event "${p.eventId}" to this endpoint` },
-  DELIVERY_PENDING: { status: 409, message: (p: { eventId: string }) => `event ${p.eventId} is still being delivered; wait for it to settle` },
   CURSOR_INVALID: { status: 400, message: 'cursor is not one this API returned' },
   EXPORT_RANGE_INVALID: {
     status: 400,

@@ -1,5 +1,5 @@
 /**
- * Error codes of webhook endpoint configuration, redelivery and test (spec "Webhook endpoint",
+ * Error codes of webhook endpoint configuration, redelivery, resend and test (spec "Webhook endpoint",
  * "Limits", Delivery rules 10–12). The messages name values, never CLI flags: the CLI rewords the
  * codes whose words depend on its syntax (cli/cli-wording.ts). A key pair that does not exist is
  * the tenants module's KEY_PAIR_NOT_FOUND.
@@ -38,6 +38,10 @@ export const WEBHOOK_ERRORS = defineErrors({
     status: 409,
     message: (p: { endpointId: string }) => `endpoint ${p.endpointId} is paused; use test and resume first, then redeliver`,
   },
+  /** Resending one event: the endpoint has no delivery of it (webhook_deliveries is per event and endpoint). */
+  DELIVERY_NOT_FOUND: { status: 404, message: (p: { eventId: string }) => `no delivery of event "${p.eventId}" to this endpoint` },
+  /** Resending one event: a pending delivery is still being attempted; it is resent once settled. */
+  DELIVERY_PENDING: { status: 409, message: (p: { eventId: string }) => `event ${p.eventId} is still being delivered; wait for it to settle` },
   /** Delivery rule 12: once an endpoint exists, events go to endpoints. */
   LEGACY_WEBHOOK_SUPERSEDED: {
     status: 409,

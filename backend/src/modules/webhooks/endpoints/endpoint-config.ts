@@ -4,7 +4,7 @@
  * Limits (spec "Limits"): at most 20 endpoints per tenant, at most 20 events per endpoint.
  *
  * Also the operator/dashboard actions on an endpoint: edit, enable/disable (endpoint-state.ts),
- * redeliver (redelivery.ts), and the legacy single-webhook configuration, which the first
+ * redeliver and resend one event (redelivery.ts), rotate the secret, and the legacy single-webhook configuration, which the first
  * endpoint created migrates (spec Delivery rule 12). Test and resume: test-endpoint.ts.
  */
 import { and, count, eq } from 'drizzle-orm';
@@ -21,7 +21,7 @@ import { legacyEndpointId } from '../routing';
 import { WEBHOOK_ERRORS } from '../errors';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../settings';
 import { disableEndpoint, effectiveState, enableEndpoint } from './endpoint-state';
-import { requestRedelivery } from './redelivery';
+import { requestRedelivery, resendDelivery } from './redelivery';
 
 const MAX_ENDPOINTS_PER_TENANT = 20;
 const MAX_EVENTS_PER_ENDPOINT = 20;
@@ -191,6 +191,30 @@ export async function redeliverEndpoint(deps: EndpointActionDeps, tenantId: stri
   await requireTenant(deps.db, tenantId);
   await requireEndpoint(deps.db, tenantId, endpointId);
   return requestRedelivery(deps.db, deps.clock.now(), deps.settings ?? DEFAULT_WEBHOOK_SETTINGS, endpointId);
+}
+
+/**
+ * Resends one settled event to the endpoint (the dashboard's delivery log): refused like a
+ * redelivery, and it keeps the event id and body; see resendDelivery in redelivery.ts.
+ */
+export async function resendEvent(deps: EndpointActionDeps, tenantId: string, endpointId: string, eventId: string) {
+  await requireTenant(deps.db, tenantId);
+  const endpoint = await requireEndpoint(deps.db, tenantId, endpointId);
+  return resendDelivery(deps.db, deps.clock.now(), deps.settings ?? DEFAULT_WEBHOOK_SETTINGS, endpoint, eventId);
+}
+
+/**
+ * A new signing secret, returned this once. It replaces the old one at once (decision 0036): the
+ * next attempt, retries of queued events included, is signed with the new secret only, since every
+ * attempt reads the endpoint's current secret (Authentication 8).
+ */
+export async function rotateSecret(db: Db, tenantId: string, endpointId: string): Promise<{ secret: string }> {
+  await requireTenant(db, tenantId);
+  const row = await requireEndpoint(db, tenantId, endpointId);
+  if (row.legacy) throw WEBHOOK_ERRORS.LEGACY_ENDPOINT_NOT_EDITABLE();
+  const secret = newWebhookSecret();
+  await db.update(webhookEndpoints).set({ secret }).where(eq(webhookEndpoints.id, row.id));
+  return { secret };
 }
 
 /**

@@ -4,11 +4,13 @@
  * docs/decisions-on-open-points.md "Delivery attempts"). Read-only; tenant-scoped.
  */
 import { and, asc, count, desc, eq, gte, inArray, max } from 'drizzle-orm';
+import type { Endpoint, EventKind } from '@ageverify/protocol';
 import type { Db } from '../../../db/database';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../../db/schema';
+import { WEBHOOK_ERRORS } from '../errors';
 import { DEFAULT_WEBHOOK_SETTINGS } from '../settings';
 import { effectiveState } from './endpoint-state';
-import { latestRedelivery } from './redelivery';
+import { latestRedelivery, redeliveryProgress } from './redelivery';
 
 export type DeliveryHealth = 'healthy' | 'degraded' | 'failing' | 'paused' | 'disabled';
 
@@ -69,6 +71,47 @@ export async function endpointHealth(db: Db, now: Date, tenantId: string, endpoi
     });
   }
   return result;
+}
+
+/**
+ * The dashboard's view of a tenant's endpoints (or of one): configuration, health (endpointHealth)
+ * and the progress of the latest redelivery. The legacy webhook is not an endpoint here: the
+ * dashboard shows it apart, until the first endpoint migrates it (Delivery rule 12).
+ */
+export async function endpointViews(db: Db, now: Date, tenantId: string, endpointId?: string): Promise<Endpoint[]> {
+  const health = await endpointHealth(db, now, tenantId, endpointId);
+  const rows = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(endpointId ? and(eq(webhookEndpoints.tenantId, tenantId), eq(webhookEndpoints.id, endpointId)) : eq(webhookEndpoints.tenantId, tenantId));
+  const views: Endpoint[] = [];
+  for (const h of health) {
+    const row = rows.find((r) => r.id === h.endpointId);
+    if (!row || row.legacy) continue;
+    views.push({
+      endpointId: row.id,
+      url: row.url,
+      events: row.events as EventKind[],
+      pairId: row.pairId,
+      enabled: row.enabled,
+      state: h.state,
+      health: h.health,
+      lastSuccessAt: h.lastSuccessfulDeliveryAt,
+      undelivered: h.undeliveredEvents,
+      pausedAt: h.pause?.pausedAt ?? null,
+      pauseReason: h.pause?.reason ?? null,
+      createdAt: row.createdAt.toISOString(),
+      redelivery: await redeliveryProgress(db, row.id),
+    });
+  }
+  return views;
+}
+
+/** One endpoint's view (endpointViews); refused like any look-up of an endpoint the tenant does not have. */
+export async function endpointView(db: Db, now: Date, tenantId: string, endpointId: string): Promise<Endpoint> {
+  const [view] = await endpointViews(db, now, tenantId, endpointId);
+  if (!view) throw WEBHOOK_ERRORS.ENDPOINT_NOT_FOUND({ tenantId, endpointId });
+  return view;
 }
 
 /** Every delivery of one event and every attempt of each (newest attempt last). Null when the tenant has no such event. */

@@ -27,13 +27,22 @@ function eligible(endpointId: string, windowStart: Date, requestedAt: Date, excl
   );
 }
 
-/** Queues a redelivery. Refused for a Paused or Disabled endpoint: it does not deliver, so nothing could go out. */
+/**
+ * The one refusal rule of sending past events again (Delivery rule 10), for a redelivery and for
+ * the resend of one event alike: a Disabled or a Paused endpoint does not deliver, so nothing
+ * could go out. Disabled is told first (enabling is what the caller must do before anything else).
+ */
+export function refuseRedelivery(endpoint: Pick<typeof webhookEndpoints.$inferSelect, 'id' | 'enabled' | 'deliveryState'>): void {
+  if (!endpoint.enabled) throw WEBHOOK_ERRORS.REDELIVERY_ENDPOINT_DISABLED({ endpointId: endpoint.id });
+  if (endpoint.deliveryState === 'paused') throw WEBHOOK_ERRORS.REDELIVERY_ENDPOINT_PAUSED({ endpointId: endpoint.id });
+}
+
+/** Queues a redelivery. Refused for a Paused or Disabled endpoint (refuseRedelivery). */
 export async function requestRedelivery(db: Db, now: Date, settings: Pick<WebhookSettings, 'redeliverWindowMs' | 'redeliverBatchSize'>, endpointId: string) {
   return db.transaction(async (tx) => {
     const [endpoint] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)).for('update');
     if (!endpoint) throw WEBHOOK_ERRORS.ENDPOINT_NOT_FOUND({ endpointId });
-    if (!endpoint.enabled) throw WEBHOOK_ERRORS.REDELIVERY_ENDPOINT_DISABLED({ endpointId });
-    if (endpoint.deliveryState === 'paused') throw WEBHOOK_ERRORS.REDELIVERY_ENDPOINT_PAUSED({ endpointId });
+    refuseRedelivery(endpoint);
     const [waiting] = await tx
       .select()
       .from(webhookRedeliveries)
@@ -117,13 +126,20 @@ export async function releaseRedeliveryBatches(db: Db, now: Date, settings: Pick
   });
 }
 
-export async function latestRedelivery(db: DbOrTx, endpointId: string) {
+/** The latest redelivery request of an endpoint (by request time), or null: what latestRedelivery and redeliveryProgress report on. */
+async function latestRequest(db: DbOrTx, endpointId: string) {
   const [job] = await db
     .select()
     .from(webhookRedeliveries)
     .where(eq(webhookRedeliveries.endpointId, endpointId))
     .orderBy(desc(webhookRedeliveries.requestedAt))
     .limit(1);
+  return job ?? null;
+}
+
+/** The latest redelivery request as the CLI's health shows it: its status, batches released and deliveries queued so far. */
+export async function latestRedelivery(db: DbOrTx, endpointId: string) {
+  const job = await latestRequest(db, endpointId);
   if (!job) return null;
   return {
     redeliveryId: job.id,
@@ -134,6 +150,64 @@ export async function latestRedelivery(db: DbOrTx, endpointId: string) {
     finishedAt: job.finishedAt?.toISOString() ?? null,
     note: job.note,
   };
+}
+
+/**
+ * The latest redelivery request as progress (the dashboard's endpoint view): the events it covers
+ * and how many of them have been delivered. While the request waits, events not yet released into
+ * a batch count too (they are what releaseRedeliveryBatches will still send).
+ */
+export async function redeliveryProgress(db: DbOrTx, endpointId: string): Promise<{ requestedAt: string; total: number; sent: number } | null> {
+  const job = await latestRequest(db, endpointId);
+  if (!job) return null;
+  const [sent] = await db
+    .select({ n: count() })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.redeliveryId, job.id), eq(webhookDeliveries.status, 'delivered')));
+  const [waiting] =
+    job.status === 'waiting'
+      ? await db
+          .select({ n: count() })
+          .from(webhookDeliveries)
+          .where(
+            and(
+              eq(webhookDeliveries.endpointId, endpointId),
+              eq(webhookDeliveries.status, 'undelivered'),
+              gte(webhookDeliveries.createdAt, job.windowStart),
+              or(isNull(webhookDeliveries.redeliveryId), ne(webhookDeliveries.redeliveryId, job.id)),
+            ),
+          )
+      : [{ n: 0 }];
+  return { requestedAt: job.requestedAt.toISOString(), total: job.queued + (waiting?.n ?? 0), sent: sent?.n ?? 0 };
+}
+
+/**
+ * Resends one settled event to one endpoint (the dashboard's "resend" in the delivery log; the
+ * endpoint row already read for the tenant): the same refusals as a redelivery (refuseRedelivery),
+ * then the delivery row is re-armed like a redelivery batch row, so the same event id and the body
+ * fixed at its first attempt go out again, signed with the current secret. A pending delivery is
+ * refused: it is still being delivered.
+ */
+export async function resendDelivery(
+  db: Db,
+  now: Date,
+  settings: Pick<WebhookSettings, 'deliveryWindowMs'>,
+  endpoint: Pick<typeof webhookEndpoints.$inferSelect, 'id' | 'tenantId' | 'enabled' | 'deliveryState'>,
+  eventId: string,
+): Promise<{ eventId: string }> {
+  refuseRedelivery(endpoint);
+  await db.transaction(async (tx) => {
+    const [delivery] = await tx
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.eventId, eventId), eq(webhookDeliveries.tenantId, endpoint.tenantId)))
+      .for('update');
+    if (!delivery) throw WEBHOOK_ERRORS.DELIVERY_NOT_FOUND({ eventId });
+    if (delivery.status === 'pending') throw WEBHOOK_ERRORS.DELIVERY_PENDING({ eventId });
+    await tx.update(webhookDeliveries).set(rearmedDelivery(now, settings.deliveryWindowMs)).where(eq(webhookDeliveries.id, delivery.id));
+    await wakeDispatchersOnCommit(tx);
+  });
+  return { eventId };
 }
 
 /**
