@@ -102,7 +102,15 @@ export class DashKeys extends DashScreen {
     return html`<form class="card" @submit=${this.create} novalidate>
       <div class="field">
         <label for="new-label">${i18n.t('keys.labelField')}</label>
-        <input id="new-label" name="label" type="text" autocomplete="off" placeholder=${i18n.t('keys.labelPlaceholder')} aria-describedby="new-label-hint" />
+        <input
+          id="new-label"
+          name="label"
+          type="text"
+          autocomplete="off"
+          placeholder=${i18n.t('keys.labelPlaceholder')}
+          aria-describedby="new-label-hint"
+          @keydown=${this.noImplicitSubmit}
+        />
         <span id="new-label-hint" class="muted">${i18n.t('keys.labelHint')}</span>
       </div>
       <div class="actions">
@@ -111,6 +119,11 @@ export class DashKeys extends DashScreen {
       </div>
     </form>`;
   }
+
+  /** Enter in the label field would press the first button, Create live key pair: which pair to make is the user's click. */
+  private readonly noImplicitSubmit = (event: KeyboardEvent) => {
+    if (event.key === 'Enter') event.preventDefault();
+  };
 
   private renderLabel(pair: KeyPairView) {
     if (this.editing !== pair.pairId) {

@@ -3,7 +3,7 @@ import type { CreateKeyPairResponse, FirstRunSetupResponse, SetupRequest } from 
 import { request } from './api';
 import { i18n } from './i18n';
 import { newAccountFields } from './new-account-fields';
-import { fragmentParam } from './router';
+import { fragmentParam, routeHref } from './router';
 import type { SecretItem } from './dash-secret';
 import { errorMessage, formValues } from './screen-base';
 import { baseStyles } from './styles';
@@ -55,10 +55,10 @@ export class DashSetup extends LitElement {
     ];
     return html`<h1 tabindex="-1">${i18n.t('setup.readyTitle')}</h1>
       <p>${i18n.t('setup.readyIntro')}</p>
-      <dash-secret .heading=${i18n.t('setup.sandboxPair')} .doneLabel=${i18n.t('setup.continue')} .items=${items} @dash-dismiss=${this.continue}></dash-secret>`;
+      <dash-secret .heading=${i18n.t('setup.sandboxPair')} .doneLabel=${i18n.t('setup.continue')} .items=${items} @dash-dismiss=${this.openDashboard}></dash-secret>`;
   }
 
-  private continue(): void {
+  private openDashboard(): void {
     const tenantId = this.created!.tenantId;
     this.dispatchEvent(new CustomEvent('dash-signed-in', { detail: { tenantId }, bubbles: true, composed: true }));
   }
@@ -71,8 +71,9 @@ export class DashSetup extends LitElement {
       const body: SetupRequest = { token: this.token!, tenantName: values.tenantName ?? '', email: values.email ?? '', password: values.password ?? '' };
       if (values.name) body.name = values.name;
       const result = await request<FirstRunSetupResponse>('POST', '/setup', body);
-      // The token is spent: it leaves the address bar now, not only when the dashboard opens.
-      window.history.replaceState(null, '', '/dashboard/');
+      // The token is spent: it leaves the address bar now, not only when the dashboard opens; a
+      // reload from here opens the signed-in dashboard (the secret is not shown again, as anywhere).
+      window.history.replaceState(null, '', `/dashboard/${routeHref('overview')}`);
       this.created = { tenantId: result.tenantId, pair: result.sandboxKeyPair };
     } catch (error) {
       this.problem = errorMessage(error);
