@@ -86,7 +86,10 @@ test('first run: / explains where the setup link is; the logged link creates the
   expect(link.startsWith(`${server.url}/dashboard/setup#token=`), link).toBe(true);
   await ownerPage.goto(link);
   await expectNoSeriousA11yViolations(ownerPage, 'setup form');
-  await dashboard.completeSetup(link, OWNER);
+  // Setup shows the sandbox pair it made, the secret this once (issue 23); the list keeps only its hint.
+  const sandboxPair = await dashboard.completeSetup(link, OWNER);
+  expect(sandboxPair.publishableKey).toMatch(/^pk_test_/);
+  expect(sandboxPair.secretKey).toMatch(/^sk_test_/);
   // The one-time token leaves the address bar once used.
   expect(ownerPage.url()).not.toContain('token=');
   await expect(ownerPage.getByTestId('overview-tenant')).toContainText(`Account ${OWNER.tenantName}`);
@@ -130,8 +133,13 @@ test('sign in: a wrong password is refused, the right one opens the dashboard; s
 test('API keys: a live and a sandbox pair, the secret shown once, both keys of each work against the API', async ({ request }) => {
   await dashboard.open('API keys');
   const keysPage = new DashboardKeysPage(ownerPage);
-  keys.live = await keysPage.create('live');
+  keys.live = await keysPage.create('live', 'Checkout server');
   keys.sandbox = await keysPage.create('sandbox');
+  // Labels (issue 23): given at creation, changed later in the row.
+  await expect(keysPage.row(keys.live.publishableKey)).toContainText('Checkout server');
+  await expect(keysPage.row(keys.sandbox.publishableKey)).toContainText('No label');
+  await keysPage.rename(keys.sandbox.publishableKey, 'Staging');
+  await expect(keysPage.row(keys.sandbox.publishableKey)).toContainText('Staging');
   expect(keys.live.publishableKey).toMatch(/^pk_live_/);
   expect(keys.live.secretKey).toMatch(/^sk_live_/);
   expect(keys.sandbox.publishableKey).toMatch(/^pk_test_/);
@@ -164,15 +172,18 @@ test('allowed domains: the service says what is wrong with an entry; a good one 
   await expect(ownerPage.getByText('*.example.com allows every subdomain of example.com but not example.com itself')).toBeVisible();
   await expectNoSeriousA11yViolations(ownerPage, 'allowed domains');
   const field = ownerPage.getByLabel('Domain', { exact: true });
-  await field.fill('https://shop.example.com/path');
+  await field.fill('shop..example.com');
   await ownerPage.getByRole('button', { name: 'Add domain' }).click();
-  await expect(dashboard.alert).toContainText('without scheme, port or path');
+  await expect(dashboard.alert).toContainText('is not a valid host name');
   await expect(field).toBeFocused();
   await expectNoSeriousA11yViolations(ownerPage, 'allowed domains with an error');
-  await field.fill('shop.example.com');
+  // A pasted URL is reduced to its host, with a note saying so (issue 23).
+  await field.fill('https://shop.example.com/return');
   await ownerPage.getByRole('button', { name: 'Add domain' }).click();
   const list = ownerPage.getByTestId('domain-list');
   await expect(list).toContainText('shop.example.com');
+  await expect(ownerPage.getByTestId('domain-reduced')).toContainText('only its host shop.example.com was added');
+  await expectNoSeriousA11yViolations(ownerPage, 'allowed domains with a reduced URL');
   await field.fill('*.acme.test');
   await ownerPage.getByRole('button', { name: 'Add domain' }).click();
   await expect(list).toContainText('*.acme.test');

@@ -199,8 +199,8 @@ test('next to a running service (set-up command 1), bun run demo uses it', async
 
 /**
  * The dashboard steps of the quickstart, with the HTTP calls its pages make (the browser clicks are
- * e2e/dashboard.spec.ts): the start command logs the setup link; setup signs the owner in; a
- * sandbox pair, a domain and "Try it"; then the curl block with the keys the dashboard showed.
+ * e2e/dashboard.spec.ts): the start command logs the setup link; setup signs the owner in and shows
+ * its sandbox pair; a domain and "Try it"; then the curl block with the keys the dashboard showed.
  */
 test('the quickstart through the dashboard: setup link in the log, account, keys, domain, try it, then the curl block', async () => {
   const run = scratchRun();
@@ -236,9 +236,12 @@ test('the quickstart through the dashboard: setup link in the log, account, keys
   });
   expect(setup.status).toBe(201);
   const tenant = `/tenants/${setup.body.tenantId}`;
-  // Step 2: a sandbox pair.
-  const pair = await call('POST', `${tenant}/keys`, { sandbox: true });
-  expect(pair.status).toBe(201);
+  // Step 2: the sandbox pair setup made, shown on the setup page (decision 0052).
+  const pair = { body: setup.body.sandboxKeyPair as { publishableKey: string; secretKey: string } };
+  expect(pair.body.publishableKey).toStartWith('pk_test_');
+  expect(pair.body.secretKey).toStartWith('sk_test_');
+  // More pairs come from API keys, each with an optional label.
+  expect((await call('POST', `${tenant}/keys`, { sandbox: true, label: 'Second pair' })).status).toBe(201);
   // Step 3: a domain.
   expect((await call('POST', `${tenant}/domains`, { domain: 'shop.example.com' })).status).toBe(201);
   // Step 4: try it opens the verify UI for a sandbox session.

@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit';
-import type { AddDomainRequest, DomainsResponse } from '@ageverify/protocol';
+import type { AddDomainRequest, AddDomainResponse, DomainsResponse } from '@ageverify/protocol';
 import type { DashConfirm } from './dash-confirm';
 import { i18n } from './i18n';
 import { DashScreen, errorMessage, formValues } from './screen-base';
@@ -7,16 +7,25 @@ import { baseStyles } from './styles';
 
 /**
  * Allowed return-URL domains (issue 12, item 4). The service validates each entry
- * (backend/src/modules/tenants/domain-rules.ts); its message is shown beside the field.
+ * (backend/src/modules/tenants/domain-rules.ts); its message is shown beside the field. A pasted
+ * URL is stored as its host by the service (issue 23), and a note says what was stored.
  */
 export class DashDomains extends DashScreen {
-  static override properties = { domains: { state: true }, problem: { state: true }, busy: { state: true }, added: { state: true } };
+  static override properties = {
+    domains: { state: true },
+    problem: { state: true },
+    busy: { state: true },
+    added: { state: true },
+    reduced: { state: true },
+  };
   static override styles = [baseStyles];
 
   domains: string[] = [];
   problem: string | null = null;
   busy = false;
   added: string | null = null;
+  /** The last entry added, when the service reduced it (a URL) to its host. */
+  reduced: { from: string; domain: string } | null = null;
 
   protected async load(): Promise<void> {
     this.domains = (await this.call<DomainsResponse>('GET', '/domains')).domains;
@@ -44,7 +53,12 @@ export class DashDomains extends DashScreen {
         </div>
         <button type="submit" ?disabled=${this.busy}>${i18n.t('domains.add')}</button>
       </form>
-      <p role="status" class="visually-hidden">${this.added ? i18n.t('domains.addedStatus', { domain: this.added }) : ''}</p>
+      ${
+        this.reduced
+          ? html`<p class="success" data-testid="domain-reduced">${i18n.t('domains.reducedNote', { from: this.reduced.from, domain: this.reduced.domain })}</p>`
+          : nothing
+      }
+      <p role="status" class="visually-hidden">${this.statusText()}</p>
       ${this.renderLoadState()}
       ${!this.loading && this.domains.length === 0 ? html`<p class="muted">${i18n.t('domains.none')}</p>` : nothing}
       <ul data-testid="domain-list">
@@ -66,10 +80,13 @@ export class DashDomains extends DashScreen {
     this.busy = true;
     this.problem = null;
     this.added = null;
+    this.reduced = null;
     try {
       const body: AddDomainRequest = { domain: values.domain ?? '' };
-      this.domains = (await this.call<DomainsResponse>('POST', '/domains', body)).domains;
-      this.added = body.domain.trim();
+      const answer = await this.call<AddDomainResponse>('POST', '/domains', body);
+      this.domains = answer.domains;
+      this.added = answer.domain;
+      if (answer.reducedFrom !== null) this.reduced = { from: answer.reducedFrom, domain: answer.domain };
       form.reset();
     } catch (error) {
       this.problem = errorMessage(error);
@@ -80,6 +97,12 @@ export class DashDomains extends DashScreen {
     }
   }
 
+  /** Read out after an add: the note itself when the entry was reduced, so it is not missed. */
+  private statusText(): string {
+    if (this.reduced) return i18n.t('domains.reducedNote', { from: this.reduced.from, domain: this.reduced.domain });
+    return this.added ? i18n.t('domains.addedStatus', { domain: this.added }) : '';
+  }
+
   private async removeDomain(domain: string): Promise<void> {
     const confirmed = await this.renderRoot.querySelector<DashConfirm>('dash-confirm')!.ask({
       heading: i18n.t('domains.removeTitle'),
@@ -87,6 +110,8 @@ export class DashDomains extends DashScreen {
       confirmLabel: i18n.t('domains.remove'),
     });
     if (!confirmed) return;
+    this.added = null;
+    this.reduced = null;
     try {
       this.domains = (await this.call<DomainsResponse>('DELETE', `/domains/${encodeURIComponent(domain)}`)).domains;
     } catch (error) {

@@ -1,23 +1,49 @@
 import { css, html, nothing } from 'lit';
-import type { CreateKeyPairResponse, KeyPairView, KeyPairsResponse, RevokeKeyPairRequest } from '@ageverify/protocol';
+import type {
+  CreateKeyPairRequest,
+  CreateKeyPairResponse,
+  KeyPairView,
+  KeyPairsResponse,
+  RenameKeyPairRequest,
+  RevokeKeyPairRequest,
+} from '@ageverify/protocol';
 import type { DashConfirm } from './dash-confirm';
 import type { SecretItem } from './dash-secret';
 import { formatDateTime } from './format';
 import { i18n } from './i18n';
-import { DashScreen, errorMessage } from './screen-base';
+import { DashScreen, errorMessage, formValues } from './screen-base';
 import { baseStyles } from './styles';
 
 /**
  * API key pairs (issue 12, item 3). A pair is a publishable key (browser) and a secret key (server);
- * the secret key is shown once, at creation. Developers read the list; owners and admins create and revoke.
+ * the secret key is shown once, at creation. Developers read the list; owners and admins create,
+ * label (issue 23) and revoke. The service checks a label (trimmed, at most 100 characters) and its
+ * message says what is wrong.
  */
 export class DashKeys extends DashScreen {
-  static override properties = { pairs: { state: true }, created: { state: true }, problem: { state: true }, busy: { state: true } };
+  static override properties = {
+    pairs: { state: true },
+    created: { state: true },
+    problem: { state: true },
+    busy: { state: true },
+    editing: { state: true },
+    renameProblem: { state: true },
+    renamed: { state: true },
+  };
   static override styles = [
     baseStyles,
     css`
       tr.revoked td {
         color: var(--dash-muted);
+      }
+      form.rename {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.5rem;
+        align-items: center;
+      }
+      form.rename .error {
+        flex-basis: 100%;
       }
     `,
   ];
@@ -26,6 +52,10 @@ export class DashKeys extends DashScreen {
   created: CreateKeyPairResponse | null = null;
   problem: string | null = null;
   busy = false;
+  /** The pair whose label is being edited in its row. */
+  editing: string | null = null;
+  renameProblem: string | null = null;
+  renamed: string | null = null;
 
   protected async load(): Promise<void> {
     this.pairs = (await this.call<KeyPairsResponse>('GET', '/keys')).pairs;
@@ -38,12 +68,14 @@ export class DashKeys extends DashScreen {
       ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
       ${this.created ? this.renderCreated(this.created) : nothing}
       ${this.renderLoadState()}
+      <p role="status" class="visually-hidden">${this.renamed ?? ''}</p>
       ${this.pairs.some((pair) => pair.launchUnavailable) ? html`<p class="error" role="note">${i18n.t('keys.launchUnavailableExplained')}</p>` : nothing}
       <div class="table-wrap">
         <table>
           <caption class="visually-hidden">${i18n.t('keys.title')}</caption>
           <thead>
             <tr>
+              <th scope="col">${i18n.t('keys.label')}</th>
               <th scope="col">${i18n.t('keys.mode')}</th>
               <th scope="col">${i18n.t('keys.publishable')}</th>
               <th scope="col">${i18n.t('keys.secret')}</th>
@@ -66,10 +98,54 @@ export class DashKeys extends DashScreen {
   }
 
   private renderCreate() {
-    return html`<div class="actions">
-      <button type="button" ?disabled=${this.busy} @click=${() => this.create(false)}>${i18n.t('keys.createLive')}</button>
-      <button type="button" class="secondary" ?disabled=${this.busy} @click=${() => this.create(true)}>${i18n.t('keys.createSandbox')}</button>
-    </div>`;
+    // Two submit buttons: the one pressed says live or sandbox (SubmitEvent.submitter).
+    return html`<form class="card" @submit=${this.create} novalidate>
+      <div class="field">
+        <label for="new-label">${i18n.t('keys.labelField')}</label>
+        <input
+          id="new-label"
+          name="label"
+          type="text"
+          autocomplete="off"
+          placeholder=${i18n.t('keys.labelPlaceholder')}
+          aria-describedby="new-label-hint"
+          @keydown=${this.noImplicitSubmit}
+        />
+        <span id="new-label-hint" class="muted">${i18n.t('keys.labelHint')}</span>
+      </div>
+      <div class="actions">
+        <button type="submit" name="mode" value="live" ?disabled=${this.busy}>${i18n.t('keys.createLive')}</button>
+        <button type="submit" name="mode" value="sandbox" class="secondary" ?disabled=${this.busy}>${i18n.t('keys.createSandbox')}</button>
+      </div>
+    </form>`;
+  }
+
+  /** Enter in the label field would press the first button, Create live key pair: which pair to make is the user's click. */
+  private readonly noImplicitSubmit = (event: KeyboardEvent) => {
+    if (event.key === 'Enter') event.preventDefault();
+  };
+
+  private renderLabel(pair: KeyPairView) {
+    if (this.editing !== pair.pairId) {
+      return pair.label ? html`<span data-testid="pair-label">${pair.label}</span>` : html`<span class="muted">${i18n.t('keys.noLabel')}</span>`;
+    }
+    const name = pair.label ?? pair.publishableKey;
+    return html`<form class="rename" @submit=${(event: Event) => this.rename(event, pair)} @keydown=${this.cancelOnEscape} novalidate>
+      <input
+        id="rename-${pair.pairId}"
+        name="label"
+        type="text"
+        autocomplete="off"
+        .value=${pair.label ?? ''}
+        aria-label=${i18n.t('keys.labelOf', { key: pair.publishableKey })}
+        aria-describedby="rename-hint-${pair.pairId}${this.renameProblem ? ` rename-error-${pair.pairId}` : ''}"
+        aria-invalid=${this.renameProblem ? 'true' : 'false'}
+      />
+      <button type="submit" ?disabled=${this.busy}>${i18n.t('common.save')}</button>
+      <button type="button" class="secondary" @click=${() => this.stopEditing(pair)}>${i18n.t('common.cancel')}</button>
+      ${this.renameProblem ? html`<span id="rename-error-${pair.pairId}" class="error" role="alert">${this.renameProblem}</span>` : nothing}
+      <span id="rename-hint-${pair.pairId}" class="visually-hidden">${i18n.t('keys.renameHint', { name })}</span>
+    </form>`;
   }
 
   private renderCreated(created: CreateKeyPairResponse) {
@@ -91,6 +167,7 @@ export class DashKeys extends DashScreen {
     else if (pair.launchUnavailable) state = html`<span class="badge bad">${i18n.t('keys.launchUnavailable')}</span>`;
     else if (pair.publishableRevokedAt) state = html`<span class="badge warn">${i18n.t('keys.publishableRevoked')}</span>`;
     return html`<tr class=${revoked ? 'revoked' : ''} data-pair-id=${pair.pairId}>
+      <td>${this.renderLabel(pair)}</td>
       <td><span class="badge ${pair.sandbox ? 'warn' : 'ok'}">${pair.sandbox ? i18n.t('keys.sandbox') : i18n.t('keys.live')}</span></td>
       <td><code>${pair.publishableKey}</code>${pair.publishableRevokedAt && !revoked ? html`<br /><span class="muted">${i18n.t('keys.revokedAt', { date: formatDateTime(pair.publishableRevokedAt) })}</span>` : nothing}</td>
       <td><code>${pair.secretKeyHint}</code></td>
@@ -99,6 +176,18 @@ export class DashKeys extends DashScreen {
       ${
         this.may('keys')
           ? html`<td>
+            <div class="actions">
+              <button
+                type="button"
+                class="secondary"
+                id="rename-button-${pair.pairId}"
+                ?disabled=${this.editing === pair.pairId}
+                aria-label=${i18n.t('keys.renameLabel', { key: pair.publishableKey })}
+                @click=${() => this.startEditing(pair)}
+              >
+                ${i18n.t('keys.rename')}
+              </button>
+            </div>
             ${
               revoked
                 ? nothing
@@ -121,14 +210,61 @@ export class DashKeys extends DashScreen {
     </tr>`;
   }
 
-  private async create(sandbox: boolean): Promise<void> {
+  private async create(event: SubmitEvent): Promise<void> {
+    const values = formValues(event);
+    const form = event.target as HTMLFormElement;
+    const sandbox = (event.submitter as HTMLButtonElement | null)?.value === 'sandbox';
     this.busy = true;
     this.problem = null;
     try {
-      this.created = await this.call<CreateKeyPairResponse>('POST', '/keys', { sandbox });
+      const body: CreateKeyPairRequest = { sandbox };
+      if (values.label?.trim()) body.label = values.label;
+      this.created = await this.call<CreateKeyPairResponse>('POST', '/keys', body);
+      form.reset();
       await this.load();
     } catch (error) {
       this.problem = errorMessage(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async startEditing(pair: KeyPairView): Promise<void> {
+    this.editing = pair.pairId;
+    this.renameProblem = null;
+    this.renamed = null;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLInputElement>(`#rename-${CSS.escape(pair.pairId)}`)?.focus();
+  }
+
+  /** Back to the row's Rename button, so keyboard users keep their place. */
+  private async stopEditing(pair: KeyPairView): Promise<void> {
+    this.editing = null;
+    this.renameProblem = null;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLButtonElement>(`#rename-button-${CSS.escape(pair.pairId)}`)?.focus();
+  }
+
+  private readonly cancelOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape') return;
+    const pair = this.pairs.find((candidate) => candidate.pairId === this.editing);
+    if (pair) void this.stopEditing(pair);
+  };
+
+  private async rename(event: Event, pair: KeyPairView): Promise<void> {
+    const values = formValues(event);
+    this.busy = true;
+    this.renameProblem = null;
+    try {
+      const body: RenameKeyPairRequest = { label: values.label?.trim() ? values.label : null };
+      const updated = await this.call<KeyPairView>('PATCH', `/keys/${encodeURIComponent(pair.pairId)}`, body);
+      this.pairs = this.pairs.map((candidate) => (candidate.pairId === updated.pairId ? updated : candidate));
+      this.renamed = updated.label ? i18n.t('keys.renamed', { label: updated.label }) : i18n.t('keys.labelRemoved');
+      await this.stopEditing(pair);
+    } catch (error) {
+      this.renameProblem = errorMessage(error);
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLInputElement>(`#rename-${CSS.escape(pair.pairId)}`)?.focus();
     } finally {
       this.busy = false;
     }

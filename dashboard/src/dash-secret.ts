@@ -19,6 +19,7 @@ export interface SecretItem {
 export class DashSecret extends LitElement {
   static override properties = {
     heading: { type: String },
+    doneLabel: { type: String },
     items: { attribute: false },
     copied: { state: true },
   };
@@ -53,6 +54,8 @@ export class DashSecret extends LitElement {
   ];
 
   heading = '';
+  /** The dismiss button's words; "I have stored it" unless the owner says otherwise. */
+  doneLabel: string | null = null;
   items: SecretItem[] = [];
   copied: string | null = null;
 
@@ -77,7 +80,7 @@ export class DashSecret extends LitElement {
           </div>`,
       )}
       <p role="status" class="muted">${this.copied ? i18n.t('secret.copied', { label: this.copied }) : ''}</p>
-      <button type="button" @click=${this.dismiss}>${i18n.t('secret.done')}</button>
+      <button type="button" @click=${this.dismiss}>${this.doneLabel ?? i18n.t('secret.done')}</button>
     </section>`;
   }
 

@@ -1,9 +1,10 @@
 import { LitElement, html, nothing } from 'lit';
-import type { SetupRequest, SetupResponse } from '@ageverify/protocol';
+import type { CreateKeyPairResponse, FirstRunSetupResponse, SetupRequest } from '@ageverify/protocol';
 import { request } from './api';
 import { i18n } from './i18n';
 import { newAccountFields } from './new-account-fields';
-import { fragmentParam } from './router';
+import { fragmentParam, routeHref } from './router';
+import type { SecretItem } from './dash-secret';
 import { errorMessage, formValues } from './screen-base';
 import { baseStyles } from './styles';
 
@@ -11,15 +12,19 @@ import { baseStyles } from './styles';
  * First run (issue 12, item 1): creates the first tenant and its owner with the one-time token of
  * the link the server logs at boot (`/dashboard/setup#token=…`). The token is in the fragment, so
  * it never reaches a server log or a Referer header. Without a token, the page says where to find the link.
+ * Setup makes a sandbox key pair; its keys are shown here once, with the secret key's only showing
+ * (issue 23, docs/decisions/0052), before the dashboard opens.
  *
  * @fires dash-signed-in - Setup succeeded; detail.tenantId is the new tenant.
  */
 export class DashSetup extends LitElement {
-  static override properties = { busy: { state: true }, problem: { state: true } };
+  static override properties = { busy: { state: true }, problem: { state: true }, created: { state: true } };
   static override styles = [baseStyles];
 
   busy = false;
   problem: string | null = null;
+  /** After setup: the new tenant and its sandbox pair, shown until the owner continues. */
+  created: { tenantId: string; pair: CreateKeyPairResponse } | null = null;
   private readonly token = fragmentParam(window.location.hash, 'token');
 
   focusHeading(): void {
@@ -27,6 +32,7 @@ export class DashSetup extends LitElement {
   }
 
   override render() {
+    if (this.created) return this.renderCreated(this.created.pair);
     if (!this.token) {
       return html`<h1 tabindex="-1">${i18n.t('setup.title')}</h1>
         <p>${i18n.t('setup.noToken')}</p>
@@ -42,6 +48,21 @@ export class DashSetup extends LitElement {
       </form>`;
   }
 
+  private renderCreated(pair: CreateKeyPairResponse) {
+    const items: SecretItem[] = [
+      { label: i18n.t('keys.publishable'), value: pair.publishableKey, once: false, testId: 'setup-publishable-key' },
+      { label: i18n.t('keys.secret'), value: pair.secretKey, once: true, testId: 'setup-secret-key' },
+    ];
+    return html`<h1 tabindex="-1">${i18n.t('setup.readyTitle')}</h1>
+      <p>${i18n.t('setup.readyIntro')}</p>
+      <dash-secret .heading=${i18n.t('setup.sandboxPair')} .doneLabel=${i18n.t('setup.continue')} .items=${items} @dash-dismiss=${this.openDashboard}></dash-secret>`;
+  }
+
+  private openDashboard(): void {
+    const tenantId = this.created!.tenantId;
+    this.dispatchEvent(new CustomEvent('dash-signed-in', { detail: { tenantId }, bubbles: true, composed: true }));
+  }
+
   private async submit(event: Event): Promise<void> {
     const values = formValues(event);
     this.busy = true;
@@ -49,8 +70,11 @@ export class DashSetup extends LitElement {
     try {
       const body: SetupRequest = { token: this.token!, tenantName: values.tenantName ?? '', email: values.email ?? '', password: values.password ?? '' };
       if (values.name) body.name = values.name;
-      const result = await request<SetupResponse>('POST', '/setup', body);
-      this.dispatchEvent(new CustomEvent('dash-signed-in', { detail: { tenantId: result.tenantId }, bubbles: true, composed: true }));
+      const result = await request<FirstRunSetupResponse>('POST', '/setup', body);
+      // The token is spent: it leaves the address bar now, not only when the dashboard opens; a
+      // reload from here opens the signed-in dashboard (the secret is not shown again, as anywhere).
+      window.history.replaceState(null, '', `/dashboard/${routeHref('overview')}`);
+      this.created = { tenantId: result.tenantId, pair: result.sandboxKeyPair };
     } catch (error) {
       this.problem = errorMessage(error);
       await this.updateComplete;

@@ -17,7 +17,8 @@ export class DashboardKeysPage {
   }
 
   /** Creates a pair and returns the keys as the screen shows them (the secret this once). */
-  async create(kind: 'live' | 'sandbox'): Promise<{ publishableKey: string; secretKey: string }> {
+  async create(kind: 'live' | 'sandbox', label?: string): Promise<{ publishableKey: string; secretKey: string }> {
+    if (label !== undefined) await this.page.getByLabel('Label (optional)').fill(label);
     await (kind === 'live' ? this.createLive : this.createSandbox).click();
     await expect(this.newSecretKey).toBeVisible();
     const keys = { publishableKey: (await this.newPublishableKey.textContent())!.trim(), secretKey: (await this.newSecretKey.textContent())!.trim() };
@@ -28,6 +29,16 @@ export class DashboardKeysPage {
 
   row(publishableKey: string): Locator {
     return this.page.getByRole('row').filter({ hasText: publishableKey });
+  }
+
+  /** Renames a pair in its row (Enter saves). */
+  async rename(publishableKey: string, label: string): Promise<void> {
+    await this.page.getByRole('button', { name: `Rename the pair ${publishableKey}` }).click();
+    const field = this.page.getByRole('textbox', { name: `Label of the pair ${publishableKey}` });
+    await expect(field).toBeFocused();
+    await field.fill(label);
+    await field.press('Enter');
+    await expect(field).toHaveCount(0);
   }
 
   async revoke(publishableKey: string): Promise<void> {

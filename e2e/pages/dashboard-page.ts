@@ -27,7 +27,11 @@ export class DashboardPage {
     await this.page.goto(`${this.serviceUrl}${path}`);
   }
 
-  async completeSetup(link: string, account: { tenantName: string; name: string; email: string; password: string }): Promise<void> {
+  /** Sets up the first tenant; returns the sandbox pair setup made, as the screen shows it (the secret this once). */
+  async completeSetup(
+    link: string,
+    account: { tenantName: string; name: string; email: string; password: string },
+  ): Promise<{ publishableKey: string; secretKey: string }> {
     await this.page.goto(link);
     await expect(this.heading).toHaveText('Set up AgeVerify');
     await this.page.getByLabel('Account name (your company or shop)').fill(account.tenantName);
@@ -35,7 +39,17 @@ export class DashboardPage {
     await this.page.getByLabel('Email').fill(account.email);
     await this.page.getByLabel('Password', { exact: true }).fill(account.password);
     await this.page.getByRole('button', { name: 'Create account' }).click();
+    await expect(this.heading).toHaveText('Your account is ready');
+    const secretKey = this.page.getByTestId('setup-secret-key');
+    await expect(secretKey).toBeVisible();
+    await expect(this.page.getByText('shown only this once')).toBeVisible();
+    const keys = {
+      publishableKey: (await this.page.getByTestId('setup-publishable-key').textContent())!.trim(),
+      secretKey: (await secretKey.textContent())!.trim(),
+    };
+    await this.page.getByRole('button', { name: 'I have stored it: open the dashboard' }).click();
     await expect(this.heading).toHaveText('Overview');
+    return keys;
   }
 
   async signIn(email: string, password: string): Promise<void> {

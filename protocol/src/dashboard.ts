@@ -51,9 +51,16 @@ export interface SetupRequest {
   password: string;
   name?: string;
 }
-/** 201, with a signed-in session cookie. */
+/** 201, with a signed-in session cookie: the new tenant (setup and sign-up). */
 export interface SetupResponse {
   tenantId: string;
+}
+/**
+ * What `POST /setup` answers: setup makes the tenant's first key pair, a sandbox one, and answers it
+ * here with its secret key, this once, for the setup screen to show (issue 23; docs/decisions/0052).
+ */
+export interface FirstRunSetupResponse extends SetupResponse {
+  sandboxKeyPair: CreateKeyPairResponse;
 }
 
 /** `POST /dashboard/api/signup` (only when the operator set DASHBOARD_SIGNUP; else 404). 202 + SignupResponse; finished from the emailed link. */
@@ -173,8 +180,13 @@ export interface OverviewResponse {
   notices: Notice[];
 }
 
+/** A key pair's label: trimmed, at most this many characters; blank means none. */
+export const KEY_PAIR_LABEL_MAX = 100;
+
 export interface KeyPairView {
   pairId: string;
+  /** The merchant's name for the pair; null when none was given. */
+  label: string | null;
   sandbox: boolean;
   publishableKey: string;
   /** The end of the secret key, e.g. `sk_test_…a1b2`: enough to recognise it, never enough to use it. */
@@ -192,13 +204,20 @@ export interface KeyPairsResponse {
 /** `POST /keys` */
 export interface CreateKeyPairRequest {
   sandbox: boolean;
+  /** Optional; trimmed, at most KEY_PAIR_LABEL_MAX characters, no control characters (else 400). */
+  label?: string | null;
 }
 /** 201; the secret key is shown this once. */
 export interface CreateKeyPairResponse {
   pairId: string;
+  label: string | null;
   sandbox: boolean;
   publishableKey: string;
   secretKey: string;
+}
+/** `PATCH /keys/:pairId` → 200 KeyPairView: renames the pair; null or a blank label removes it. */
+export interface RenameKeyPairRequest {
+  label: string | null;
 }
 /** `POST /keys/:pairId/revoke` → 200 KeyPairView */
 export interface RevokeKeyPairRequest {
@@ -209,8 +228,16 @@ export interface RevokeKeyPairRequest {
 export interface DomainsResponse {
   domains: string[];
 }
+/** `POST /domains`: a host name, `*.parent.example`, or a URL on the host (reduced to its host). */
 export interface AddDomainRequest {
   domain: string;
+}
+/** 201 to `POST /domains`: the list, and what was stored for this entry. */
+export interface AddDomainResponse extends DomainsResponse {
+  /** The entry as stored, e.g. `shop.example.com`. */
+  domain: string;
+  /** The entry as given when it was a URL, or had a port or path, and was reduced to its host; else null. */
+  reducedFrom: string | null;
 }
 
 export const ENDPOINT_STATES = ['active', 'retrying', 'paused', 'disabled'] as const;

@@ -56,6 +56,21 @@ for (const target of TARGETS) {
       expect(after.find((row: { pairId: string }) => row.pairId === pair.pairId)).toMatchObject({ revoked: true });
     });
 
+    test('keys create --label and keys rename (issue 23)', async () => {
+      const { json: tenant } = await run('tenant', 'create', '--name', 'L', '--domain', 'l.example.com');
+      const { json: pair } = await run('keys', 'create', '--tenant', tenant.tenantId, '--label', '  Checkout server  ');
+      expect(pair.label).toBe('Checkout server');
+      expect((await run('keys', 'rename', '--tenant', tenant.tenantId, '--pair', pair.pairId, '--label', 'Staging')).json).toEqual({
+        pairId: pair.pairId,
+        label: 'Staging',
+      });
+      const { json: listed } = await run('keys', 'list', '--tenant', tenant.tenantId);
+      expect(listed.find((row: { pairId: string }) => row.pairId === pair.pairId)).toMatchObject({ label: 'Staging' });
+      const tooLong = await run('keys', 'rename', '--tenant', tenant.tenantId, '--pair', pair.pairId, '--label', 'x'.repeat(101));
+      expect(tooLong.exitCode).not.toBe(0);
+      expect(tooLong.stderr).toContain('label must be at most 100 characters after trimming spaces, got 101');
+    });
+
     test('domains add and remove', async () => {
       const { json: tenant } = await run('tenant', 'create', '--name', 'D', '--domain', 'd.example.com');
       expect((await run('domains', 'add', '--tenant', tenant.tenantId, '--domain', '*.Brand.example')).json.domains).toEqual([
@@ -63,6 +78,12 @@ for (const target of TARGETS) {
         'd.example.com',
       ]);
       expect((await run('domains', 'remove', '--tenant', tenant.tenantId, '--domain', 'd.example.com')).json.domains).toEqual(['*.brand.example']);
+      // A pasted URL is reduced to its host, and the output says so (issue 23).
+      expect((await run('domains', 'add', '--tenant', tenant.tenantId, '--domain', 'https://shop.example.com/return')).json).toMatchObject({
+        domain: 'shop.example.com',
+        reducedFrom: 'https://shop.example.com/return',
+        domains: ['*.brand.example', 'shop.example.com'],
+      });
     });
 
     test('webhooks add prints endpointId and secret once; list hides the secret; remove', async () => {
@@ -141,7 +162,7 @@ for (const target of TARGETS) {
     const refusals: [string, string[], RegExp][] = [
       ['unknown tenant', ['keys', 'create', '--tenant', 'ten_nope'], /no tenant with id "ten_nope"/],
       ['missing name', ['tenant', 'create', '--domain', 'x.example.com'], /--name is required/],
-      ['bad domain', ['tenant', 'create', '--name', 'X', '--domain', 'https://x.example.com/'], /without scheme, port or path/],
+      ['bad domain', ['tenant', 'create', '--name', 'X', '--domain', 'ftp://x.example.com/'], /got a ftp: URL/],
       ['owner without password', ['tenant', 'create', '--name', 'X', '--owner', 'a@b.co'], /--owner needs --password/],
       ['unknown command', ['frobnicate'], /unknown command "frobnicate"/],
       ['unknown option', ['keys', 'list', '--tenant', 'x', '--colour', 'red'], /unknown option --colour/],

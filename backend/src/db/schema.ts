@@ -232,6 +232,8 @@ export const keyPairs = pgTable(
     secretKeyHash: text('secret_key_hash').notNull(),
     /** Last characters of the secret key, so operators can tell keys apart. */
     secretKeyHint: text('secret_key_hint').notNull(),
+    /** The merchant's name for the pair (issue 23), trimmed, at most 100 characters; null: none given. */
+    label: text('label'),
     publishableRevokedAt: ts('publishable_revoked_at'),
     revokedAt: ts('revoked_at'),
     createdAt: ts('created_at').notNull(),

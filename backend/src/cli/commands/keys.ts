@@ -1,5 +1,5 @@
 /** CLI commands of a tenant's key pairs and allowed domains. */
-import { addDomain, createKeyPair, listDomains, listKeyPairs, removeDomain, requireTenant, revokeKeyPair } from '../../modules/tenants/service';
+import { addDomain, createKeyPair, listDomains, listKeyPairs, removeDomain, renameKeyPair, requireTenant, revokeKeyPair } from '../../modules/tenants/service';
 import { defineCommand } from '../command-table';
 
 const tenant = { type: 'string', required: true, value: 'ID' } as const;
@@ -8,10 +8,19 @@ export const KEY_COMMANDS = [
   defineCommand({
     command: 'keys create',
     summary: 'A new key pair (the secret key is shown once).',
-    options: { tenant, sandbox: { type: 'flag' } },
+    options: { tenant, sandbox: { type: 'flag' }, label: { type: 'string', value: 'TEXT', help: 'a name for the pair, at most 100 characters' } },
     async run({ db, clock }, values) {
-      const pair = await createKeyPair(db, clock, values.tenant, values.sandbox);
-      return { pairId: pair.pairId, publishableKey: pair.publishableKey, secretKey: pair.secretKey, sandbox: pair.sandbox };
+      const pair = await createKeyPair(db, clock, values.tenant, values.sandbox, values.label);
+      return { pairId: pair.pairId, label: pair.label, publishableKey: pair.publishableKey, secretKey: pair.secretKey, sandbox: pair.sandbox };
+    },
+  }),
+  defineCommand({
+    command: 'keys rename',
+    summary: "Sets a key pair's label (an empty TEXT removes it).",
+    options: { tenant, pair: { type: 'string', required: true, value: 'ID' }, label: { type: 'string', required: true, value: 'TEXT' } },
+    async run({ db }, values) {
+      const row = await renameKeyPair(db, values.tenant, values.pair, values.label);
+      return { pairId: row.id, label: row.label };
     },
   }),
   defineCommand({

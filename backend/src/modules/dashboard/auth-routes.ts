@@ -6,6 +6,7 @@ import { Elysia, t } from 'elysia';
 import { and, eq } from 'drizzle-orm';
 import type {
   AcceptInvitationResponse,
+  FirstRunSetupResponse,
   InvitationInfoResponse,
   MeResponse,
   SetupResponse,
@@ -155,15 +156,26 @@ export function authRoutes(deps: AuthRouteDeps) {
           // Input first, so a typo does not spend the token.
           checkNewAccount(body.email, body.password, [body.tenantName, body.name ?? '']);
           if (!(await consumeSetupToken(db, body.token))) throw DASHBOARD_ERRORS.SETUP_TOKEN_INVALID();
-          let tenantId: string;
+          let created: Awaited<ReturnType<typeof createTenantWithOwner>>;
           try {
             if (await anyTenantExists(db)) throw DASHBOARD_ERRORS.SETUP_ALREADY_DONE();
-            tenantId = (await createTenantWithOwner(body)).tenantId;
+            created = await createTenantWithOwner(body);
           } catch (error) {
             if (!DASHBOARD_ERRORS.SETUP_ALREADY_DONE.is(error)) await restoreSetupToken(db, body.token);
             throw error;
           }
-          const result: SetupResponse = { tenantId };
+          // The sandbox pair setup made, its secret key this once (decision 0052): an owner who
+          // never saw it would have a secret nobody can use.
+          const result: FirstRunSetupResponse = {
+            tenantId: created.tenantId,
+            sandboxKeyPair: {
+              pairId: created.pairId,
+              label: created.label,
+              sandbox: created.sandbox,
+              publishableKey: created.publishableKey,
+              secretKey: created.secretKey,
+            },
+          };
           return withCookies(201, result, await signIn(body.email, body.password, request));
         },
         { body: t.Object({ token: t.String({ maxLength: 200 }), ...accountFields }) },

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { asc, eq } from 'drizzle-orm';
+import type { FirstRunSetupResponse } from '@ageverify/protocol';
 import { TARGETS } from '../../testing/test-databases';
 import { createTestContext, TEST_SECRET, type TestContext } from '../../testing/test-app';
 import { createApp } from '../../app';
@@ -48,8 +49,23 @@ for (const target of TARGETS) {
         name: 'Ada',
       });
       expect(created.status).toBe(201);
-      const { tenantId } = (await created.json()) as { tenantId: string };
+      const { tenantId, sandboxKeyPair, ...rest } = (await created.json()) as FirstRunSetupResponse;
       expect(tenantId).toStartWith('ten_');
+      expect(rest).toEqual({});
+      // The sandbox pair setup made, its secret key this once (issue 23, decision 0052): it is the
+      // tenant's only pair, and its secret key works against the merchant API.
+      expect(sandboxKeyPair).toEqual({
+        pairId: expect.stringMatching(/^kp_/),
+        label: null,
+        sandbox: true,
+        publishableKey: expect.stringMatching(/^pk_test_/),
+        secretKey: expect.stringMatching(/^sk_test_/),
+      });
+      const session = await ctx.request('POST', '/api/v1/sessions/create', { key: sandboxKeyPair.secretKey, body: { returnUrl: 'http://localhost/done' } });
+      expect(session.status).toBe(201);
+      const pairs = await browser.json('GET', `/dashboard/api/tenants/${tenantId}/keys`, undefined, 200);
+      expect(pairs.pairs.map((pair: { pairId: string }) => pair.pairId)).toEqual([sandboxKeyPair.pairId]);
+      expect(JSON.stringify(pairs)).not.toContain(sandboxKeyPair.secretKey);
       const cookie = created.headers.getSetCookie().find((c) => c.startsWith('ageverify.session_token='))!;
       expect(cookie).toContain('HttpOnly');
       expect(cookie).toContain('SameSite=Strict');

@@ -32,6 +32,7 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/overview', need: 'read' },
   { method: 'GET', path: '/keys', need: 'read' },
   { method: 'POST', path: '/keys', body: { sandbox: true }, need: 'keys' },
+  { method: 'PATCH', path: '/keys/kp_x', body: { label: 'x' }, need: 'keys' },
   { method: 'POST', path: '/keys/kp_x/revoke', body: {}, need: 'keys' },
   { method: 'GET', path: '/domains', need: 'read' },
   { method: 'POST', path: '/domains', body: { domain: 'x.example.com' }, need: 'integrate' },
@@ -71,6 +72,7 @@ for (const target of TARGETS) {
     let guard: GuardOptions;
     let tenantA: string;
     let tenantB: string;
+    let shopKey: string;
     let owner: Browser & { user: { userId: string; email: string } };
     let developer: Browser & { user: { userId: string; email: string } };
     let outsider: Browser & { user: { userId: string; email: string } };
@@ -80,7 +82,9 @@ for (const target of TARGETS) {
       receiver = await startReceiver();
       guard = { resolver: fakeResolver({ 'hooks.test': ['127.0.0.1'] }), allowedCidrs: LOOPBACK_ONLY, caFile: receiver.caFile };
       ctx = await createTestContext(target, { webhookGuard: guard });
-      tenantA = (await ctx.tenant({ name: 'Shop A', sandbox: false })).tenantId;
+      const shopA = await ctx.tenant({ name: 'Shop A', sandbox: false });
+      tenantA = shopA.tenantId;
+      shopKey = shopA.secretKey;
       // A sandbox pair for "Try it", which a developer may use but not create (the test below).
       await createKeyPair(ctx.database.db, ctx.clock, tenantA, true);
       tenantB = (await ctx.tenant({ name: 'Shop B' })).tenantId;
@@ -174,12 +178,69 @@ for (const target of TARGETS) {
       expect((await owner.call('POST', api(tenantA, `/keys/${pairB!.id}/revoke`), {})).status).toBe(404);
     });
 
-    test('domains: add with validation, remove', async () => {
+    test('keys: a label given at creation, trimmed, listed, renamed and removed; bad labels are 400 saying why', async () => {
+      const created = await owner.json('POST', api(tenantA, '/keys'), { sandbox: true, label: '  Checkout server  ' }, 201);
+      expect(created).toMatchObject({ label: 'Checkout server', sandbox: true });
+      const listed = async () =>
+        (await developer.json('GET', api(tenantA, '/keys'), undefined, 200)).pairs.find((p: { pairId: string }) => p.pairId === created.pairId);
+      expect((await listed()).label).toBe('Checkout server');
+      // No label: null, in the answer and the list.
+      const plain = await owner.json('POST', api(tenantA, '/keys'), { sandbox: true }, 201);
+      expect(plain.label).toBeNull();
+
+      const renamed = await owner.json('PATCH', api(tenantA, `/keys/${created.pairId}`), { label: 'Staging 🚀' }, 200);
+      expect(renamed).toMatchObject({ pairId: created.pairId, label: 'Staging 🚀', publishableKey: created.publishableKey });
+      expect((await listed()).label).toBe('Staging 🚀');
+      // A hundred characters fit (an emoji counts once); blank and null remove the label.
+      const hundred = `${'x'.repeat(99)}🚀`;
+      expect((await owner.json('PATCH', api(tenantA, `/keys/${created.pairId}`), { label: ` ${hundred} ` }, 200)).label).toBe(hundred);
+      expect((await owner.json('PATCH', api(tenantA, `/keys/${created.pairId}`), { label: '   ' }, 200)).label).toBeNull();
+      expect((await owner.json('PATCH', api(tenantA, `/keys/${created.pairId}`), { label: 'Back' }, 200)).label).toBe('Back');
+      expect((await owner.json('PATCH', api(tenantA, `/keys/${created.pairId}`), { label: null }, 200)).label).toBeNull();
+
+      const tooLong = await owner.call('PATCH', api(tenantA, `/keys/${created.pairId}`), { label: 'y'.repeat(101) });
+      expect(tooLong.status).toBe(400);
+      expect(await tooLong.json()).toMatchObject({ statusCode: 400, message: 'label must be at most 100 characters after trimming spaces, got 101' });
+      const tooLongAtCreate = await owner.call('POST', api(tenantA, '/keys'), { sandbox: true, label: 'z'.repeat(150) });
+      expect(tooLongAtCreate.status).toBe(400);
+      expect(((await tooLongAtCreate.json()) as { message: string }).message).toBe('label must be at most 100 characters after trimming spaces, got 150');
+      const lineBreak = await owner.call('PATCH', api(tenantA, `/keys/${created.pairId}`), { label: 'two\nlines' });
+      expect(lineBreak.status).toBe(400);
+      expect(((await lineBreak.json()) as { message: string }).message).toContain('must not contain control characters');
+      const notText = await owner.call('PATCH', api(tenantA, `/keys/${created.pairId}`), { label: 42 });
+      expect(notText.status).toBe(400);
+      expect(await notText.json()).toMatchObject({ statusCode: 400, message: ['label must be a string'] });
+      // Refused labels changed nothing.
+      expect((await listed()).label).toBeNull();
+
+      // Another tenant's pair, or none: 404 through this tenant.
+      const [pairB] = await ctx.database.db.select().from(keyPairs).where(eq(keyPairs.tenantId, tenantB));
+      const foreign = await owner.call('PATCH', api(tenantA, `/keys/${pairB!.id}`), { label: 'mine' });
+      expect(foreign.status).toBe(404);
+      expect((await ctx.database.db.select().from(keyPairs).where(eq(keyPairs.id, pairB!.id)))[0]!.label).toBeNull();
+      expect((await owner.call('PATCH', api(tenantA, '/keys/kp_nope'), { label: 'x' })).status).toBe(404);
+    });
+
+    test('domains: add with validation, a pasted URL reduced to its host, remove', async () => {
       expect(await developer.json('POST', api(tenantA, '/domains'), { domain: 'Dev.Example.com' }, 201)).toEqual({
+        domain: 'dev.example.com',
+        reducedFrom: null,
         domains: ['dev.example.com', 'shop.example.com'],
       });
-      const bad = await developer.call('POST', api(tenantA, '/domains'), { domain: 'https://x' });
+      const bad = await developer.call('POST', api(tenantA, '/domains'), { domain: 'ftp://files.example.com/x' });
       expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { message: string }).message).toContain('got a ftp: URL');
+      // Issue 23: a pasted return URL becomes its host, and the answer says what was stored.
+      expect(await developer.json('POST', api(tenantA, '/domains'), { domain: 'https://Pay.Example.com:8443/return?x=1' }, 201)).toEqual({
+        domain: 'pay.example.com',
+        reducedFrom: 'https://Pay.Example.com:8443/return?x=1',
+        domains: ['dev.example.com', 'pay.example.com', 'shop.example.com'],
+      });
+      const session = await ctx.request('POST', '/api/v1/sessions/create', { key: shopKey, body: { returnUrl: 'https://pay.example.com/return' } });
+      expect(session.status).toBe(201);
+      expect(await developer.json('DELETE', api(tenantA, '/domains/pay.example.com'), undefined, 200)).toEqual({
+        domains: ['dev.example.com', 'shop.example.com'],
+      });
       expect(await developer.json('DELETE', api(tenantA, '/domains/dev.example.com'), undefined, 200)).toEqual({ domains: ['shop.example.com'] });
       expect((await developer.call('DELETE', api(tenantA, '/domains/nope.example.com'))).status).toBe(404);
     });

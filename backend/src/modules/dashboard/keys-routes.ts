@@ -1,9 +1,12 @@
-/** API key pairs (issue 12, Deliver 3): list, create (secret shown once), revoke. Owner and admin only; developers read. */
+/**
+ * API key pairs (issue 12, Deliver 3): list, create (secret shown once), rename (issue 23), revoke.
+ * Owner and admin only; developers read.
+ */
 import { Elysia, t } from 'elysia';
 import { and, eq } from 'drizzle-orm';
 import type { CreateKeyPairResponse, KeyPairsResponse, KeyPairView } from '@ageverify/protocol';
 import { keyPairs } from '../../db/schema';
-import { createKeyPair, requireTenant, revokeKeyPair } from '../tenants/service';
+import { createKeyPair, renameKeyPair, requireTenant, revokeKeyPair } from '../tenants/service';
 import { TENANT_ERRORS } from '../tenants/errors';
 import { dashboardAccess } from './dashboard-access';
 import type { TenantRouteDeps } from './deps';
@@ -11,6 +14,7 @@ import type { TenantRouteDeps } from './deps';
 function pairView(row: typeof keyPairs.$inferSelect): KeyPairView {
   return {
     pairId: row.id,
+    label: row.label,
     sandbox: row.sandbox,
     publishableKey: row.publishableKey,
     secretKeyHint: `sk_${row.sandbox ? 'test' : 'live'}_…${row.secretKeyHint}`,
@@ -21,6 +25,12 @@ function pairView(row: typeof keyPairs.$inferSelect): KeyPairView {
     launchUnavailable: row.revokedAt === null && row.publishableRevokedAt !== null,
   };
 }
+
+/**
+ * The schema bounds the body only; the length rule (trimmed, at most 100 characters) is the
+ * service's, whose message says what is wrong (tenants/service.ts normaliseKeyPairLabel).
+ */
+const labelField = t.Union([t.String({ maxLength: 1000 }), t.Null()]);
 
 export function keysRoutes(deps: TenantRouteDeps) {
   const { db, clock } = deps;
@@ -36,11 +46,19 @@ export function keysRoutes(deps: TenantRouteDeps) {
       '/keys',
       async ({ params, body, access, set }): Promise<CreateKeyPairResponse> => {
         await access.member(params.tenantId, 'keys');
-        const pair = await createKeyPair(db, clock, params.tenantId, body.sandbox);
+        const pair = await createKeyPair(db, clock, params.tenantId, body.sandbox, body.label);
         set.status = 201;
-        return { pairId: pair.pairId, sandbox: pair.sandbox, publishableKey: pair.publishableKey, secretKey: pair.secretKey };
+        return { pairId: pair.pairId, label: pair.label, sandbox: pair.sandbox, publishableKey: pair.publishableKey, secretKey: pair.secretKey };
       },
-      { body: t.Object({ sandbox: t.Boolean() }) },
+      { body: t.Object({ sandbox: t.Boolean(), label: t.Optional(labelField) }) },
+    )
+    .patch(
+      '/keys/:pairId',
+      async ({ params, body, access }): Promise<KeyPairView> => {
+        await access.member(params.tenantId, 'keys');
+        return pairView(await renameKeyPair(db, params.tenantId, params.pairId, body.label));
+      },
+      { body: t.Object({ label: labelField }) },
     )
     .post(
       '/keys/:pairId/revoke',

@@ -4,7 +4,15 @@
  */
 import { Elysia, t } from 'elysia';
 import { and, eq, isNull } from 'drizzle-orm';
-import { can, type DomainsResponse, type EmailsResponse, type OutboxEmail, type OverviewResponse, type TryItResponse } from '@ageverify/protocol';
+import {
+  type AddDomainResponse,
+  can,
+  type DomainsResponse,
+  type EmailsResponse,
+  type OutboxEmail,
+  type OverviewResponse,
+  type TryItResponse,
+} from '@ageverify/protocol';
 import { keyPairs, sessions } from '../../db/schema';
 import { verificationsThisMonth } from '../billing/billing-usage';
 import { listEmails } from '../notifications/email-outbox';
@@ -46,11 +54,12 @@ export function tenantRoutes(deps: TenantRouteDeps) {
     })
     .post(
       '/domains',
-      async ({ params, body, access, set }): Promise<DomainsResponse> => {
+      async ({ params, body, access, set }): Promise<AddDomainResponse> => {
         await access.member(params.tenantId, 'integrate');
-        await addDomain(db, clock, params.tenantId, body.domain);
+        // A pasted URL is stored as its host; the answer says what was stored (issue 23).
+        const added = await addDomain(db, clock, params.tenantId, body.domain);
         set.status = 201;
-        return { domains: await listDomains(db, params.tenantId) };
+        return { domain: added.domain, reducedFrom: added.reducedFrom, domains: added.domains };
       },
       { body: t.Object({ domain: t.String({ maxLength: 300 }) }) },
     )

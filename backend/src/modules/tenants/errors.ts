@@ -18,6 +18,11 @@ export const TENANT_ERRORS = defineErrors({
   OWNER_PASSWORD_TOO_LONG: { status: 400, message: (p: { max: number }) => `password must be at most ${p.max} characters` },
   OWNER_EMAIL_TAKEN: { status: 409, message: (p: { email: string }) => `a user with email ${p.email} already exists` },
   KEY_PAIR_NOT_FOUND: { status: 404, message: (p: { tenantId: string; pairId: string }) => `tenant ${p.tenantId} has no key pair "${p.pairId}"` },
+  KEY_PAIR_LABEL_TOO_LONG: {
+    status: 400,
+    message: (p: { max: number; length: number }) => `label must be at most ${p.max} characters after trimming spaces, got ${p.length}`,
+  },
+  KEY_PAIR_LABEL_INVALID: { status: 400, message: 'label must not contain control characters such as line breaks or tabs' },
   /** `name`: "monthly" or "sandbox"; no allowance (null) means unlimited. */
   ALLOWANCE_INVALID: {
     status: 400,

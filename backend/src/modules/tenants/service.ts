@@ -3,6 +3,7 @@
  * and by the dashboard later. Services take plain values and a database, never a request context.
  */
 import { and, eq, isNull } from 'drizzle-orm';
+import { KEY_PAIR_LABEL_MAX } from '@ageverify/protocol';
 import { recountUsage } from '../billing/billing-usage';
 import type { Clock } from '../../clock';
 import type { Db, DbOrTx } from '../../db/database';
@@ -15,6 +16,7 @@ import { normaliseDomainEntry } from './domain-rules';
 
 export interface CreatedKeyPair {
   pairId: string;
+  label: string | null;
   publishableKey: string;
   /** Shown once; only its hash is stored. */
   secretKey: string;
@@ -58,7 +60,20 @@ export async function createTenant(db: Db, clock: Clock, input: CreateTenantInpu
   });
 }
 
-async function insertKeyPair(tx: DbOrTx, tenantId: string, sandbox: boolean, now: Date): Promise<CreatedKeyPair> {
+/** A key pair's label (issue 23): trimmed, at most KEY_PAIR_LABEL_MAX characters, no control characters; blank means none (null). */
+export function normaliseKeyPairLabel(raw: string | null | undefined): string | null {
+  if (raw === null || raw === undefined) return null;
+  const label = raw.trim();
+  if (label.length === 0) return null;
+  // Characters, not UTF-16 units: an emoji counts once.
+  const length = [...label].length;
+  if (length > KEY_PAIR_LABEL_MAX) throw TENANT_ERRORS.KEY_PAIR_LABEL_TOO_LONG({ max: KEY_PAIR_LABEL_MAX, length });
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(label)) throw TENANT_ERRORS.KEY_PAIR_LABEL_INVALID();
+  return label;
+}
+
+async function insertKeyPair(tx: DbOrTx, tenantId: string, sandbox: boolean, now: Date, label: string | null = null): Promise<CreatedKeyPair> {
   const pairId = newId('pair');
   const publishableKey = newApiKey('publishable', sandbox);
   const secretKey = newApiKey('secret', sandbox);
@@ -69,9 +84,10 @@ async function insertKeyPair(tx: DbOrTx, tenantId: string, sandbox: boolean, now
     publishableKey,
     secretKeyHash: sha256Hex(secretKey),
     secretKeyHint: secretKey.slice(-4),
+    label,
     createdAt: now,
   });
-  return { pairId, publishableKey, secretKey, sandbox };
+  return { pairId, label, publishableKey, secretKey, sandbox };
 }
 
 export async function requireTenant(db: DbOrTx, tenantId: string) {
@@ -80,9 +96,23 @@ export async function requireTenant(db: DbOrTx, tenantId: string) {
   return tenant;
 }
 
-export async function createKeyPair(db: Db, clock: Clock, tenantId: string, sandbox: boolean): Promise<CreatedKeyPair> {
+export async function createKeyPair(db: Db, clock: Clock, tenantId: string, sandbox: boolean, label?: string | null): Promise<CreatedKeyPair> {
+  const normalised = normaliseKeyPairLabel(label);
   await requireTenant(db, tenantId);
-  return insertKeyPair(db, tenantId, sandbox, clock.now());
+  return insertKeyPair(db, tenantId, sandbox, clock.now(), normalised);
+}
+
+/** Renames a key pair (revoked ones too: the label helps tell old pairs apart); null or blank removes the label. */
+export async function renameKeyPair(db: Db, tenantId: string, pairId: string, rawLabel: string | null) {
+  const label = normaliseKeyPairLabel(rawLabel);
+  await requireTenant(db, tenantId);
+  const [row] = await db
+    .update(keyPairs)
+    .set({ label })
+    .where(and(eq(keyPairs.id, pairId), eq(keyPairs.tenantId, tenantId)))
+    .returning();
+  if (!row) throw TENANT_ERRORS.KEY_PAIR_NOT_FOUND({ tenantId, pairId });
+  return row;
 }
 
 export async function listKeyPairs(db: Db, tenantId: string) {
@@ -90,6 +120,7 @@ export async function listKeyPairs(db: Db, tenantId: string) {
   const rows = await db.select().from(keyPairs).where(eq(keyPairs.tenantId, tenantId)).orderBy(keyPairs.createdAt);
   return rows.map((row) => ({
     pairId: row.id,
+    label: row.label,
     sandbox: row.sandbox,
     publishableKey: row.publishableKey,
     secretKeyHint: `sk_…${row.secretKeyHint}`,
@@ -129,12 +160,16 @@ export async function listDomains(db: DbOrTx, tenantId: string): Promise<string[
   return rows.map((row) => row.domain);
 }
 
+/**
+ * Adds an allowed domain. `domain` is the entry as stored; `reducedFrom` is the entry as given when
+ * it was a URL (or had a port or path) reduced to its host (domain-rules.ts), else null.
+ */
 export async function addDomain(db: Db, clock: Clock, tenantId: string, raw: string) {
   await requireTenant(db, tenantId);
   const verdict = normaliseDomainEntry(raw);
   if (!verdict.ok) throw TENANT_ERRORS.DOMAIN_INVALID({ reason: verdict.message });
   await db.insert(allowedDomains).values({ tenantId, domain: verdict.domain, createdAt: clock.now() }).onConflictDoNothing();
-  return { tenantId, domains: await listDomains(db, tenantId) };
+  return { tenantId, domain: verdict.domain, reducedFrom: verdict.reducedFrom, domains: await listDomains(db, tenantId) };
 }
 
 export async function removeDomain(db: Db, tenantId: string, raw: string) {

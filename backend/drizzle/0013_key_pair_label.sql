@@ -1,0 +1,1 @@
+ALTER TABLE "key_pairs" ADD COLUMN "label" text;
