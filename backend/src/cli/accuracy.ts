@@ -9,6 +9,8 @@
  *     found, misread, refused as invalid) and p50/p99 per document type (document-accuracy.ts).
  *   --pairs FILE: CSV `a,b,same` (paths relative to FILE): face-match FAR and FRR at the shipped
  *     threshold and at the lowest threshold giving FAR <= 0.1 % (issue 21); --out gets the ROC points.
+ *   --liveness DIR: frame sequences answering a challenge (scripts/faces/liveness-sequences.ts):
+ *     the motion check's attack acceptance per kind and genuine rejection per amplitude (issue 19).
  * With --out, one JSON line per item (per ROC point for --pairs). Runs in this process, one image at a time.
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +29,9 @@ import type { AgeFindings, DocumentFindings } from '../modules/engine/model';
 import { parseArgs } from './commands';
 import { summariseFaces, type FaceResult } from './accuracy-summary';
 import { type PairScore, type Rates, ratesAt, rocPoints, thresholdForFar } from './pair-summary';
+import { checkMotion, type Move, type MotionFrame } from '../modules/engine/liveness/motion-check';
+import { type LivenessResult, summariseLiveness } from './liveness-summary';
+import { readdirSync } from 'node:fs';
 
 const CHALLENGE_AGES = [25, 30, 35] as const;
 
@@ -156,16 +161,74 @@ async function pairs(file: string, out: string | undefined, limit: number) {
   if (out) for (const point of rocPoints(scores)) appendFileSync(out, `${JSON.stringify(point)}\n`);
 }
 
+async function liveness(dir: string, out: string | undefined, limit: number) {
+  const models = await loadFaceModels();
+  const results: LivenessResult[] = [];
+  const sequences = readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .slice(0, limit);
+  for (const name of sequences) {
+    const manifest = JSON.parse(readFileSync(join(dir, name, 'sequence.json'), 'utf8')) as {
+      kind: string;
+      genuine: boolean;
+      amplitude: number | null;
+      moves: Move[];
+      frames: { file: string; step: number }[];
+    };
+    const frames: MotionFrame[] = [];
+    for (const { file, step } of manifest.frames) {
+      const analysis = await analyseFace(models, await decodeImage(readFileSync(join(dir, name, file)), { maxSide: 640 }), {
+        descriptor: true,
+        landmarks: true,
+      });
+      const face = analysis.face;
+      frames.push({
+        step,
+        faceCount: analysis.faceCount,
+        yaw: face?.yaw ?? 0,
+        pitch: face?.pitch ?? 0,
+        landmarks: face?.landmarks ?? [],
+        descriptor: face?.descriptor,
+      });
+    }
+    const verdict = checkMotion(frames, manifest.moves);
+    const result: LivenessResult = {
+      sequence: name,
+      kind: manifest.kind,
+      genuine: manifest.genuine,
+      amplitude: manifest.amplitude,
+      passed: verdict.passed,
+      failure: verdict.passed ? null : verdict.failure,
+    };
+    results.push(result);
+    if (out) appendFileSync(out, `${JSON.stringify({ ...result, steps: verdict.steps })}\n`);
+  }
+  const summary = summariseLiveness(results);
+  console.log(`\nLiveness: ${dir} (${results.length} sequences)`);
+  console.log(`  attacks accepted: ${pct(summary.attackAccepted, summary.attackTotal)}`);
+  for (const k of summary.attacks) {
+    const why = Object.entries(k.failures)
+      .map(([failure, n]) => `${failure} ${n}`)
+      .join(', ');
+    console.log(`    ${k.kind.padEnd(16)} accepted ${pct(k.passed, k.total)}${why ? `   refused as: ${why}` : ''}`);
+  }
+  console.log(`  genuine rejected: ${pct(summary.genuineRejected, summary.genuineTotal)}`);
+  for (const g of summary.genuineByAmplitude) console.log(`    peak ${g.amplitude}°: rejected ${pct(g.rejected, g.total)}`);
+}
+
 const { options } = parseArgs(process.argv.slice(2));
 const one = (name: string) => options.get(name)?.[0];
 const out = one('out');
 if (out) writeFileSync(out, '');
 const limit = Number(one('limit') ?? Infinity);
-if (!one('faces') && !one('documents') && !one('pairs')) {
-  console.error('Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE] [--out FILE] [--pad F] [--limit N] [--margin N]');
+if (!one('faces') && !one('documents') && !one('pairs') && !one('liveness')) {
+  console.error('Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE] [--liveness DIR] [--out FILE] [--pad F] [--limit N] [--margin N]');
   process.exit(1);
 }
 if (one('faces')) await faces(one('faces')!, out, Number(one('pad') ?? '0'), limit, Number(one('margin') ?? DEFAULT_L1_AGE_MARGIN));
 if (one('documents')) await documents(one('documents')!, out, limit);
 if (one('pairs')) await pairs(one('pairs')!, out, limit);
+if (one('liveness')) await liveness(one('liveness')!, out, limit);
 process.exit(0);

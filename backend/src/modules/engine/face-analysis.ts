@@ -31,6 +31,8 @@ export interface FaceMeasurement {
   antispoof: number | null;
   liveness: number | null;
   descriptor?: number[];
+  /** The face mesh's 468 points in pixels of the decoded image (only when asked): the liveness motion check (liveness/motion-check.ts). */
+  landmarks?: [number, number][];
 }
 
 export interface FaceAnalysis {
@@ -62,7 +64,7 @@ export async function loadFaceModels(): Promise<FaceModels> {
 /** Margin around Human's box for the face-api crop. 0 measured best on UTKFace (MAE 6.0 vs 7.9 at 0.25; docs/verification.md). */
 const CROP_MARGIN = 0;
 
-export async function analyseFace(models: FaceModels, image: DecodedImage, options: { descriptor: boolean }): Promise<FaceAnalysis> {
+export async function analyseFace(models: FaceModels, image: DecodedImage, options: { descriptor: boolean; landmarks?: boolean }): Promise<FaceAnalysis> {
   const { human, faceApi, tf } = models;
   const tensor = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
   try {
@@ -95,6 +97,7 @@ export async function analyseFace(models: FaceModels, image: DecodedImage, optio
           antispoof: largest.real ?? null,
           liveness: largest.live ?? null,
           descriptor,
+          landmarks: options.landmarks ? largest.mesh?.map((point): [number, number] => [point[0]!, point[1]!]) : undefined,
         },
       };
     } finally {

@@ -36,6 +36,8 @@ export interface HumanFace {
   real?: number;
   live?: number;
   embedding?: number[];
+  /** The face mesh: 468 points [x, y, z], x and y in pixels of the input. */
+  mesh?: number[][];
   rotation?: { angle: { roll: number; yaw: number; pitch: number } } | null;
 }
 
