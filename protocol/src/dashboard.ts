@@ -85,7 +85,7 @@ export interface SignupLookupResponse {
   tenantName: string;
   expiresAt: string;
 }
-/** `POST /dashboard/api/signup/confirm`: the link's secret and the password chosen at sign-up; 201 with SetupResponse, signed in. */
+/** `POST /dashboard/api/signup/confirm`: the link's secret and the password chosen at sign-up; 201 with FirstRunSetupResponse (the sandbox pair, its secret this once), signed in. */
 export interface SignupConfirmRequest {
   secret: string;
   password: string;

@@ -214,9 +214,19 @@ export function authRoutes(deps: AuthRouteDeps) {
           // The password is checked here: counted like a sign-in, per address and per client.
           const taken = await reserveAttempt(db, passwordCheckKeys(pending.email, ipOf(request)), clock.now());
           if ('retryAfterSeconds' in taken) throw rateLimited(taken.retryAfterSeconds);
-          const { tenantId, email } = await finishSignup(deps, pending, body.password);
+          const { created, email } = await finishSignup(deps, pending, body.password);
           await releaseAttempt(db, taken);
-          const result: SetupResponse = { tenantId };
+          // Like setup (decision 0052): the sandbox pair sign-up made, its secret key this once.
+          const result: FirstRunSetupResponse = {
+            tenantId: created.tenantId,
+            sandboxKeyPair: {
+              pairId: created.pairId,
+              label: created.label,
+              sandbox: created.sandbox,
+              publishableKey: created.publishableKey,
+              secretKey: created.secretKey,
+            },
+          };
           return withCookies(201, result, await signIn(email, body.password, request));
         },
         { body: t.Object({ secret: t.String({ maxLength: 200 }), password: t.String({ maxLength: 200 }) }) },

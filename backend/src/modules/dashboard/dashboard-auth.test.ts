@@ -175,9 +175,11 @@ for (const target of TARGETS) {
       expect(((await wrong.json()) as { message: string }).message).toContain('not the password chosen at sign-up');
       const done = await browser.call('POST', '/dashboard/api/signup/confirm', { secret, password: PASSWORD });
       expect(done.status).toBe(201);
-      const { tenantId } = (await done.json()) as { tenantId: string };
+      const { tenantId, sandboxKeyPair } = (await done.json()) as FirstRunSetupResponse;
       const me = await browser.json('GET', '/dashboard/api/me', undefined, 200);
       expect(me.tenants).toEqual([{ tenantId, name: 'Second Shop', role: 'owner' }]);
+      // The sandbox pair it made, with its secret key this once (as setup does, decision 0052).
+      expect(sandboxKeyPair).toMatchObject({ sandbox: true, publishableKey: expect.stringMatching(/^pk_test_/), secretKey: expect.stringMatching(/^sk_test_/) });
       // Used: the link is gone, and so is any other pending sign-up of that address.
       const again = await new Browser(ctx).call('POST', '/dashboard/api/signup/confirm', { secret, password: PASSWORD });
       expect(again.status).toBe(404);

@@ -128,12 +128,12 @@ export async function finishSignup(deps: { db: Db; clock: Clock }, pending: Awai
     await deps.db.delete(pendingSignups).where(eq(pendingSignups.email, pending.email));
     throw DASHBOARD_ERRORS.SIGNUP_ALREADY_FINISHED();
   }
-  const { tenantId } = await createTenant(deps.db, deps.clock, {
+  const created = await createTenant(deps.db, deps.clock, {
     name: pending.tenantName,
     domains: [],
     sandbox: true,
     owner: { email: pending.email, password, name: pending.name ?? undefined },
   });
   await deps.db.delete(pendingSignups).where(eq(pendingSignups.email, pending.email));
-  return { tenantId, email: pending.email };
+  return { created, email: pending.email };
 }
