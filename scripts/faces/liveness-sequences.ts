@@ -92,12 +92,12 @@ export const ATTACKS: Record<string, Attack> = {
   jitter: (photo, _move, _share, random) => similarity(photo, (random() - 0.5) * 16, (random() - 0.5) * 16, 1 + (random() - 0.5) * 0.1, (random() - 0.5) * 4),
   shift: (photo, move, share) => similarity(photo, 60 * share * side(move), 0, 1, 0),
   'in-plane': (photo, move, share) => similarity(photo, 0, 0, 1, 15 * share * side(move)),
-  'held-turn-a': (photo, move, share) => heldTilt(photo, 0.0015 * share * side(move), 0),
-  'held-turn-b': (photo, move, share) => heldTilt(photo, -0.0015 * share * side(move), 0),
-  'held-extreme-a': (photo, move, share) => heldTilt(photo, 0.003 * share * side(move), 0),
-  'held-extreme-b': (photo, move, share) => heldTilt(photo, -0.003 * share * side(move), 0),
+  'held-turn-a': (photo, move, share) => heldTilt(photo, 0.35 * share * side(move), 0),
+  'held-turn-b': (photo, move, share) => heldTilt(photo, -0.35 * share * side(move), 0),
+  'held-extreme-a': (photo, move, share) => heldTilt(photo, 0.6 * share * side(move), 0),
+  'held-extreme-b': (photo, move, share) => heldTilt(photo, -0.6 * share * side(move), 0),
   // Rocking the photo about both axes at once, the way a hand holding it would.
-  'held-rock': (photo, move, share) => heldTilt(photo, 0.002 * share * side(move), 0.001 * share),
+  'held-rock': (photo, move, share) => heldTilt(photo, 0.45 * share * side(move), 0.2 * share),
 };
 
 function attack(photo: RawImage, kind: Attack, moves: readonly Move[], random: () => number): Frame[] {

@@ -9,6 +9,8 @@
  *     found, misread, refused as invalid) and p50/p99 per document type (document-accuracy.ts).
  *   --pairs FILE: CSV `a,b,same` (paths relative to FILE): face-match FAR and FRR at the shipped
  *     threshold and at the lowest threshold giving FAR <= 0.1 % (issue 21); --out gets the ROC points.
+ *     --descriptor faceres|aligned|fusion picks the score (pair-scores.ts; default faceres, the
+ *     engine's); --threshold T prints the rates at T too (a threshold chosen on another set).
  *   --liveness DIR: frame sequences answering a challenge (scripts/faces/liveness-sequences.ts):
  *     the motion check's attack acceptance per kind and genuine rejection per amplitude (issue 19).
  * With --out, one JSON line per item (per ROC point for --pairs). Runs in this process, one image at a time.
@@ -23,7 +25,9 @@ import { decideDocument, mrzBirthDate } from '../modules/engine/document-decisio
 import { type DocumentResult, failureClass, summariseDocuments } from './document-accuracy';
 import { runJob } from '../modules/engine/engine-worker';
 import { analyseFace, loadFaceModels } from '../modules/engine/face-analysis';
-import { cosineSimilarity, FACE_MATCH_MIN_SIMILARITY } from '../modules/engine/face-match';
+import { FACE_MATCH_MIN_SIMILARITY } from '../modules/engine/face-match';
+import { loadAlignedDescriptor } from './aligned-descriptor';
+import { type FaceDescriptors, PAIR_DESCRIPTORS, type PairDescriptor, pairScore } from './pair-scores';
 import { decodeImage } from '../modules/engine/image-decoding';
 import type { AgeFindings, DocumentFindings } from '../modules/engine/model';
 import { parseArgs } from './commands';
@@ -128,32 +132,34 @@ async function documents(dir: string, out: string | undefined, limit: number) {
   for (const [type, t] of Object.entries(summary.timesByType)) console.log(`  ${type}: p50 ${t.p50Ms} ms, p99 ${t.p99Ms} ms (n=${t.n})`);
 }
 
-async function pairs(file: string, out: string | undefined, limit: number) {
+async function pairs(file: string, out: string | undefined, limit: number, kind: PairDescriptor, extraThreshold: number | undefined) {
   const models = await loadFaceModels();
-  const cache = new Map<string, number[] | null>();
-  const descriptor = async (path: string) => {
+  const aligned = kind === 'faceres' ? null : await loadAlignedDescriptor(models);
+  const cache = new Map<string, FaceDescriptors>();
+  const descriptors = async (path: string) => {
     if (!cache.has(path)) {
-      const analysis = await analyseFace(models, await decodeImage(readFileSync(join(dirname(file), path)), { maxSide: 640 }), { descriptor: true });
-      cache.set(path, analysis.face?.descriptor ?? null);
+      const image = await decodeImage(readFileSync(join(dirname(file), path)), { maxSide: 640 });
+      const analysis = kind === 'aligned' ? null : await analyseFace(models, image, { descriptor: true });
+      cache.set(path, { faceres: analysis?.face?.descriptor ?? null, aligned: aligned ? await aligned(image) : null });
     }
     return cache.get(path)!;
   };
   const scores: PairScore[] = [];
   let noFace = 0;
   for (const row of readCsv(file).slice(0, limit)) {
-    const [a, b] = [await descriptor(row.a!), await descriptor(row.b!)];
-    const same = row.same === 'true' || row.same === '1';
-    if (!a || !b) {
+    const score = pairScore(kind, await descriptors(row.a!), await descriptors(row.b!));
+    if (score === null) {
       noFace++;
       continue;
     }
-    scores.push({ same, similarity: cosineSimilarity(a, b) });
+    scores.push({ same: row.same === 'true' || row.same === '1', similarity: score });
   }
-  const shipped = ratesAt(scores, FACE_MATCH_MIN_SIMILARITY);
   const target = thresholdForFar(scores, 0.001);
   const line = (r: Rates) => `FAR ${pct(r.falseAccepts, r.different)}   FRR ${pct(r.falseRejects, r.same)}`;
-  console.log(`\nFace match: ${file} (${scores.length} pairs with a face in both images; pairs without: ${noFace})`);
-  console.log(`  shipped threshold ${FACE_MATCH_MIN_SIMILARITY}: ${line(shipped)}`);
+  console.log(`\nFace match (${kind}): ${file} (${scores.length} pairs with a face in both images; pairs without: ${noFace})`);
+  // The shipped threshold belongs to the engine's own score (faceres cosine).
+  if (kind === 'faceres') console.log(`  shipped threshold ${FACE_MATCH_MIN_SIMILARITY}: ${line(ratesAt(scores, FACE_MATCH_MIN_SIMILARITY))}`);
+  if (extraThreshold !== undefined) console.log(`  threshold ${extraThreshold}: ${line(ratesAt(scores, extraThreshold))}`);
   console.log(
     target ? `  threshold for FAR <= 0.1%: ${target.threshold.toFixed(4)}: ${line(target)}` : '  threshold for FAR <= 0.1%: none (no different-person pairs)',
   );
@@ -224,11 +230,20 @@ const out = one('out');
 if (out) writeFileSync(out, '');
 const limit = Number(one('limit') ?? Infinity);
 if (!one('faces') && !one('documents') && !one('pairs') && !one('liveness')) {
-  console.error('Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE] [--liveness DIR] [--out FILE] [--pad F] [--limit N] [--margin N]');
+  console.error(
+    'Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE [--descriptor faceres|aligned|fusion] [--threshold T]] [--liveness DIR] [--out FILE] [--pad F] [--limit N] [--margin N]',
+  );
   process.exit(1);
 }
 if (one('faces')) await faces(one('faces')!, out, Number(one('pad') ?? '0'), limit, Number(one('margin') ?? DEFAULT_L1_AGE_MARGIN));
 if (one('documents')) await documents(one('documents')!, out, limit);
-if (one('pairs')) await pairs(one('pairs')!, out, limit);
+if (one('pairs')) {
+  const kind = (one('descriptor') ?? 'faceres') as PairDescriptor;
+  if (!PAIR_DESCRIPTORS.includes(kind)) {
+    console.error(`--descriptor must be one of ${PAIR_DESCRIPTORS.join(', ')}, got "${kind}"`);
+    process.exit(1);
+  }
+  await pairs(one('pairs')!, out, limit, kind, one('threshold') === undefined ? undefined : Number(one('threshold')));
+}
 if (one('liveness')) await liveness(one('liveness')!, out, limit);
 process.exit(0);

@@ -96,12 +96,14 @@ function copyPixel(from: RawImage, to: Uint8Array, x: number, y: number, u: numb
 
 /**
  * The photo with its face turned by `yawDegrees` (negative: the person's own left, as a camera sees
- * it) and `pitchDegrees` (negative: looking up). `pivotDepth`: how far behind the face's mean
- * depth the head turns, in mesh units (about half the face's width is a head's centre).
+ * it) and `pitchDegrees` (negative: looking up). `pivotShare`: how far behind the face's mean
+ * depth the head turns, as a share of the face's width (a head's centre is about half a face behind).
  */
-export async function renderHeadPose(photo: RawImage, mesh: FaceMesh, yawDegrees: number, pitchDegrees: number, pivotDepth = 40): Promise<RawImage> {
+export async function renderHeadPose(photo: RawImage, mesh: FaceMesh, yawDegrees: number, pitchDegrees: number, pivotShare = 0.45): Promise<RawImage> {
   const { points, triangles } = mesh;
   const n = points.length;
+  // The mesh's depth is in the same units as its x and y (pixels), so the pivot scales with the face.
+  const pivotDepth = pivotShare * (Math.max(...points.map((p) => p[0])) - Math.min(...points.map((p) => p[0])));
   const cx = points.reduce((s, p) => s + p[0], 0) / n;
   const cy = points.reduce((s, p) => s + p[1], 0) / n;
   const cz = points.reduce((s, p) => s + p[2], 0) / n + pivotDepth;
@@ -166,13 +168,16 @@ export function similarity(photo: RawImage, dx: number, dy: number, scale: numbe
 }
 
 /**
- * The homography of a flat photo held turned about its vertical axis (`turn`, like a yaw) or tilted
- * about its horizontal one (`tilt`), seen by a camera: a perspective foreshortening about the
- * picture's centre. |k| of 0.001 is a clear tilt for a 512-pixel picture; 0.003 an extreme one.
+ * The homography of a flat photo held turned about its vertical axis (`turn`) or tilted about its
+ * horizontal one (`tilt`), seen by a camera: a perspective foreshortening about the picture's
+ * centre. Strengths are shares of the half-width (half-height): the picture's edges are scaled by
+ * 1 ± strength, so 0.35 is a clearly turned photo and 0.6 an extreme one, whatever its size.
  */
-export function heldTilt(photo: RawImage, kx: number, ky: number): number[] {
+export function heldTilt(photo: RawImage, turn: number, tilt: number): number[] {
   const cx = photo.width / 2;
   const cy = photo.height / 2;
+  const kx = turn / cx;
+  const ky = tilt / cy;
   // T(c) · [[1,0,0],[0,1,0],[kx,ky,1]] · T(-c), normalised so that h33 = 1: the centre stays put.
   const g = 1 - kx * cx - ky * cy;
   const m = [1 + cx * kx, cx * ky, cx * (g - 1), cy * kx, 1 + cy * ky, cy * (g - 1), kx, ky];

@@ -1,0 +1,21 @@
+import { describe, expect, test } from 'bun:test';
+import { FUSION_NORMS, pairScore } from './pair-scores';
+
+const unit = (x: number) => [x, Math.sqrt(1 - x * x)];
+
+describe('pair scores (issue 21)', () => {
+  test('faceres is the cosine, aligned is 1 − Euclidean distance', () => {
+    expect(pairScore('faceres', { faceres: [1, 0], aligned: null }, { faceres: unit(0.8), aligned: null })).toBeCloseTo(0.8);
+    expect(pairScore('aligned', { faceres: null, aligned: [0, 0] }, { faceres: null, aligned: [0.3, 0.4] })).toBeCloseTo(0.5);
+  });
+
+  test('fusion averages the two in units of their different-person spread; a missing descriptor gives no score', () => {
+    const a = { faceres: [1, 0], aligned: [0, 0] };
+    const b = {
+      faceres: unit(FUSION_NORMS.faceres.mean + 2 * FUSION_NORMS.faceres.spread),
+      aligned: [1 - (FUSION_NORMS.aligned.mean + 4 * FUSION_NORMS.aligned.spread), 0],
+    };
+    expect(pairScore('fusion', a, b)).toBeCloseTo(3, 5);
+    expect(pairScore('fusion', a, { ...b, aligned: null })).toBeNull();
+  });
+});

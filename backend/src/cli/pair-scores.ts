@@ -1,0 +1,55 @@
+/**
+ * How alike two faces are, by the descriptors `bun run accuracy --pairs --descriptor` compares
+ * (issue 21, Deliver 2). Pure, so the fusion is tested on its own.
+ * - faceres: Human's 1024-d descriptor on its unaligned face box, cosine similarity (what the
+ *   engine decides on today, face-match.ts);
+ * - aligned: face-api's faceRecognitionNet (dlib's ResNet-34, 128-d) on the face aligned by its own
+ *   68 landmarks, as 1 − Euclidean distance (higher is more alike);
+ * - fusion: the mean of the two, each first put in units of its spread over different-person pairs
+ *   (z-scores), so that neither dominates by scale.
+ */
+export const PAIR_DESCRIPTORS = ['faceres', 'aligned', 'fusion'] as const;
+export type PairDescriptor = (typeof PAIR_DESCRIPTORS)[number];
+
+export interface FaceDescriptors {
+  faceres: readonly number[] | null;
+  aligned: readonly number[] | null;
+}
+
+/**
+ * Mean and spread of each score over the 19,000 different-person pairs of ORL people s1–s20 (the
+ * tuning half; s21–s40 are held out), from `bun run accuracy --pairs … --descriptor faceres|aligned --out`.
+ */
+export const FUSION_NORMS = {
+  faceres: { mean: 0.4045, spread: 0.0691 },
+  aligned: { mean: 0.271, spread: 0.0737 },
+} as const;
+
+function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! ** 2;
+    nb += b[i]! ** 2;
+  }
+  return dot / Math.sqrt(na * nb);
+}
+
+function closeness(a: readonly number[], b: readonly number[]): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i]! - b[i]!) ** 2;
+  return 1 - Math.sqrt(sum);
+}
+
+/** The pair's score by `kind`, or null when a descriptor it needs is missing (no face found). */
+export function pairScore(kind: PairDescriptor, a: FaceDescriptors, b: FaceDescriptors): number | null {
+  const faceres = a.faceres && b.faceres ? cosine(a.faceres, b.faceres) : null;
+  const aligned = a.aligned && b.aligned ? closeness(a.aligned, b.aligned) : null;
+  if (kind === 'faceres') return faceres;
+  if (kind === 'aligned') return aligned;
+  if (faceres === null || aligned === null) return null;
+  const z = (value: number, norm: { mean: number; spread: number }) => (value - norm.mean) / norm.spread;
+  return (z(faceres, FUSION_NORMS.faceres) + z(aligned, FUSION_NORMS.aligned)) / 2;
+}
