@@ -74,9 +74,15 @@ test('with DASHBOARD_SIGNUP=true the sign-in page offers sign-up; the emailed li
   await expect(page.getByRole('alert')).toContainText('not the password chosen at sign-up');
   await page.getByLabel('The password you chose at sign-up').fill('second owner password');
   await page.getByRole('button', { name: 'Create account and sign in' }).click();
-  await expect(dashboard.heading).toHaveText('Overview');
-  // The one-time link leaves the address bar.
+  // The sandbox pair the account starts with, its secret key this once (as setup shows its own).
+  await expect(dashboard.heading).toHaveText('Your account is ready');
+  await expect(page.getByTestId('setup-secret-key')).toContainText('sk_test_');
+  await expect(page.getByTestId('setup-publishable-key')).toContainText('pk_test_');
+  // The one-time link has left the address bar.
   expect(new URL(page.url()).hash).not.toContain('secret');
+  await expectNoSeriousA11yViolations(page, 'sign-up finished');
+  await page.getByRole('button', { name: 'I have stored it: open the dashboard' }).click();
+  await expect(dashboard.heading).toHaveText('Overview');
   await expect(page.getByTestId('overview-tenant')).toContainText('Account Second Shop');
   const me = await dashboard.api('GET', '/me');
   expect(me.body.tenants).toEqual([expect.objectContaining({ name: 'Second Shop', role: 'owner' })]);

@@ -1,10 +1,11 @@
 import { LitElement, html, nothing } from 'lit';
-import type { SetupResponse, SignupConfirmRequest, SignupLookupResponse } from '@ageverify/protocol';
+import type { CreateKeyPairResponse, FirstRunSetupResponse, SignupConfirmRequest, SignupLookupResponse } from '@ageverify/protocol';
 import { ApiError, request } from './api';
 import { formatDateTime } from './format';
 import { i18n } from './i18n';
-import { fragmentParam } from './router';
+import { fragmentParam, routeHref } from './router';
 import { errorMessage, formValues } from './screen-base';
+import type { SecretItem } from './dash-secret';
 import { baseStyles } from './styles';
 
 /**
@@ -12,16 +13,26 @@ import { baseStyles } from './styles';
  * account is created only here, with the password chosen at sign-up typed again, so the link alone
  * opens nothing. The secret stays in the URL fragment and goes to the API only in request bodies.
  *
- * @fires dash-signed-in - The tenant was created and its owner signed in; detail.tenantId.
+ * Then the sandbox key pair the account starts with is shown once, as first-run setup shows its own.
+ *
+ * @fires dash-signed-in - The tenant was created, its owner signed in and the pair seen; detail.tenantId.
  */
 export class DashSignupConfirm extends LitElement {
-  static override properties = { info: { state: true }, busy: { state: true }, problem: { state: true }, loaded: { state: true } };
+  static override properties = {
+    info: { state: true },
+    busy: { state: true },
+    problem: { state: true },
+    loaded: { state: true },
+    created: { state: true },
+  };
   static override styles = [baseStyles];
 
   info: SignupLookupResponse | null = null;
   busy = false;
   problem: string | null = null;
   loaded = false;
+  /** After confirming: the new tenant and its sandbox pair, shown once (as setup does, decision 0052) until the owner continues. */
+  created: { tenantId: string; pair: CreateKeyPairResponse } | null = null;
   private readonly secret = fragmentParam(window.location.hash, 'secret');
 
   override connectedCallback(): void {
@@ -47,6 +58,15 @@ export class DashSignupConfirm extends LitElement {
   }
 
   override render() {
+    if (this.created) {
+      const items: SecretItem[] = [
+        { label: i18n.t('keys.publishable'), value: this.created.pair.publishableKey, once: false, testId: 'setup-publishable-key' },
+        { label: i18n.t('keys.secret'), value: this.created.pair.secretKey, once: true, testId: 'setup-secret-key' },
+      ];
+      return html`<h1 tabindex="-1">${i18n.t('setup.readyTitle')}</h1>
+        <p>${i18n.t('setup.readyIntro')}</p>
+        <dash-secret .heading=${i18n.t('setup.sandboxPair')} .doneLabel=${i18n.t('setup.continue')} .items=${items} @dash-dismiss=${this.openDashboard}></dash-secret>`;
+    }
     const heading = html`<h1 tabindex="-1">${i18n.t('signupConfirm.title')}</h1>`;
     if (!this.loaded) return html`${heading}<p role="status">${i18n.t('common.loading')}</p>`;
     if (!this.info) return html`${heading}<p class="error" role="alert">${this.problem}</p>`;
@@ -63,14 +83,22 @@ export class DashSignupConfirm extends LitElement {
       </form>`;
   }
 
+  private openDashboard(): void {
+    this.dispatchEvent(new CustomEvent('dash-signed-in', { detail: { tenantId: this.created!.tenantId }, bubbles: true, composed: true }));
+  }
+
   private async submit(event: Event): Promise<void> {
     const values = formValues(event);
     this.busy = true;
     this.problem = null;
     try {
       const body: SignupConfirmRequest = { secret: this.secret!, password: values.password ?? '' };
-      const result = await request<SetupResponse>('POST', '/signup/confirm', body);
-      this.dispatchEvent(new CustomEvent('dash-signed-in', { detail: { tenantId: result.tenantId }, bubbles: true, composed: true }));
+      const result = await request<FirstRunSetupResponse>('POST', '/signup/confirm', body);
+      // The link is spent: it leaves the address bar now; the pair is shown this once.
+      window.history.replaceState(null, '', `/dashboard/${routeHref('overview')}`);
+      this.created = { tenantId: result.tenantId, pair: result.sandboxKeyPair };
+      await this.updateComplete;
+      this.focusHeading();
     } catch (error) {
       this.problem = errorMessage(error);
     } finally {
