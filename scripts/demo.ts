@@ -16,8 +16,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { EVENT_KINDS } from '@ageverify/protocol';
-import { verifyWebhookSignature } from '@ageverify/server';
 import { createMerchant } from '../examples/merchant/server';
+import { devCertificate, startDevReceiver } from './webhook-dev-receiver';
 
 const repoRoot = join(import.meta.dir, '..');
 // DEMO_KEYS_FILE / DEMO_TLS_DIR: tests keep their throwaway files out of the working copy's .cache.
@@ -52,35 +52,6 @@ async function health(): Promise<{ database?: { id?: string } } | null> {
 }
 
 /** A self-signed certificate for 127.0.0.1, made once; it is its own CA for WEBHOOK_CA_FILE. */
-function webhookCertificate(): { cert: string; key: string; caFile: string } {
-  const cert = join(tlsDir, 'cert.pem');
-  const key = join(tlsDir, 'key.pem');
-  if (!existsSync(cert) || !existsSync(key)) {
-    mkdirSync(tlsDir, { recursive: true, mode: 0o700 });
-    const openssl = [
-      'openssl',
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '365',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ];
-    const made = Bun.spawnSync(openssl, { stderr: 'pipe' });
-    if (made.exitCode !== 0) fail(`openssl could not make the demo's webhook certificate:\n${made.stderr.toString()}`);
-  }
-  return { cert: readFileSync(cert, 'utf8'), key: readFileSync(key, 'utf8'), caFile: cert };
-}
-
 async function startService(caFile: string): Promise<Bun.Subprocess> {
   // In process.env, so the CLI below (on PostgreSQL it checks destinations itself) allows the receiver too.
   Object.assign(process.env, { WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: caFile });
@@ -108,27 +79,8 @@ function cli(...argv: string[]): Record<string, string> {
   return JSON.parse(result.stdout.toString()) as Record<string, string>;
 }
 
-function receiveWebhooks(tls: { cert: string; key: string }, secret: string): void {
-  Bun.serve({
-    hostname: '127.0.0.1',
-    port: webhookPort,
-    tls,
-    async fetch(request) {
-      const raw = new Uint8Array(await request.arrayBuffer());
-      const signed = verifyWebhookSignature(raw, request.headers.get('x-service-signature'), secret);
-      if (!signed) {
-        console.log('webhook refused: bad x-service-signature');
-        return new Response('bad signature', { status: 401 });
-      }
-      const envelope = JSON.parse(new TextDecoder().decode(raw)) as { event: string; data: { sessionId?: string } };
-      console.log(`webhook ${envelope.event} for ${envelope.data.sessionId} (signature verified, webhook-id ${request.headers.get('webhook-id')})`);
-      return new Response(null, { status: 204 });
-    },
-  });
-}
-
 const existing = await health();
-const tls = existing ? null : webhookCertificate();
+const tls = existing ? null : devCertificate(tlsDir);
 if (!existing) await startService(tls!.caFile);
 else
   console.log(
@@ -149,7 +101,7 @@ if (tls && setup.webhook?.url !== webhookUrl) {
 }
 mkdirSync(dirname(keysFile), { recursive: true });
 writeFileSync(keysFile, `${JSON.stringify({ ...saved, [databaseId]: setup }, null, 2)}\n`, { mode: 0o600 });
-if (tls && setup.webhook) receiveWebhooks(tls, setup.webhook.secret);
+if (tls && setup.webhook) startDevReceiver({ port: webhookPort, tls, secret: setup.webhook.secret, log: (line) => console.log(`webhook ${line}`) });
 
 const server = Bun.serve({
   hostname: process.env.DEMO_HOST || '127.0.0.1',
