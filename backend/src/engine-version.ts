@@ -3,5 +3,6 @@
  * receipt (modules/receipts). Bump it whenever a model, a threshold or a decision rule changes, so
  * a receipt says which rules its decision was taken under. Kept outside modules/ because receipts
  * (imported by sessions) must not import the engine, which imports sessions.
+ * 2026.11.2: TD2 cards, MRV-A and MRV-B visas and the French 2 × 36 ID card are read (decision 0051).
  */
-export const ENGINE_VERSION = '2026.11.1';
+export const ENGINE_VERSION = '2026.11.2';

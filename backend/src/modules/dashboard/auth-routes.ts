@@ -9,7 +9,6 @@ import type {
   FirstRunSetupResponse,
   InvitationInfoResponse,
   MeResponse,
-  SetupResponse,
   SetupStatusResponse,
   SignupLookupResponse,
   SignupResponse,

@@ -179,7 +179,11 @@ for (const target of TARGETS) {
       const me = await browser.json('GET', '/dashboard/api/me', undefined, 200);
       expect(me.tenants).toEqual([{ tenantId, name: 'Second Shop', role: 'owner' }]);
       // The sandbox pair it made, with its secret key this once (as setup does, decision 0052).
-      expect(sandboxKeyPair).toMatchObject({ sandbox: true, publishableKey: expect.stringMatching(/^pk_test_/), secretKey: expect.stringMatching(/^sk_test_/) });
+      expect(sandboxKeyPair).toMatchObject({
+        sandbox: true,
+        publishableKey: expect.stringMatching(/^pk_test_/),
+        secretKey: expect.stringMatching(/^sk_test_/),
+      });
       // Used: the link is gone, and so is any other pending sign-up of that address.
       const again = await new Browser(ctx).call('POST', '/dashboard/api/signup/confirm', { secret, password: PASSWORD });
       expect(again.status).toBe(404);

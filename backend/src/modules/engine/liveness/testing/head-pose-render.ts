@@ -39,15 +39,16 @@ export function toJpeg(image: RawImage, quality = 90): Promise<Buffer> {
 
 /** The mesh of the largest face, through the engine's own Human build. */
 export async function faceMesh(image: RawImage): Promise<FaceMesh> {
-  // biome-ignore lint/suspicious/noExplicitAny: Human's node-wasm build is loaded by path, without types.
-  const human = (await loadHuman()) as any;
+  // Human's typed surface (human-runtime.ts) lacks faceTriangulation, set on the instance.
+  const human = (await loadHuman()) as Awaited<ReturnType<typeof loadHuman>> & { faceTriangulation: number[] };
   const tf = createRequire(import.meta.url)('@tensorflow/tfjs-core');
   const tensor = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
   try {
     const { face } = await human.detect(tensor);
     if (!face?.length) throw new Error('no face in the photo');
-    const largest = face.reduce((a: { box: number[] }, b: { box: number[] }) => (a.box[2]! * a.box[3]! >= b.box[2]! * b.box[3]! ? a : b));
-    return { points: largest.mesh, triangles: human.faceTriangulation };
+    const largest = face.reduce((a, b) => (a.box[2] * a.box[3] >= b.box[2] * b.box[3] ? a : b));
+    if (!largest.mesh) throw new Error('no face mesh: Human runs without its mesh model');
+    return { points: largest.mesh as [number, number, number][], triangles: human.faceTriangulation };
   } finally {
     tensor.dispose();
   }
