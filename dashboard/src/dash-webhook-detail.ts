@@ -19,6 +19,7 @@ import { i18n } from './i18n';
 import { routeHref } from './router';
 import { DashScreen, errorMessage } from './screen-base';
 import { baseStyles } from './styles';
+import { SubmitController } from './submit-controller';
 
 /** While a redelivery runs, its progress is read again this often. */
 const REDELIVERY_POLL_MS = 2_000;
@@ -35,11 +36,9 @@ export class DashWebhookDetail extends DashScreen {
     deliveries: { state: true },
     nextCursor: { state: true },
     editing: { state: true },
-    problem: { state: true },
     formProblem: { state: true },
     status: { state: true },
     secret: { state: true },
-    busy: { state: true },
   };
   static override styles = [
     baseStyles,
@@ -69,12 +68,12 @@ export class DashWebhookDetail extends DashScreen {
   deliveries: DeliveryView[] = [];
   nextCursor: string | null = null;
   editing = false;
-  problem: string | null = null;
+  /** The actions on the endpoint, one at a time; its problem is also the log's. */
+  private readonly submission = new SubmitController(this);
   formProblem: string | null = null;
   /** The outcome of the last action, announced politely. */
   status: string | null = null;
   secret: string | null = null;
-  busy = false;
   private pollTimer: number | null = null;
 
   override disconnectedCallback(): void {
@@ -128,7 +127,7 @@ export class DashWebhookDetail extends DashScreen {
     return html`<p><a href=${routeHref('webhooks')}>${i18n.t('webhooks.back')}</a></p>
       <h1 tabindex="-1">${endpoint ? endpoint.url : i18n.t('webhooks.endpoint')}</h1>
       ${this.renderLoadState()}
-      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
+      ${this.submission.problem ? html`<p class="error" role="alert">${this.submission.problem}</p>` : nothing}
       <p role="status" class=${this.status ? 'success' : 'visually-hidden'} data-testid="action-status">${this.status ?? ''}</p>
       ${this.secret ? this.renderSecret(this.secret) : nothing}
       ${endpoint ? this.renderEndpoint(endpoint) : nothing}
@@ -168,18 +167,18 @@ export class DashWebhookDetail extends DashScreen {
         </dl>
         ${endpoint.state === 'paused' ? html`<p>${i18n.t('webhooks.pausedExplained')}</p>` : nothing}
         <div class="actions">
-          <button type="button" ?disabled=${this.busy} @click=${this.testAndResume}>${i18n.t('webhooks.testAndResume')}</button>
-          <button type="button" class="secondary" ?disabled=${this.busy || endpoint.undelivered === 0} @click=${this.redeliver}>
+          <button type="button" ?disabled=${this.submission.busy} @click=${this.testAndResume}>${i18n.t('webhooks.testAndResume')}</button>
+          <button type="button" class="secondary" ?disabled=${this.submission.busy || endpoint.undelivered === 0} @click=${this.redeliver}>
             ${i18n.t('webhooks.redeliver')}
           </button>
-          <button type="button" class="secondary" ?disabled=${this.busy} @click=${() => (this.editing = !this.editing)} aria-expanded=${this.editing ? 'true' : 'false'}>
+          <button type="button" class="secondary" ?disabled=${this.submission.busy} @click=${() => (this.editing = !this.editing)} aria-expanded=${this.editing ? 'true' : 'false'}>
             ${i18n.t('webhooks.edit')}
           </button>
-          <button type="button" class="secondary" ?disabled=${this.busy} @click=${this.toggleEnabled}>
+          <button type="button" class="secondary" ?disabled=${this.submission.busy} @click=${this.toggleEnabled}>
             ${endpoint.enabled ? i18n.t('webhooks.disable') : i18n.t('webhooks.enable')}
           </button>
-          <button type="button" class="secondary" ?disabled=${this.busy} @click=${this.rotate}>${i18n.t('webhooks.rotate')}</button>
-          <button type="button" class="danger" ?disabled=${this.busy} @click=${this.removeEndpoint}>${i18n.t('webhooks.delete')}</button>
+          <button type="button" class="secondary" ?disabled=${this.submission.busy} @click=${this.rotate}>${i18n.t('webhooks.rotate')}</button>
+          <button type="button" class="danger" ?disabled=${this.submission.busy} @click=${this.removeEndpoint}>${i18n.t('webhooks.delete')}</button>
         </div>
         ${
           redelivery
@@ -200,7 +199,7 @@ export class DashWebhookDetail extends DashScreen {
               .pairs=${this.pairs}
               .submitLabel=${i18n.t('common.save')}
               .problem=${this.formProblem}
-              .busy=${this.busy}
+              .busy=${this.submission.busy}
               cancellable
               @dash-endpoint-submit=${this.save}
               @dash-endpoint-cancel=${() => (this.editing = false)}
@@ -265,7 +264,7 @@ export class DashWebhookDetail extends DashScreen {
         }
         <h3>${i18n.t('webhooks.body')}</h3>
         ${delivery.body === null ? html`<p class="muted">${i18n.t('webhooks.noBody')}</p>` : html`<pre data-testid="delivery-body">${delivery.body}</pre>`}
-        <button type="button" class="secondary" ?disabled=${this.busy} @click=${() => this.resend(delivery)}>${i18n.t('webhooks.resend')}</button>
+        <button type="button" class="secondary" ?disabled=${this.submission.busy} @click=${() => this.resend(delivery)}>${i18n.t('webhooks.resend')}</button>
       </details>
     </li>`;
   }
@@ -275,17 +274,11 @@ export class DashWebhookDetail extends DashScreen {
   }
 
   /** Runs an action with the buttons disabled; its result message goes to the status line. */
-  private async act(action: () => Promise<string | null>): Promise<void> {
-    this.busy = true;
-    this.problem = null;
+  private act(action: () => Promise<string | null>): Promise<void> {
     this.status = null;
-    try {
+    return this.submission.run(async () => {
       this.status = await action();
-    } catch (error) {
-      this.problem = errorMessage(error);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   private testAndResume(): Promise<void> {
@@ -379,7 +372,7 @@ export class DashWebhookDetail extends DashScreen {
       const endpoint = list.endpoints.find((candidate) => candidate.endpointId === this.itemId);
       if (endpoint) this.endpoint = endpoint;
     } catch (error) {
-      this.problem = errorMessage(error);
+      this.submission.problem = errorMessage(error);
     }
   }
 
@@ -390,7 +383,7 @@ export class DashWebhookDetail extends DashScreen {
       this.deliveries = [...this.deliveries, ...log.deliveries];
       this.nextCursor = log.nextCursor;
     } catch (error) {
-      this.problem = errorMessage(error);
+      this.submission.problem = errorMessage(error);
     }
   }
 }
