@@ -16,18 +16,18 @@ import type { SecretItem } from './dash-secret';
 import { healthBadge, stateBadge } from './endpoint-state';
 import { formatDateTime, formatNumber } from './format';
 import { i18n } from './i18n';
+import { RedeliveryPoll } from './redelivery-poll';
 import { routeHref } from './router';
 import { DashScreen, errorMessage } from './screen-base';
 import { baseStyles } from './styles';
 import { SubmitController } from './submit-controller';
 
-/** While a redelivery runs, its progress is read again this often. */
-const REDELIVERY_POLL_MS = 2_000;
-
 /**
  * One webhook endpoint (issue 12, item 5): its state, health and pause, the actions on it (edit,
  * enable/disable, rotate secret, delete, Test and resume, Redeliver with progress) and its delivery
- * log with every attempt and the exact body sent, each event resendable.
+ * log with every attempt and the exact body sent, each event resendable. The log is drawn by
+ * dash-delivery-log.ts and a running redelivery is followed by redelivery-poll.ts (issue 25, item 11);
+ * the requests stay here, so a new endpoint or tenant drops them all (screen-base.ts).
  */
 export class DashWebhookDetail extends DashScreen {
   static override properties = {
@@ -43,19 +43,6 @@ export class DashWebhookDetail extends DashScreen {
   static override styles = [
     baseStyles,
     css`
-      .deliveries > li {
-        list-style: none;
-      }
-      .deliveries {
-        padding: 0;
-      }
-      summary {
-        cursor: pointer;
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0.5rem;
-        align-items: center;
-      }
       progress {
         width: 16rem;
         max-width: 100%;
@@ -74,12 +61,7 @@ export class DashWebhookDetail extends DashScreen {
   /** The outcome of the last action, announced politely. */
   status: string | null = null;
   secret: string | null = null;
-  private pollTimer: number | null = null;
-
-  override disconnectedCallback(): void {
-    this.stopPolling();
-    super.disconnectedCallback();
-  }
+  private readonly redelivery = new RedeliveryPoll(this, () => void this.poll());
 
   private get base(): string {
     return `/webhooks/${encodeURIComponent(this.itemId ?? '')}`;
@@ -101,14 +83,7 @@ export class DashWebhookDetail extends DashScreen {
 
   private setEndpoint(endpoint: Endpoint): void {
     this.endpoint = endpoint;
-    const running = endpoint.redelivery !== null && endpoint.redelivery.sent < endpoint.redelivery.total;
-    if (running && this.pollTimer === null) this.pollTimer = window.setInterval(() => void this.poll(), REDELIVERY_POLL_MS);
-    if (!running) this.stopPolling();
-  }
-
-  private stopPolling(): void {
-    if (this.pollTimer !== null) window.clearInterval(this.pollTimer);
-    this.pollTimer = null;
+    this.redelivery.follow(endpoint);
   }
 
   private async poll(): Promise<void> {
@@ -116,7 +91,8 @@ export class DashWebhookDetail extends DashScreen {
       const list = await this.call<WebhooksResponse>('GET', '/webhooks');
       const endpoint = list.endpoints.find((candidate) => candidate.endpointId === this.itemId);
       if (endpoint) this.setEndpoint(endpoint);
-      if (endpoint && this.pollTimer === null) await this.refreshLog();
+      // No redelivery runs (any more): the log shows where each event went.
+      if (endpoint && !this.redelivery.polling) await this.refreshLog();
     } catch {
       // A missed poll is retried at the next tick.
     }
@@ -207,66 +183,14 @@ export class DashWebhookDetail extends DashScreen {
           </section>`
           : nothing
       }
-      <section aria-labelledby="log-heading">
-        <h2 id="log-heading">${i18n.t('webhooks.logTitle')}</h2>
-        <div class="actions"><button type="button" class="secondary" @click=${this.refreshLog}>${i18n.t('common.refresh')}</button></div>
-        ${this.deliveries.length === 0 ? html`<p class="muted">${i18n.t('webhooks.noDeliveries')}</p>` : nothing}
-        <ul class="deliveries" data-testid="deliveries">
-          ${this.deliveries.map((delivery) => this.renderDelivery(delivery))}
-        </ul>
-        ${this.nextCursor ? html`<button type="button" class="secondary" @click=${this.loadMore}>${i18n.t('common.loadMore')}</button>` : nothing}
-      </section>`;
-  }
-
-  private renderDelivery(delivery: DeliveryView) {
-    const stateClass = delivery.state === 'delivered' ? 'ok' : delivery.state === 'pending' ? 'warn' : 'bad';
-    return html`<li class="card" data-event-id=${delivery.eventId}>
-      <details>
-        <summary>
-          <span class="badge ${stateClass}">${i18n.t(`webhooks.delivery.${delivery.state}`)}</span>
-          <code>${delivery.kind}</code>
-          <span>${formatDateTime(delivery.createdAt, true)}</span>
-          <span class="muted">${i18n.t('webhooks.attemptCount', { count: delivery.attempts.length })}</span>
-          <code class="muted">${delivery.eventId}</code>
-        </summary>
-        <dl class="facts">
-          <dt>${i18n.t('webhooks.eventId')}</dt>
-          <dd><code>${delivery.eventId}</code></dd>
-          <dt>${i18n.t('sessions.sessionId')}</dt>
-          <dd><a href=${routeHref('sessions', delivery.sessionId)}>${delivery.sessionId}</a></dd>
-        </dl>
-        <h3>${i18n.t('webhooks.attempts')}</h3>
-        ${
-          delivery.attempts.length === 0
-            ? html`<p class="muted">${i18n.t('webhooks.noAttempts')}</p>`
-            : html`<div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">${i18n.t('webhooks.attemptTime')}</th>
-                    <th scope="col">${i18n.t('webhooks.attemptStatus')}</th>
-                    <th scope="col">${i18n.t('webhooks.attemptDuration')}</th>
-                    <th scope="col">${i18n.t('webhooks.attemptError')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${delivery.attempts.map(
-                    (attempt) => html`<tr>
-                      <td>${formatDateTime(attempt.at, true)}</td>
-                      <td>${attempt.status ?? '—'}</td>
-                      <td>${attempt.durationMs === null ? '—' : i18n.t('webhooks.milliseconds', { ms: formatNumber(attempt.durationMs) })}</td>
-                      <td>${attempt.error ?? '—'}</td>
-                    </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>`
-        }
-        <h3>${i18n.t('webhooks.body')}</h3>
-        ${delivery.body === null ? html`<p class="muted">${i18n.t('webhooks.noBody')}</p>` : html`<pre data-testid="delivery-body">${delivery.body}</pre>`}
-        <button type="button" class="secondary" ?disabled=${this.submission.busy} @click=${() => this.resend(delivery)}>${i18n.t('webhooks.resend')}</button>
-      </details>
-    </li>`;
+      <dash-delivery-log
+        .deliveries=${this.deliveries}
+        .more=${this.nextCursor !== null}
+        .busy=${this.submission.busy}
+        @dash-log-refresh=${this.refreshLog}
+        @dash-log-more=${this.loadMore}
+        @dash-delivery-resend=${(event: CustomEvent<DeliveryView>) => this.resend(event.detail)}
+      ></dash-delivery-log>`;
   }
 
   private confirm(): DashConfirm {

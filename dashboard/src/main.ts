@@ -6,6 +6,7 @@ import { initI18n } from './i18n';
 import { DashAccount } from './dash-account';
 import { DashApp } from './dash-app';
 import { DashConfirm } from './dash-confirm';
+import { DashDeliveryLog } from './dash-delivery-log';
 import { DashDomains } from './dash-domains';
 import { DashEmails } from './dash-emails';
 import { DashEndpointForm } from './dash-endpoint-form';
@@ -30,6 +31,7 @@ const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['dash-confirm', DashConfirm],
   ['dash-secret', DashSecret],
   ['dash-endpoint-form', DashEndpointForm],
+  ['dash-delivery-log', DashDeliveryLog],
   ['dash-setup', DashSetup],
   ['dash-sign-in', DashSignIn],
   ['dash-sign-up', DashSignUp],
