@@ -10,6 +10,7 @@ import { DashDeliveryLog } from './dash-delivery-log';
 import { DashDomains } from './dash-domains';
 import { DashEmails } from './dash-emails';
 import { DashEndpointForm } from './dash-endpoint-form';
+import { DashHeader } from './dash-header';
 import { DashInvitation } from './dash-invitation';
 import { DashSignupConfirm } from './dash-signup-confirm';
 import { DashKeys } from './dash-keys';
@@ -32,6 +33,7 @@ const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['dash-secret', DashSecret],
   ['dash-endpoint-form', DashEndpointForm],
   ['dash-delivery-log', DashDeliveryLog],
+  ['dash-header', DashHeader],
   ['dash-setup', DashSetup],
   ['dash-sign-in', DashSignIn],
   ['dash-sign-up', DashSignUp],
