@@ -61,7 +61,7 @@ export class DashWebhookDetail extends DashScreen {
   /** The outcome of the last action, announced politely. */
   status: string | null = null;
   secret: string | null = null;
-  private readonly redelivery = new RedeliveryPoll(this, () => void this.poll());
+  private readonly redeliveryPoll = new RedeliveryPoll(this, () => void this.poll());
 
   private get base(): string {
     return `/webhooks/${encodeURIComponent(this.itemId ?? '')}`;
@@ -83,7 +83,7 @@ export class DashWebhookDetail extends DashScreen {
 
   private setEndpoint(endpoint: Endpoint): void {
     this.endpoint = endpoint;
-    this.redelivery.follow(endpoint);
+    this.redeliveryPoll.follow(endpoint);
   }
 
   private async poll(): Promise<void> {
@@ -92,7 +92,7 @@ export class DashWebhookDetail extends DashScreen {
       const endpoint = list.endpoints.find((candidate) => candidate.endpointId === this.itemId);
       if (endpoint) this.setEndpoint(endpoint);
       // No redelivery runs (any more): the log shows where each event went.
-      if (endpoint && !this.redelivery.polling) await this.refreshLog();
+      if (endpoint && !this.redeliveryPoll.polling) await this.refreshLog();
     } catch {
       // A missed poll is retried at the next tick.
     }
