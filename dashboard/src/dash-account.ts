@@ -5,21 +5,23 @@ import { i18n } from './i18n';
 import { MIN_PASSWORD_LENGTH } from './password-rules';
 import { DashScreen, errorMessage, formValues } from './screen-base';
 import { baseStyles } from './styles';
+import { SubmitController } from './submit-controller';
 
 /** Change password (better-auth `change-password`; other sessions of the user are signed out). */
 export class DashAccount extends DashScreen {
-  static override properties = { busy: { state: true }, problem: { state: true }, done: { state: true } };
+  static override properties = { done: { state: true } };
   static override styles = [baseStyles];
 
-  busy = false;
-  problem: string | null = null;
+  private readonly submission = new SubmitController(this, {
+    message: (error) => (error instanceof ApiError && error.status === 400 && !error.message ? i18n.t('account.wrongCurrent') : errorMessage(error)),
+  });
   done = false;
 
   protected async load(): Promise<void> {}
 
   override render() {
     return html`<h1 tabindex="-1">${i18n.t('account.title')}</h1>
-      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
+      ${this.submission.problem ? html`<p class="error" role="alert">${this.submission.problem}</p>` : nothing}
       <p role="status" class=${this.done ? 'success' : 'visually-hidden'}>${this.done ? i18n.t('account.changed') : ''}</p>
       <form class="card" @submit=${this.submit}>
         <h2>${i18n.t('account.changePassword')}</h2>
@@ -36,30 +38,25 @@ export class DashAccount extends DashScreen {
           <label for="repeat">${i18n.t('account.repeatPassword')}</label>
           <input id="repeat" name="repeat" type="password" required minlength=${MIN_PASSWORD_LENGTH} autocomplete="new-password" />
         </div>
-        <button type="submit" ?disabled=${this.busy}>${i18n.t('account.changePassword')}</button>
+        <button type="submit" ?disabled=${this.submission.busy}>${i18n.t('account.changePassword')}</button>
       </form>`;
   }
 
   private async submit(event: Event): Promise<void> {
     const values = formValues(event);
     const form = event.target as HTMLFormElement;
-    this.problem = null;
+    this.submission.problem = null;
     this.done = false;
     if (values.next !== values.repeat) {
-      this.problem = i18n.t('account.mismatch');
+      this.submission.problem = i18n.t('account.mismatch');
       return;
     }
-    this.busy = true;
-    try {
+    await this.submission.run(async () => {
       const body: ChangePasswordRequest = { currentPassword: values.current ?? '', newPassword: values.next ?? '', revokeOtherSessions: true };
       await request('POST', '/auth/change-password', body);
       form.reset();
       this.done = true;
-    } catch (error) {
-      this.problem = error instanceof ApiError && error.status === 400 && !error.message ? i18n.t('account.wrongCurrent') : errorMessage(error);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 }
 

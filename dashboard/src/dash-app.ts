@@ -1,154 +1,26 @@
-import { LitElement, css, html, nothing } from 'lit';
-import { can, type MeResponse, type SetupStatusResponse, type TenantMembership } from '@ageverify/protocol';
-import { ApiError, request } from './api';
+import { LitElement, html, nothing } from 'lit';
+import { can, type TenantMembership } from '@ageverify/protocol';
+import { appStyles } from './app-styles';
 import { i18n } from './i18n';
 import { entryPage, fragmentParam, parseRoute, routeHref, type Route, type ScreenName } from './router';
-import { errorMessage, type DashScreen } from './screen-base';
-import { baseStyles } from './styles';
-
-type View = 'loading' | 'setup' | 'invite' | 'confirm' | 'sign-in' | 'sign-up' | 'app' | 'no-tenant' | 'error';
-
-const TENANT_KEY = 'ageverify.dashboard.tenant';
+import type { DashScreen } from './screen-base';
+import { SignInBootstrap } from './sign-in-bootstrap';
 
 /**
- * The dashboard's root: decides which page a visitor sees (first-run setup, invitation, sign-in,
- * or the app), and inside the app draws the header (tenant switcher, account menu), the navigation
- * and the screen of the current hash route. Screens get the tenant and the user's role; the API
- * checks both again on every call.
+ * The dashboard's root: shows the page the sign-in bootstrap decides (first-run setup, invitation,
+ * sign-in, or the app; sign-in-bootstrap.ts), and inside the app the header (dash-header.ts), the
+ * navigation and the screen of the current hash route. Screens get the tenant and the user's role;
+ * the API checks both again on every call.
  */
 export class DashApp extends LitElement {
   static override properties = {
-    view: { state: true },
-    me: { state: true },
-    tenantId: { state: true },
     route: { state: true },
-    menuOpen: { state: true },
-    problem: { state: true },
-    setupNeeded: { state: true },
-    signupEnabled: { state: true },
   };
 
-  static override styles = [
-    baseStyles,
-    css`
-      :host {
-        min-height: 100vh;
-        background: #f5f6f8;
-      }
-      .skip {
-        position: absolute;
-        left: -999px;
-        top: 0;
-        padding: 0.5rem 1rem;
-        background: #fff;
-      }
-      .skip:focus {
-        left: 0.5rem;
-        z-index: 10;
-      }
-      header {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0.75rem 1.5rem;
-        align-items: center;
-        justify-content: space-between;
-        padding: 0.75rem 1.5rem;
-        background: #fff;
-        border-bottom: 1px solid var(--dash-border);
-      }
-      .brand {
-        font-weight: 700;
-        font-size: 1.125rem;
-      }
-      .header-tools {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0.75rem;
-        align-items: center;
-      }
-      .switcher {
-        display: flex;
-        gap: 0.5rem;
-        align-items: center;
-      }
-      .menu {
-        position: relative;
-      }
-      .menu ul {
-        position: absolute;
-        right: 0;
-        z-index: 5;
-        min-width: 14rem;
-        margin: 0.25rem 0 0;
-        padding: 0.5rem;
-        list-style: none;
-        background: #fff;
-        border: 1px solid var(--dash-border);
-        border-radius: 0.5rem;
-        box-shadow: 0 8px 24px rgb(0 0 0 / 0.12);
-      }
-      .menu li + li {
-        margin-top: 0.25rem;
-      }
-      .menu li > * {
-        width: 100%;
-        box-sizing: border-box;
-      }
-      .layout {
-        display: grid;
-        grid-template-columns: 13rem 1fr;
-        gap: 1.5rem;
-        max-width: 80rem;
-        margin: 0 auto;
-        padding: 1.5rem;
-      }
-      nav ul {
-        margin: 0;
-        padding: 0;
-        list-style: none;
-      }
-      nav a {
-        display: block;
-        padding: 0.5rem 0.75rem;
-        border-radius: 0.375rem;
-        color: var(--dash-text);
-        text-decoration: none;
-      }
-      nav a[aria-current='page'] {
-        background: #dbeafe;
-        color: #1e3a8a;
-        font-weight: 600;
-      }
-      main {
-        min-width: 0;
-      }
-      .centered {
-        max-width: 32rem;
-        margin: 3rem auto;
-        padding: 0 1rem;
-      }
-      @media (max-width: 900px) {
-        .layout {
-          grid-template-columns: 1fr;
-          padding: 1rem;
-        }
-        nav ul {
-          display: flex;
-          flex-wrap: wrap;
-          gap: 0.25rem;
-        }
-      }
-    `,
-  ];
+  static override styles = appStyles;
 
-  view: View = 'loading';
-  me: MeResponse | null = null;
-  tenantId = '';
   route: Route = parseRoute(window.location.hash);
-  menuOpen = false;
-  problem: string | null = null;
-  setupNeeded = false;
-  signupEnabled = false;
+  private readonly session = new SignInBootstrap(this);
 
   private readonly onHashChange = () => {
     const previous = this.route;
@@ -156,83 +28,14 @@ export class DashApp extends LitElement {
     if (previous.screen !== this.route.screen || previous.id !== this.route.id) this.focusScreen();
   };
 
-  private readonly onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape' && this.menuOpen) {
-      this.menuOpen = false;
-      this.renderRoot.querySelector<HTMLButtonElement>('#account-button')?.focus();
-    }
-  };
-
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('hashchange', this.onHashChange);
-    document.addEventListener('keydown', this.onKeyDown);
-    void this.start();
   }
 
   override disconnectedCallback(): void {
     window.removeEventListener('hashchange', this.onHashChange);
-    document.removeEventListener('keydown', this.onKeyDown);
     super.disconnectedCallback();
-  }
-
-  private async start(): Promise<void> {
-    const page = entryPage(window.location.pathname);
-    if (page === 'setup') {
-      this.view = 'setup';
-      return;
-    }
-    if (page === 'invite' || page === 'confirm') {
-      this.view = page;
-      return;
-    }
-    // The verify UI's return ("Try it") appends its callback parameters; the hash route says it all.
-    if (window.location.search) window.history.replaceState(null, '', `/dashboard/${window.location.hash}`);
-    await this.loadMe();
-  }
-
-  /**
-   * Signed in → the app; not signed in → setup (no tenant yet) or sign-in. `focus`: after signing
-   * in, focus moves to the first screen's heading; on a page load it stays at the top of the
-   * document, so the skip link comes first.
-   */
-  private async loadMe(preferredTenant?: string, focus = false): Promise<void> {
-    try {
-      this.me = await request<MeResponse>('GET', '/me');
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        await this.showSignedOut();
-        return;
-      }
-      this.problem = errorMessage(error);
-      this.view = 'error';
-      return;
-    }
-    const tenants = this.me.tenants;
-    if (tenants.length === 0) {
-      this.view = 'no-tenant';
-      return;
-    }
-    const remembered = preferredTenant ?? window.localStorage.getItem(TENANT_KEY);
-    this.tenantId = tenants.some((tenant) => tenant.tenantId === remembered) ? remembered! : tenants[0]!.tenantId;
-    this.view = 'app';
-    if (focus) this.focusScreen();
-  }
-
-  private async showSignedOut(): Promise<void> {
-    this.me = null;
-    try {
-      const status = await request<SetupStatusResponse>('GET', '/setup');
-      this.setupNeeded = status.needed;
-      this.signupEnabled = status.signupEnabled;
-    } catch {
-      this.setupNeeded = false;
-    }
-    this.view = this.setupNeeded ? 'setup' : 'sign-in';
-  }
-
-  private get membership(): TenantMembership | undefined {
-    return this.me?.tenants.find((tenant) => tenant.tenantId === this.tenantId);
   }
 
   private focusScreen(): void {
@@ -242,43 +45,39 @@ export class DashApp extends LitElement {
     });
   }
 
-  /** After setup, sign-in or accepting an invitation: drop the one-time link from the address bar and open the app. */
+  /**
+   * After setup, sign-in or accepting an invitation: drop the one-time link from the address bar and
+   * open the app, with focus on the first screen's heading (on a page load it stays at the top of
+   * the document, so the skip link comes first).
+   */
   private async onSignedIn(event: CustomEvent<{ tenantId?: string }>): Promise<void> {
     if (entryPage(window.location.pathname) !== 'app' || fragmentParam(window.location.hash, 'token')) {
       window.history.replaceState(null, '', `/dashboard/${routeHref('overview')}`);
       this.route = parseRoute(window.location.hash);
     }
-    this.view = 'loading';
-    await this.loadMe(event.detail?.tenantId, true);
+    await this.session.enter(event.detail?.tenantId);
+    if (this.session.view === 'app') this.focusScreen();
   }
 
   /** Between sign-in and sign-up; focus goes to the new form's heading. */
   private async showEntry(view: 'sign-in' | 'sign-up'): Promise<void> {
-    this.view = view;
+    this.session.showEntry(view);
     await this.updateComplete;
     (this.renderRoot.querySelector('main > :first-child') as { focusHeading?: () => void } | null)?.focusHeading?.();
   }
 
-  private switchTenant(event: Event): void {
-    this.tenantId = (event.target as HTMLSelectElement).value;
-    window.localStorage.setItem(TENANT_KEY, this.tenantId);
+  private switchTenant(event: CustomEvent<{ tenantId: string }>): void {
+    this.session.chooseTenant(event.detail.tenantId);
     window.location.hash = routeHref('overview');
     this.focusScreen();
   }
 
-  private async signOut(): Promise<void> {
-    this.menuOpen = false;
-    try {
-      await request('POST', '/auth/sign-out', {});
-    } catch {
-      // Signed out already, or the server is gone: the sign-in page is right either way.
-    }
-    window.history.replaceState(null, '', '/dashboard/');
-    await this.showSignedOut();
+  private signOut(): Promise<void> {
+    return this.session.signOut();
   }
 
   override render() {
-    switch (this.view) {
+    switch (this.session.view) {
       case 'loading':
         return html`<div class="centered"><p role="status">${i18n.t('common.loading')}</p></div>`;
       case 'setup':
@@ -291,7 +90,7 @@ export class DashApp extends LitElement {
         return html`<main class="centered">
           <dash-sign-in @dash-signed-in=${this.onSignedIn}></dash-sign-in>
           ${
-            this.signupEnabled
+            this.session.signupEnabled
               ? html`<p><button type="button" class="secondary" @click=${() => this.showEntry('sign-up')}>${i18n.t('signup.offer')}</button></p>`
               : nothing
           }
@@ -309,7 +108,7 @@ export class DashApp extends LitElement {
       case 'error':
         return html`<main class="centered">
           <h1>${i18n.t('app.errorTitle')}</h1>
-          <p class="error" role="alert">${this.problem}</p>
+          <p class="error" role="alert">${this.session.problem}</p>
           <button type="button" @click=${() => window.location.reload()}>${i18n.t('common.retry')}</button>
         </main>`;
       case 'app':
@@ -318,7 +117,7 @@ export class DashApp extends LitElement {
   }
 
   private renderApp() {
-    const membership = this.membership!;
+    const membership = this.session.membership!;
     const items: Array<[ScreenName, string]> = [
       ['overview', i18n.t('nav.overview')],
       ['keys', i18n.t('nav.keys')],
@@ -329,43 +128,7 @@ export class DashApp extends LitElement {
       ...(can(membership.role, 'emails') ? ([['emails', i18n.t('nav.emails')]] as Array<[ScreenName, string]>) : []),
     ];
     return html`<a class="skip" href="#main" @click=${this.skipToMain}>${i18n.t('app.skip')}</a>
-      <header>
-        <span class="brand">${i18n.t('app.brand')}</span>
-        <div class="header-tools">
-          ${
-            this.me!.tenants.length > 1
-              ? html`<div class="switcher">
-                <label for="tenant-switcher">${i18n.t('app.tenant')}</label>
-                <select id="tenant-switcher" @change=${this.switchTenant}>
-                  ${this.me!.tenants.map((tenant) => html`<option value=${tenant.tenantId} ?selected=${tenant.tenantId === this.tenantId}>${tenant.name}</option>`)}
-                </select>
-              </div>`
-              : html`<span>${membership.name}</span>`
-          }
-          <span class="badge neutral">${i18n.t(`roles.${membership.role}`)}</span>
-          <div class="menu">
-            <button
-              id="account-button"
-              type="button"
-              class="secondary"
-              aria-haspopup="true"
-              aria-expanded=${this.menuOpen ? 'true' : 'false'}
-              aria-controls="account-menu"
-              @click=${() => (this.menuOpen = !this.menuOpen)}
-            >
-              ${i18n.t('account.menu', { email: this.me!.user.email })}
-            </button>
-            ${
-              this.menuOpen
-                ? html`<ul id="account-menu">
-                  <li><a class="button secondary" href=${routeHref('account')} @click=${() => (this.menuOpen = false)}>${i18n.t('account.changePassword')}</a></li>
-                  <li><button type="button" class="secondary" @click=${this.signOut}>${i18n.t('account.signOut')}</button></li>
-                </ul>`
-                : nothing
-            }
-          </div>
-        </div>
-      </header>
+      <dash-header .me=${this.session.me} .tenantId=${this.session.tenantId} @dash-tenant-change=${this.switchTenant} @dash-sign-out=${this.signOut}></dash-header>
       <div class="layout">
         <nav aria-label=${i18n.t('nav.label')}>
           <ul>
@@ -402,7 +165,7 @@ export class DashApp extends LitElement {
           ? html`<dash-session-detail .tenantId=${tenantId} .userRole=${role} .itemId=${id}></dash-session-detail>`
           : html`<dash-sessions .tenantId=${tenantId} .userRole=${role}></dash-sessions>`;
       case 'team':
-        return html`<dash-team .tenantId=${tenantId} .userRole=${role} .userId=${this.me!.user.id}></dash-team>`;
+        return html`<dash-team .tenantId=${tenantId} .userRole=${role} .userId=${this.session.me!.user.id}></dash-team>`;
       case 'emails':
         return html`<dash-emails .tenantId=${tenantId} .userRole=${role}></dash-emails>`;
       case 'account':

@@ -4,6 +4,7 @@ import type { DashConfirm } from './dash-confirm';
 import { i18n } from './i18n';
 import { DashScreen, errorMessage, formValues } from './screen-base';
 import { baseStyles } from './styles';
+import { SubmitController } from './submit-controller';
 
 /**
  * Allowed return-URL domains (issue 12, item 4). The service validates each entry
@@ -13,16 +14,19 @@ import { baseStyles } from './styles';
 export class DashDomains extends DashScreen {
   static override properties = {
     domains: { state: true },
-    problem: { state: true },
-    busy: { state: true },
     added: { state: true },
     reduced: { state: true },
   };
   static override styles = [baseStyles];
 
   domains: string[] = [];
-  problem: string | null = null;
-  busy = false;
+  /** Adding; a refusal moves focus back to the field its message describes. */
+  private readonly submission = new SubmitController(this, {
+    onError: async () => {
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLInputElement>('#domain')?.focus();
+    },
+  });
   added: string | null = null;
   /** The last entry added, when the service reduced it (a URL) to its host. */
   reduced: { from: string; domain: string } | null = null;
@@ -45,13 +49,13 @@ export class DashDomains extends DashScreen {
             required
             autocomplete="off"
             placeholder="shop.example.com"
-            aria-describedby="domain-hint ${this.problem ? 'domain-error' : ''}"
-            aria-invalid=${this.problem ? 'true' : 'false'}
+            aria-describedby="domain-hint ${this.submission.problem ? 'domain-error' : ''}"
+            aria-invalid=${this.submission.problem ? 'true' : 'false'}
           />
           <span id="domain-hint" class="muted">${i18n.t('domains.hint')}</span>
-          ${this.problem ? html`<span id="domain-error" class="error" role="alert">${this.problem}</span>` : nothing}
+          ${this.submission.problem ? html`<span id="domain-error" class="error" role="alert">${this.submission.problem}</span>` : nothing}
         </div>
-        <button type="submit" ?disabled=${this.busy}>${i18n.t('domains.add')}</button>
+        <button type="submit" ?disabled=${this.submission.busy}>${i18n.t('domains.add')}</button>
       </form>
       ${
         this.reduced
@@ -74,27 +78,19 @@ export class DashDomains extends DashScreen {
       <dash-confirm></dash-confirm>`;
   }
 
-  private async add(event: Event): Promise<void> {
+  private add(event: Event): Promise<void> {
     const values = formValues(event);
     const form = event.target as HTMLFormElement;
-    this.busy = true;
-    this.problem = null;
     this.added = null;
     this.reduced = null;
-    try {
+    return this.submission.run(async () => {
       const body: AddDomainRequest = { domain: values.domain ?? '' };
       const answer = await this.call<AddDomainResponse>('POST', '/domains', body);
       this.domains = answer.domains;
       this.added = answer.domain;
       if (answer.reducedFrom !== null) this.reduced = { from: answer.reducedFrom, domain: answer.domain };
       form.reset();
-    } catch (error) {
-      this.problem = errorMessage(error);
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLInputElement>('#domain')?.focus();
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   /** Read out after an add: the note itself when the entry was reduced, so it is not missed. */
@@ -115,7 +111,7 @@ export class DashDomains extends DashScreen {
     try {
       this.domains = (await this.call<DomainsResponse>('DELETE', `/domains/${encodeURIComponent(domain)}`)).domains;
     } catch (error) {
-      this.problem = errorMessage(error);
+      this.submission.problem = errorMessage(error);
     }
   }
 }

@@ -7,6 +7,7 @@ import { newAccountFields } from './new-account-fields';
 import { fragmentParam } from './router';
 import { errorMessage, formValues } from './screen-base';
 import { baseStyles } from './styles';
+import { SubmitController } from './submit-controller';
 
 /**
  * The page of an invitation link (`/dashboard/invite#secret=…`): a new user chooses a password; a
@@ -19,16 +20,14 @@ export class DashInvitation extends LitElement {
   static override properties = {
     info: { state: true },
     signedInAs: { state: true },
-    busy: { state: true },
-    problem: { state: true },
     loaded: { state: true },
   };
   static override styles = [baseStyles];
 
   info: InvitationInfoResponse | null = null;
   signedInAs: string | null = null;
-  busy = false;
-  problem: string | null = null;
+  /** Accepting; its problem also says why the link opens nothing (no id, not found). */
+  private readonly submission = new SubmitController(this);
   loaded = false;
   private readonly secret = fragmentParam(window.location.hash, 'secret');
 
@@ -43,7 +42,7 @@ export class DashInvitation extends LitElement {
 
   private async load(): Promise<void> {
     if (!this.secret) {
-      this.problem = i18n.t('invite.noId');
+      this.submission.problem = i18n.t('invite.noId');
       this.loaded = true;
       return;
     }
@@ -56,7 +55,7 @@ export class DashInvitation extends LitElement {
         this.signedInAs = null;
       }
     } catch (error) {
-      this.problem = error instanceof ApiError && error.status === 404 ? i18n.t('invite.notFound') : errorMessage(error);
+      this.submission.problem = error instanceof ApiError && error.status === 404 ? i18n.t('invite.notFound') : errorMessage(error);
     }
     this.loaded = true;
   }
@@ -64,14 +63,14 @@ export class DashInvitation extends LitElement {
   override render() {
     const heading = html`<h1 tabindex="-1">${i18n.t('invite.title')}</h1>`;
     if (!this.loaded) return html`${heading}<p role="status">${i18n.t('common.loading')}</p>`;
-    if (!this.info) return html`${heading}<p class="error" role="alert">${this.problem}</p>`;
+    if (!this.info) return html`${heading}<p class="error" role="alert">${this.submission.problem}</p>`;
     const info = this.info;
     const intro = html`<p>${i18n.t('invite.intro', { tenant: info.tenantName, role: i18n.t(`roles.${info.role}`), email: info.email })}</p>
       <p class="muted">${i18n.t('invite.expires', { date: formatDateTime(info.expiresAt) })}</p>
-      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}`;
+      ${this.submission.problem ? html`<p class="error" role="alert">${this.submission.problem}</p>` : nothing}`;
     if (info.accountExists) {
       if (this.signedInAs?.toLowerCase() === info.email.toLowerCase()) {
-        return html`${heading}${intro}<button type="button" ?disabled=${this.busy} @click=${() => this.accept({ secret: this.secret! })}>${i18n.t('invite.accept')}</button>`;
+        return html`${heading}${intro}<button type="button" ?disabled=${this.submission.busy} @click=${() => this.accept({ secret: this.secret! })}>${i18n.t('invite.accept')}</button>`;
       }
       return html`${heading}${intro}
         <p>${i18n.t('invite.signInFirst')}</p>
@@ -80,7 +79,7 @@ export class DashInvitation extends LitElement {
     return html`${heading}${intro}
       <form class="card" @submit=${this.createAccount}>
         ${newAccountFields({ withTenantAndEmail: false })}
-        <button type="submit" ?disabled=${this.busy}>${i18n.t('invite.createAccount')}</button>
+        <button type="submit" ?disabled=${this.submission.busy}>${i18n.t('invite.createAccount')}</button>
       </form>`;
   }
 
@@ -97,17 +96,11 @@ export class DashInvitation extends LitElement {
     return this.accept(body);
   }
 
-  private async accept(body: AcceptInvitationRequest): Promise<void> {
-    this.busy = true;
-    this.problem = null;
-    try {
+  private accept(body: AcceptInvitationRequest): Promise<void> {
+    return this.submission.run(async () => {
       const result = await request<AcceptInvitationResponse>('POST', '/invitations/accept', body);
       this.dispatchEvent(new CustomEvent('dash-signed-in', { detail: { tenantId: result.tenantId }, bubbles: true, composed: true }));
-    } catch (error) {
-      this.problem = errorMessage(error);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 }
 

@@ -13,6 +13,7 @@ import { formatDateTime } from './format';
 import { i18n } from './i18n';
 import { DashScreen, errorMessage, formValues } from './screen-base';
 import { baseStyles } from './styles';
+import { SubmitController } from './submit-controller';
 
 /**
  * API key pairs (issue 12, item 3). A pair is a publishable key (browser) and a secret key (server);
@@ -24,10 +25,7 @@ export class DashKeys extends DashScreen {
   static override properties = {
     pairs: { state: true },
     created: { state: true },
-    problem: { state: true },
-    busy: { state: true },
     editing: { state: true },
-    renameProblem: { state: true },
     renamed: { state: true },
   };
   static override styles = [
@@ -50,11 +48,12 @@ export class DashKeys extends DashScreen {
 
   pairs: KeyPairView[] = [];
   created: CreateKeyPairResponse | null = null;
-  problem: string | null = null;
-  busy = false;
+  /** Creating a pair (its problem is also a revocation's). */
+  private readonly submission = new SubmitController(this);
   /** The pair whose label is being edited in its row. */
   editing: string | null = null;
-  renameProblem: string | null = null;
+  /** Saving a label; its problem is shown in the row, beside the field. */
+  private readonly renaming = new SubmitController(this);
   renamed: string | null = null;
 
   protected async load(): Promise<void> {
@@ -65,7 +64,7 @@ export class DashKeys extends DashScreen {
     return html`<h1 tabindex="-1">${i18n.t('keys.title')}</h1>
       <p>${i18n.t('keys.intro')}</p>
       ${this.may('keys') ? this.renderCreate() : html`<p class="muted" data-testid="keys-read-only">${i18n.t('keys.readOnly', { role: i18n.t(`roles.${this.userRole}`) })}</p>`}
-      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
+      ${this.submission.problem ? html`<p class="error" role="alert">${this.submission.problem}</p>` : nothing}
       ${this.created ? this.renderCreated(this.created) : nothing}
       ${this.renderLoadState()}
       <p role="status" class="visually-hidden">${this.renamed ?? ''}</p>
@@ -138,12 +137,12 @@ export class DashKeys extends DashScreen {
         autocomplete="off"
         .value=${pair.label ?? ''}
         aria-label=${i18n.t('keys.labelOf', { key: pair.publishableKey })}
-        aria-describedby="rename-hint-${pair.pairId}${this.renameProblem ? ` rename-error-${pair.pairId}` : ''}"
-        aria-invalid=${this.renameProblem ? 'true' : 'false'}
+        aria-describedby="rename-hint-${pair.pairId}${this.renaming.problem ? ` rename-error-${pair.pairId}` : ''}"
+        aria-invalid=${this.renaming.problem ? 'true' : 'false'}
       />
       <button type="submit" ?disabled=${this.busy}>${i18n.t('common.save')}</button>
       <button type="button" class="secondary" @click=${() => this.stopEditing(pair)}>${i18n.t('common.cancel')}</button>
-      ${this.renameProblem ? html`<span id="rename-error-${pair.pairId}" class="error" role="alert">${this.renameProblem}</span>` : nothing}
+      ${this.renaming.problem ? html`<span id="rename-error-${pair.pairId}" class="error" role="alert">${this.renaming.problem}</span>` : nothing}
       <span id="rename-hint-${pair.pairId}" class="visually-hidden">${i18n.t('keys.renameHint', { name })}</span>
     </form>`;
   }
@@ -210,28 +209,27 @@ export class DashKeys extends DashScreen {
     </tr>`;
   }
 
-  private async create(event: SubmitEvent): Promise<void> {
+  /** One action at a time: creating and saving a label disable each other's buttons. */
+  private get busy(): boolean {
+    return this.submission.busy || this.renaming.busy;
+  }
+
+  private create(event: SubmitEvent): Promise<void> {
     const values = formValues(event);
     const form = event.target as HTMLFormElement;
     const sandbox = (event.submitter as HTMLButtonElement | null)?.value === 'sandbox';
-    this.busy = true;
-    this.problem = null;
-    try {
+    return this.submission.run(async () => {
       const body: CreateKeyPairRequest = { sandbox };
       if (values.label?.trim()) body.label = values.label;
       this.created = await this.call<CreateKeyPairResponse>('POST', '/keys', body);
       form.reset();
       await this.load();
-    } catch (error) {
-      this.problem = errorMessage(error);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   private async startEditing(pair: KeyPairView): Promise<void> {
     this.editing = pair.pairId;
-    this.renameProblem = null;
+    this.renaming.problem = null;
     this.renamed = null;
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLInputElement>(`#rename-${CSS.escape(pair.pairId)}`)?.focus();
@@ -240,7 +238,7 @@ export class DashKeys extends DashScreen {
   /** Back to the row's Rename button, so keyboard users keep their place. */
   private async stopEditing(pair: KeyPairView): Promise<void> {
     this.editing = null;
-    this.renameProblem = null;
+    this.renaming.problem = null;
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLButtonElement>(`#rename-button-${CSS.escape(pair.pairId)}`)?.focus();
   }
@@ -251,23 +249,24 @@ export class DashKeys extends DashScreen {
     if (pair) void this.stopEditing(pair);
   };
 
-  private async rename(event: Event, pair: KeyPairView): Promise<void> {
+  private rename(event: Event, pair: KeyPairView): Promise<void> {
     const values = formValues(event);
-    this.busy = true;
-    this.renameProblem = null;
-    try {
-      const body: RenameKeyPairRequest = { label: values.label?.trim() ? values.label : null };
-      const updated = await this.call<KeyPairView>('PATCH', `/keys/${encodeURIComponent(pair.pairId)}`, body);
-      this.pairs = this.pairs.map((candidate) => (candidate.pairId === updated.pairId ? updated : candidate));
-      this.renamed = updated.label ? i18n.t('keys.renamed', { label: updated.label }) : i18n.t('keys.labelRemoved');
-      await this.stopEditing(pair);
-    } catch (error) {
-      this.renameProblem = errorMessage(error);
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLInputElement>(`#rename-${CSS.escape(pair.pairId)}`)?.focus();
-    } finally {
-      this.busy = false;
-    }
+    return this.renaming.run(
+      async () => {
+        const body: RenameKeyPairRequest = { label: values.label?.trim() ? values.label : null };
+        const updated = await this.call<KeyPairView>('PATCH', `/keys/${encodeURIComponent(pair.pairId)}`, body);
+        this.pairs = this.pairs.map((candidate) => (candidate.pairId === updated.pairId ? updated : candidate));
+        this.renamed = updated.label ? i18n.t('keys.renamed', { label: updated.label }) : i18n.t('keys.labelRemoved');
+        await this.stopEditing(pair);
+      },
+      {
+        // Back to the field the message describes, in the row of this pair.
+        onError: async () => {
+          await this.updateComplete;
+          this.renderRoot.querySelector<HTMLInputElement>(`#rename-${CSS.escape(pair.pairId)}`)?.focus();
+        },
+      },
+    );
   }
 
   private async revoke(pair: KeyPairView, only: NonNullable<RevokeKeyPairRequest['only']>): Promise<void> {
@@ -279,13 +278,13 @@ export class DashKeys extends DashScreen {
       confirmLabel: i18n.t('keys.revoke'),
     });
     if (!confirmed) return;
-    this.problem = null;
+    this.submission.problem = null;
     try {
       const body: RevokeKeyPairRequest = { only };
       await this.call('POST', `/keys/${encodeURIComponent(pair.pairId)}/revoke`, body);
       await this.load();
     } catch (error) {
-      this.problem = errorMessage(error);
+      this.submission.problem = errorMessage(error);
     }
   }
 }

@@ -5,8 +5,9 @@ import { i18n } from './i18n';
 import { newAccountFields } from './new-account-fields';
 import { fragmentParam, routeHref } from './router';
 import type { SecretItem } from './dash-secret';
-import { errorMessage, formValues } from './screen-base';
+import { formValues } from './screen-base';
 import { baseStyles } from './styles';
+import { SubmitController } from './submit-controller';
 
 /**
  * First run (issue 12, item 1): creates the first tenant and its owner with the one-time token of
@@ -18,11 +19,16 @@ import { baseStyles } from './styles';
  * @fires dash-signed-in - Setup succeeded; detail.tenantId is the new tenant.
  */
 export class DashSetup extends LitElement {
-  static override properties = { busy: { state: true }, problem: { state: true }, created: { state: true } };
+  static override properties = { created: { state: true } };
   static override styles = [baseStyles];
 
-  busy = false;
-  problem: string | null = null;
+  /** A refusal moves focus to its message, so it is read out before the form again. */
+  private readonly submission = new SubmitController(this, {
+    onError: async () => {
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>('.error')?.focus();
+    },
+  });
   /** After setup: the new tenant and its sandbox pair, shown until the owner continues. */
   created: { tenantId: string; pair: CreateKeyPairResponse } | null = null;
   private readonly token = fragmentParam(window.location.hash, 'token');
@@ -41,10 +47,10 @@ export class DashSetup extends LitElement {
     }
     return html`<h1 tabindex="-1">${i18n.t('setup.title')}</h1>
       <p>${i18n.t('setup.intro')}</p>
-      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
+      ${this.submission.problem ? html`<p class="error" role="alert">${this.submission.problem}</p>` : nothing}
       <form class="card" @submit=${this.submit}>
         ${newAccountFields({ withTenantAndEmail: true })}
-        <button type="submit" ?disabled=${this.busy}>${i18n.t('setup.submit')}</button>
+        <button type="submit" ?disabled=${this.submission.busy}>${i18n.t('setup.submit')}</button>
       </form>`;
   }
 
@@ -63,11 +69,9 @@ export class DashSetup extends LitElement {
     this.dispatchEvent(new CustomEvent('dash-signed-in', { detail: { tenantId }, bubbles: true, composed: true }));
   }
 
-  private async submit(event: Event): Promise<void> {
+  private submit(event: Event): Promise<void> {
     const values = formValues(event);
-    this.busy = true;
-    this.problem = null;
-    try {
+    return this.submission.run(async () => {
       const body: SetupRequest = { token: this.token!, tenantName: values.tenantName ?? '', email: values.email ?? '', password: values.password ?? '' };
       if (values.name) body.name = values.name;
       const result = await request<FirstRunSetupResponse>('POST', '/setup', body);
@@ -75,13 +79,7 @@ export class DashSetup extends LitElement {
       // reload from here opens the signed-in dashboard (the secret is not shown again, as anywhere).
       window.history.replaceState(null, '', `/dashboard/${routeHref('overview')}`);
       this.created = { tenantId: result.tenantId, pair: result.sandboxKeyPair };
-    } catch (error) {
-      this.problem = errorMessage(error);
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLElement>('.error')?.focus();
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 }
 

@@ -4,6 +4,7 @@ import { ApiError, request } from './api';
 import { i18n } from './i18n';
 import { errorMessage, formValues } from './screen-base';
 import { baseStyles } from './styles';
+import { SubmitController } from './submit-controller';
 
 /**
  * Email and password sign-in (better-auth's `sign-in/email`). A wrong password and an unknown
@@ -12,11 +13,10 @@ import { baseStyles } from './styles';
  * @fires dash-signed-in - Signed in.
  */
 export class DashSignIn extends LitElement {
-  static override properties = { busy: { state: true }, problem: { state: true }, email: { type: String }, heading: { type: String } };
+  static override properties = { email: { type: String }, heading: { type: String } };
   static override styles = [baseStyles];
 
-  busy = false;
-  problem: string | null = null;
+  private readonly submission = new SubmitController(this, { message: signInProblem });
   /** Prefilled (an invitation names the account). */
   email = '';
   heading = '';
@@ -27,7 +27,7 @@ export class DashSignIn extends LitElement {
 
   override render() {
     return html`<h1 tabindex="-1">${this.heading || i18n.t('auth.signInTitle')}</h1>
-      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
+      ${this.submission.problem ? html`<p class="error" role="alert">${this.submission.problem}</p>` : nothing}
       <form class="card" @submit=${this.submit}>
         <div class="field">
           <label for="email">${i18n.t('auth.email')}</label>
@@ -37,30 +37,27 @@ export class DashSignIn extends LitElement {
           <label for="password">${i18n.t('auth.password')}</label>
           <input id="password" name="password" type="password" required autocomplete="current-password" />
         </div>
-        <button type="submit" ?disabled=${this.busy}>${i18n.t('auth.signIn')}</button>
+        <button type="submit" ?disabled=${this.submission.busy}>${i18n.t('auth.signIn')}</button>
       </form>`;
   }
 
-  private async submit(event: Event): Promise<void> {
+  private submit(event: Event): Promise<void> {
     const values = formValues(event);
-    this.busy = true;
-    this.problem = null;
-    try {
+    return this.submission.run(async () => {
       const body: SignInRequest = { email: values.email ?? '', password: values.password ?? '' };
       await request('POST', '/auth/sign-in/email', body);
       this.dispatchEvent(new CustomEvent('dash-signed-in', { detail: {}, bubbles: true, composed: true }));
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 429) {
-        this.problem = i18n.t('auth.rateLimited', { minutes: Math.max(1, Math.ceil((error.retryAfter ?? 900) / 60)) });
-      } else if (error instanceof ApiError && error.status === 401) {
-        this.problem = i18n.t('auth.wrongCredentials');
-      } else {
-        this.problem = errorMessage(error);
-      }
-    } finally {
-      this.busy = false;
-    }
+    });
   }
+}
+
+/** Sign-in words its two refusals itself: the rate limit says when to try again; a wrong email or password is one answer. */
+function signInProblem(error: unknown): string {
+  if (error instanceof ApiError && error.status === 429) {
+    return i18n.t('auth.rateLimited', { minutes: Math.max(1, Math.ceil((error.retryAfter ?? 900) / 60)) });
+  }
+  if (error instanceof ApiError && error.status === 401) return i18n.t('auth.wrongCredentials');
+  return errorMessage(error);
 }
 
 declare global {

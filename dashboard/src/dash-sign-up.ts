@@ -3,8 +3,9 @@ import type { SignupRequest, SignupResponse } from '@ageverify/protocol';
 import { request } from './api';
 import { i18n } from './i18n';
 import { newAccountFields } from './new-account-fields';
-import { errorMessage, formValues } from './screen-base';
+import { formValues } from './screen-base';
 import { baseStyles } from './styles';
+import { SubmitController } from './submit-controller';
 
 /**
  * Sign-up of a further tenant and its owner (issue 12, item 1), offered on the sign-in page only
@@ -14,11 +15,10 @@ import { baseStyles } from './styles';
  * @fires dash-sign-in - The user chose to sign in instead.
  */
 export class DashSignUp extends LitElement {
-  static override properties = { busy: { state: true }, problem: { state: true }, sentTo: { state: true } };
+  static override properties = { sentTo: { state: true } };
   static override styles = [baseStyles];
 
-  busy = false;
-  problem: string | null = null;
+  private readonly submission = new SubmitController(this);
   /** Where the link went: the same answer whether or not that email has a user (issue 22, finding 9). */
   sentTo: string | null = null;
 
@@ -35,10 +35,10 @@ export class DashSignUp extends LitElement {
     }
     return html`<h1 tabindex="-1">${i18n.t('signup.title')}</h1>
       <p>${i18n.t('signup.intro')}</p>
-      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
+      ${this.submission.problem ? html`<p class="error" role="alert">${this.submission.problem}</p>` : nothing}
       <form class="card" @submit=${this.submit}>
         ${newAccountFields({ withTenantAndEmail: true })}
-        <button type="submit" ?disabled=${this.busy}>${i18n.t('signup.submit')}</button>
+        <button type="submit" ?disabled=${this.submission.busy}>${i18n.t('signup.submit')}</button>
       </form>
       <p><button type="button" class="secondary" @click=${this.signIn}>${i18n.t('signup.haveAccount')}</button></p>`;
   }
@@ -47,22 +47,16 @@ export class DashSignUp extends LitElement {
     this.dispatchEvent(new CustomEvent('dash-sign-in', { bubbles: true, composed: true }));
   }
 
-  private async submit(event: Event): Promise<void> {
+  private submit(event: Event): Promise<void> {
     const values = formValues(event);
-    this.busy = true;
-    this.problem = null;
-    try {
+    return this.submission.run(async () => {
       const body: SignupRequest = { tenantName: values.tenantName ?? '', email: values.email ?? '', password: values.password ?? '' };
       if (values.name) body.name = values.name;
       const result = await request<SignupResponse>('POST', '/signup', body);
       this.sentTo = result.email;
       await this.updateComplete;
       this.focusHeading();
-    } catch (error) {
-      this.problem = errorMessage(error);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 }
 

@@ -7,6 +7,7 @@ import { fragmentParam, routeHref } from './router';
 import { errorMessage, formValues } from './screen-base';
 import type { SecretItem } from './dash-secret';
 import { baseStyles } from './styles';
+import { SubmitController } from './submit-controller';
 
 /**
  * The page of a sign-up's emailed link (`/dashboard/confirm#secret=…`, issue 22 finding 9): the
@@ -18,18 +19,12 @@ import { baseStyles } from './styles';
  * @fires dash-signed-in - The tenant was created, its owner signed in and the pair seen; detail.tenantId.
  */
 export class DashSignupConfirm extends LitElement {
-  static override properties = {
-    info: { state: true },
-    busy: { state: true },
-    problem: { state: true },
-    loaded: { state: true },
-    created: { state: true },
-  };
+  static override properties = { info: { state: true }, loaded: { state: true }, created: { state: true } };
   static override styles = [baseStyles];
 
   info: SignupLookupResponse | null = null;
-  busy = false;
-  problem: string | null = null;
+  /** The confirmation's submit; its problem also says why the link opens nothing (no secret, not found). */
+  private readonly submission = new SubmitController(this);
   loaded = false;
   /** After confirming: the new tenant and its sandbox pair, shown once (as setup does, decision 0052) until the owner continues. */
   created: { tenantId: string; pair: CreateKeyPairResponse } | null = null;
@@ -46,12 +41,12 @@ export class DashSignupConfirm extends LitElement {
 
   private async load(): Promise<void> {
     if (!this.secret) {
-      this.problem = i18n.t('signupConfirm.noSecret');
+      this.submission.problem = i18n.t('signupConfirm.noSecret');
     } else {
       try {
         this.info = await request<SignupLookupResponse>('POST', '/signup/lookup', { secret: this.secret });
       } catch (error) {
-        this.problem = error instanceof ApiError && error.status === 404 ? i18n.t('signupConfirm.notFound') : errorMessage(error);
+        this.submission.problem = error instanceof ApiError && error.status === 404 ? i18n.t('signupConfirm.notFound') : errorMessage(error);
       }
     }
     this.loaded = true;
@@ -69,17 +64,17 @@ export class DashSignupConfirm extends LitElement {
     }
     const heading = html`<h1 tabindex="-1">${i18n.t('signupConfirm.title')}</h1>`;
     if (!this.loaded) return html`${heading}<p role="status">${i18n.t('common.loading')}</p>`;
-    if (!this.info) return html`${heading}<p class="error" role="alert">${this.problem}</p>`;
+    if (!this.info) return html`${heading}<p class="error" role="alert">${this.submission.problem}</p>`;
     return html`${heading}
       <p>${i18n.t('signupConfirm.intro', { tenant: this.info.tenantName, email: this.info.email })}</p>
       <p class="muted">${i18n.t('signupConfirm.expires', { date: formatDateTime(this.info.expiresAt) })}</p>
-      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
+      ${this.submission.problem ? html`<p class="error" role="alert">${this.submission.problem}</p>` : nothing}
       <form class="card" @submit=${this.submit}>
         <div class="field">
           <label for="password">${i18n.t('signupConfirm.password')}</label>
           <input id="password" name="password" type="password" required autocomplete="current-password" />
         </div>
-        <button type="submit" ?disabled=${this.busy}>${i18n.t('signupConfirm.submit')}</button>
+        <button type="submit" ?disabled=${this.submission.busy}>${i18n.t('signupConfirm.submit')}</button>
       </form>`;
   }
 
@@ -87,11 +82,9 @@ export class DashSignupConfirm extends LitElement {
     this.dispatchEvent(new CustomEvent('dash-signed-in', { detail: { tenantId: this.created!.tenantId }, bubbles: true, composed: true }));
   }
 
-  private async submit(event: Event): Promise<void> {
+  private submit(event: Event): Promise<void> {
     const values = formValues(event);
-    this.busy = true;
-    this.problem = null;
-    try {
+    return this.submission.run(async () => {
       const body: SignupConfirmRequest = { secret: this.secret!, password: values.password ?? '' };
       const result = await request<FirstRunSetupResponse>('POST', '/signup/confirm', body);
       // The link is spent: it leaves the address bar now; the pair is shown this once.
@@ -99,11 +92,7 @@ export class DashSignupConfirm extends LitElement {
       this.created = { tenantId: result.tenantId, pair: result.sandboxKeyPair };
       await this.updateComplete;
       this.focusHeading();
-    } catch (error) {
-      this.problem = errorMessage(error);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 }
 

@@ -12,21 +12,22 @@ import {
 import type { DashConfirm } from './dash-confirm';
 import { formatDateTime } from './format';
 import { i18n } from './i18n';
-import { DashScreen, errorMessage, formValues } from './screen-base';
+import { DashScreen, formValues } from './screen-base';
 import { baseStyles } from './styles';
+import { SubmitController } from './submit-controller';
 
 /**
  * Members, roles and invitations (issue 12, item 2). Everyone sees who is on the team; owners and
  * admins invite, change roles and remove (admins cannot touch owners; the API enforces it).
  */
 export class DashTeam extends DashScreen {
-  static override properties = { data: { state: true }, problem: { state: true }, status: { state: true }, busy: { state: true }, userId: { type: String } };
+  static override properties = { data: { state: true }, status: { state: true }, userId: { type: String } };
   static override styles = [baseStyles];
 
   data: MembersResponse | null = null;
-  problem: string | null = null;
   status: string | null = null;
-  busy = false;
+  /** Every change; after a refusal the team is read again, since the refusal may come from a change someone else made. */
+  private readonly submission = new SubmitController(this, { onError: () => this.load().catch(() => {}) });
   userId = '';
 
   protected async load(): Promise<void> {
@@ -38,7 +39,7 @@ export class DashTeam extends DashScreen {
     return html`<h1 tabindex="-1">${i18n.t('team.title')}</h1>
       <p>${i18n.t('team.roles')}</p>
       ${this.may('members') ? nothing : html`<p class="muted" data-testid="team-read-only">${i18n.t('team.readOnly', { role: i18n.t(`roles.${this.userRole}`) })}</p>`}
-      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
+      ${this.submission.problem ? html`<p class="error" role="alert">${this.submission.problem}</p>` : nothing}
       <p role="status" class=${this.status ? 'success' : 'visually-hidden'}>${this.status ?? ''}</p>
       ${this.may('members') ? this.renderInvite() : nothing}
       ${this.renderLoadState()}
@@ -60,7 +61,7 @@ export class DashTeam extends DashScreen {
           ${INVITABLE_ROLES.map((role) => html`<option value=${role}>${i18n.t(`roles.${role}`)}</option>`)}
         </select>
       </div>
-      <button type="submit" ?disabled=${this.busy}>${i18n.t('team.invite')}</button>
+      <button type="submit" ?disabled=${this.submission.busy}>${i18n.t('team.invite')}</button>
       <p class="muted">${i18n.t('team.inviteHint')}</p>
     </form>`;
   }
@@ -142,19 +143,13 @@ export class DashTeam extends DashScreen {
       </ul>`;
   }
 
-  private async run(action: () => Promise<string>): Promise<void> {
-    this.busy = true;
-    this.problem = null;
+  /** Runs a change; its result message goes to the status line, and the team is read again. */
+  private run(action: () => Promise<string>): Promise<void> {
     this.status = null;
-    try {
+    return this.submission.run(async () => {
       this.status = await action();
       await this.load();
-    } catch (error) {
-      this.problem = errorMessage(error);
-      await this.load().catch(() => {});
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   private invite(event: Event): Promise<void> {

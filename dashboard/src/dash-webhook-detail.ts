@@ -16,17 +16,18 @@ import type { SecretItem } from './dash-secret';
 import { healthBadge, stateBadge } from './endpoint-state';
 import { formatDateTime, formatNumber } from './format';
 import { i18n } from './i18n';
+import { RedeliveryPoll } from './redelivery-poll';
 import { routeHref } from './router';
 import { DashScreen, errorMessage } from './screen-base';
 import { baseStyles } from './styles';
-
-/** While a redelivery runs, its progress is read again this often. */
-const REDELIVERY_POLL_MS = 2_000;
+import { SubmitController } from './submit-controller';
 
 /**
  * One webhook endpoint (issue 12, item 5): its state, health and pause, the actions on it (edit,
  * enable/disable, rotate secret, delete, Test and resume, Redeliver with progress) and its delivery
- * log with every attempt and the exact body sent, each event resendable.
+ * log with every attempt and the exact body sent, each event resendable. The log is drawn by
+ * dash-delivery-log.ts and a running redelivery is followed by redelivery-poll.ts (issue 25, item 11);
+ * the requests stay here, so a new endpoint or tenant drops them all (screen-base.ts).
  */
 export class DashWebhookDetail extends DashScreen {
   static override properties = {
@@ -35,28 +36,13 @@ export class DashWebhookDetail extends DashScreen {
     deliveries: { state: true },
     nextCursor: { state: true },
     editing: { state: true },
-    problem: { state: true },
     formProblem: { state: true },
     status: { state: true },
     secret: { state: true },
-    busy: { state: true },
   };
   static override styles = [
     baseStyles,
     css`
-      .deliveries > li {
-        list-style: none;
-      }
-      .deliveries {
-        padding: 0;
-      }
-      summary {
-        cursor: pointer;
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0.5rem;
-        align-items: center;
-      }
       progress {
         width: 16rem;
         max-width: 100%;
@@ -69,18 +55,13 @@ export class DashWebhookDetail extends DashScreen {
   deliveries: DeliveryView[] = [];
   nextCursor: string | null = null;
   editing = false;
-  problem: string | null = null;
+  /** The actions on the endpoint, one at a time; its problem is also the log's. */
+  private readonly submission = new SubmitController(this);
   formProblem: string | null = null;
   /** The outcome of the last action, announced politely. */
   status: string | null = null;
   secret: string | null = null;
-  busy = false;
-  private pollTimer: number | null = null;
-
-  override disconnectedCallback(): void {
-    this.stopPolling();
-    super.disconnectedCallback();
-  }
+  private readonly redeliveryPoll = new RedeliveryPoll(this, () => void this.poll());
 
   private get base(): string {
     return `/webhooks/${encodeURIComponent(this.itemId ?? '')}`;
@@ -102,14 +83,7 @@ export class DashWebhookDetail extends DashScreen {
 
   private setEndpoint(endpoint: Endpoint): void {
     this.endpoint = endpoint;
-    const running = endpoint.redelivery !== null && endpoint.redelivery.sent < endpoint.redelivery.total;
-    if (running && this.pollTimer === null) this.pollTimer = window.setInterval(() => void this.poll(), REDELIVERY_POLL_MS);
-    if (!running) this.stopPolling();
-  }
-
-  private stopPolling(): void {
-    if (this.pollTimer !== null) window.clearInterval(this.pollTimer);
-    this.pollTimer = null;
+    this.redeliveryPoll.follow(endpoint);
   }
 
   private async poll(): Promise<void> {
@@ -117,7 +91,8 @@ export class DashWebhookDetail extends DashScreen {
       const list = await this.call<WebhooksResponse>('GET', '/webhooks');
       const endpoint = list.endpoints.find((candidate) => candidate.endpointId === this.itemId);
       if (endpoint) this.setEndpoint(endpoint);
-      if (endpoint && this.pollTimer === null) await this.refreshLog();
+      // No redelivery runs (any more): the log shows where each event went.
+      if (endpoint && !this.redeliveryPoll.polling) await this.refreshLog();
     } catch {
       // A missed poll is retried at the next tick.
     }
@@ -128,7 +103,7 @@ export class DashWebhookDetail extends DashScreen {
     return html`<p><a href=${routeHref('webhooks')}>${i18n.t('webhooks.back')}</a></p>
       <h1 tabindex="-1">${endpoint ? endpoint.url : i18n.t('webhooks.endpoint')}</h1>
       ${this.renderLoadState()}
-      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
+      ${this.submission.problem ? html`<p class="error" role="alert">${this.submission.problem}</p>` : nothing}
       <p role="status" class=${this.status ? 'success' : 'visually-hidden'} data-testid="action-status">${this.status ?? ''}</p>
       ${this.secret ? this.renderSecret(this.secret) : nothing}
       ${endpoint ? this.renderEndpoint(endpoint) : nothing}
@@ -168,18 +143,18 @@ export class DashWebhookDetail extends DashScreen {
         </dl>
         ${endpoint.state === 'paused' ? html`<p>${i18n.t('webhooks.pausedExplained')}</p>` : nothing}
         <div class="actions">
-          <button type="button" ?disabled=${this.busy} @click=${this.testAndResume}>${i18n.t('webhooks.testAndResume')}</button>
-          <button type="button" class="secondary" ?disabled=${this.busy || endpoint.undelivered === 0} @click=${this.redeliver}>
+          <button type="button" ?disabled=${this.submission.busy} @click=${this.testAndResume}>${i18n.t('webhooks.testAndResume')}</button>
+          <button type="button" class="secondary" ?disabled=${this.submission.busy || endpoint.undelivered === 0} @click=${this.redeliver}>
             ${i18n.t('webhooks.redeliver')}
           </button>
-          <button type="button" class="secondary" ?disabled=${this.busy} @click=${() => (this.editing = !this.editing)} aria-expanded=${this.editing ? 'true' : 'false'}>
+          <button type="button" class="secondary" ?disabled=${this.submission.busy} @click=${() => (this.editing = !this.editing)} aria-expanded=${this.editing ? 'true' : 'false'}>
             ${i18n.t('webhooks.edit')}
           </button>
-          <button type="button" class="secondary" ?disabled=${this.busy} @click=${this.toggleEnabled}>
+          <button type="button" class="secondary" ?disabled=${this.submission.busy} @click=${this.toggleEnabled}>
             ${endpoint.enabled ? i18n.t('webhooks.disable') : i18n.t('webhooks.enable')}
           </button>
-          <button type="button" class="secondary" ?disabled=${this.busy} @click=${this.rotate}>${i18n.t('webhooks.rotate')}</button>
-          <button type="button" class="danger" ?disabled=${this.busy} @click=${this.removeEndpoint}>${i18n.t('webhooks.delete')}</button>
+          <button type="button" class="secondary" ?disabled=${this.submission.busy} @click=${this.rotate}>${i18n.t('webhooks.rotate')}</button>
+          <button type="button" class="danger" ?disabled=${this.submission.busy} @click=${this.removeEndpoint}>${i18n.t('webhooks.delete')}</button>
         </div>
         ${
           redelivery
@@ -200,7 +175,7 @@ export class DashWebhookDetail extends DashScreen {
               .pairs=${this.pairs}
               .submitLabel=${i18n.t('common.save')}
               .problem=${this.formProblem}
-              .busy=${this.busy}
+              .busy=${this.submission.busy}
               cancellable
               @dash-endpoint-submit=${this.save}
               @dash-endpoint-cancel=${() => (this.editing = false)}
@@ -208,66 +183,14 @@ export class DashWebhookDetail extends DashScreen {
           </section>`
           : nothing
       }
-      <section aria-labelledby="log-heading">
-        <h2 id="log-heading">${i18n.t('webhooks.logTitle')}</h2>
-        <div class="actions"><button type="button" class="secondary" @click=${this.refreshLog}>${i18n.t('common.refresh')}</button></div>
-        ${this.deliveries.length === 0 ? html`<p class="muted">${i18n.t('webhooks.noDeliveries')}</p>` : nothing}
-        <ul class="deliveries" data-testid="deliveries">
-          ${this.deliveries.map((delivery) => this.renderDelivery(delivery))}
-        </ul>
-        ${this.nextCursor ? html`<button type="button" class="secondary" @click=${this.loadMore}>${i18n.t('common.loadMore')}</button>` : nothing}
-      </section>`;
-  }
-
-  private renderDelivery(delivery: DeliveryView) {
-    const stateClass = delivery.state === 'delivered' ? 'ok' : delivery.state === 'pending' ? 'warn' : 'bad';
-    return html`<li class="card" data-event-id=${delivery.eventId}>
-      <details>
-        <summary>
-          <span class="badge ${stateClass}">${i18n.t(`webhooks.delivery.${delivery.state}`)}</span>
-          <code>${delivery.kind}</code>
-          <span>${formatDateTime(delivery.createdAt, true)}</span>
-          <span class="muted">${i18n.t('webhooks.attemptCount', { count: delivery.attempts.length })}</span>
-          <code class="muted">${delivery.eventId}</code>
-        </summary>
-        <dl class="facts">
-          <dt>${i18n.t('webhooks.eventId')}</dt>
-          <dd><code>${delivery.eventId}</code></dd>
-          <dt>${i18n.t('sessions.sessionId')}</dt>
-          <dd><a href=${routeHref('sessions', delivery.sessionId)}>${delivery.sessionId}</a></dd>
-        </dl>
-        <h3>${i18n.t('webhooks.attempts')}</h3>
-        ${
-          delivery.attempts.length === 0
-            ? html`<p class="muted">${i18n.t('webhooks.noAttempts')}</p>`
-            : html`<div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">${i18n.t('webhooks.attemptTime')}</th>
-                    <th scope="col">${i18n.t('webhooks.attemptStatus')}</th>
-                    <th scope="col">${i18n.t('webhooks.attemptDuration')}</th>
-                    <th scope="col">${i18n.t('webhooks.attemptError')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${delivery.attempts.map(
-                    (attempt) => html`<tr>
-                      <td>${formatDateTime(attempt.at, true)}</td>
-                      <td>${attempt.status ?? '—'}</td>
-                      <td>${attempt.durationMs === null ? '—' : i18n.t('webhooks.milliseconds', { ms: formatNumber(attempt.durationMs) })}</td>
-                      <td>${attempt.error ?? '—'}</td>
-                    </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>`
-        }
-        <h3>${i18n.t('webhooks.body')}</h3>
-        ${delivery.body === null ? html`<p class="muted">${i18n.t('webhooks.noBody')}</p>` : html`<pre data-testid="delivery-body">${delivery.body}</pre>`}
-        <button type="button" class="secondary" ?disabled=${this.busy} @click=${() => this.resend(delivery)}>${i18n.t('webhooks.resend')}</button>
-      </details>
-    </li>`;
+      <dash-delivery-log
+        .deliveries=${this.deliveries}
+        .more=${this.nextCursor !== null}
+        .busy=${this.submission.busy}
+        @dash-log-refresh=${this.refreshLog}
+        @dash-log-more=${this.loadMore}
+        @dash-delivery-resend=${(event: CustomEvent<DeliveryView>) => this.resend(event.detail)}
+      ></dash-delivery-log>`;
   }
 
   private confirm(): DashConfirm {
@@ -275,17 +198,11 @@ export class DashWebhookDetail extends DashScreen {
   }
 
   /** Runs an action with the buttons disabled; its result message goes to the status line. */
-  private async act(action: () => Promise<string | null>): Promise<void> {
-    this.busy = true;
-    this.problem = null;
+  private act(action: () => Promise<string | null>): Promise<void> {
     this.status = null;
-    try {
+    return this.submission.run(async () => {
       this.status = await action();
-    } catch (error) {
-      this.problem = errorMessage(error);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   private testAndResume(): Promise<void> {
@@ -379,7 +296,7 @@ export class DashWebhookDetail extends DashScreen {
       const endpoint = list.endpoints.find((candidate) => candidate.endpointId === this.itemId);
       if (endpoint) this.endpoint = endpoint;
     } catch (error) {
-      this.problem = errorMessage(error);
+      this.submission.problem = errorMessage(error);
     }
   }
 
@@ -390,7 +307,7 @@ export class DashWebhookDetail extends DashScreen {
       this.deliveries = [...this.deliveries, ...log.deliveries];
       this.nextCursor = log.nextCursor;
     } catch (error) {
-      this.problem = errorMessage(error);
+      this.submission.problem = errorMessage(error);
     }
   }
 }

@@ -5,8 +5,9 @@ import { healthBadge, stateBadge } from './endpoint-state';
 import { formatDateTime, formatNumber } from './format';
 import { i18n } from './i18n';
 import { routeHref } from './router';
-import { DashScreen, errorMessage } from './screen-base';
+import { DashScreen } from './screen-base';
 import { baseStyles } from './styles';
+import { SubmitController } from './submit-controller';
 
 /**
  * Webhook endpoints (issue 12, item 5): the list with each endpoint's state and health, the legacy
@@ -18,8 +19,6 @@ export class DashWebhooks extends DashScreen {
     pairs: { state: true },
     creating: { state: true },
     created: { state: true },
-    problem: { state: true },
-    busy: { state: true },
   };
   static override styles = [baseStyles];
 
@@ -27,8 +26,7 @@ export class DashWebhooks extends DashScreen {
   pairs: KeyPairView[] = [];
   creating = false;
   created: CreateEndpointResponse | null = null;
-  problem: string | null = null;
-  busy = false;
+  private readonly submission = new SubmitController(this);
 
   protected async load(): Promise<void> {
     const [data, keys] = await Promise.all([this.call<WebhooksResponse>('GET', '/webhooks'), this.call<KeyPairsResponse>('GET', '/keys')]);
@@ -59,13 +57,13 @@ export class DashWebhooks extends DashScreen {
             <dash-endpoint-form
               .pairs=${this.pairs}
               .submitLabel=${i18n.t('webhooks.create')}
-              .problem=${this.problem}
-              .busy=${this.busy}
+              .problem=${this.submission.problem}
+              .busy=${this.submission.busy}
               cancellable
               @dash-endpoint-submit=${this.create}
               @dash-endpoint-cancel=${() => {
                 this.creating = false;
-                this.problem = null;
+                this.submission.problem = null;
               }}
             ></dash-endpoint-form>
           </section>`
@@ -122,23 +120,17 @@ export class DashWebhooks extends DashScreen {
 
   private async openForm(): Promise<void> {
     this.creating = true;
-    this.problem = null;
+    this.submission.problem = null;
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('#create-heading')?.focus();
   }
 
-  private async create(event: CustomEvent<CreateEndpointRequest>): Promise<void> {
-    this.busy = true;
-    this.problem = null;
-    try {
+  private create(event: CustomEvent<CreateEndpointRequest>): Promise<void> {
+    return this.submission.run(async () => {
       this.created = await this.call<CreateEndpointResponse>('POST', '/webhooks', event.detail);
       this.creating = false;
       this.data = await this.call<WebhooksResponse>('GET', '/webhooks');
-    } catch (error) {
-      this.problem = errorMessage(error);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 }
 

@@ -6,9 +6,11 @@ import { initI18n } from './i18n';
 import { DashAccount } from './dash-account';
 import { DashApp } from './dash-app';
 import { DashConfirm } from './dash-confirm';
+import { DashDeliveryLog } from './dash-delivery-log';
 import { DashDomains } from './dash-domains';
 import { DashEmails } from './dash-emails';
 import { DashEndpointForm } from './dash-endpoint-form';
+import { DashHeader } from './dash-header';
 import { DashInvitation } from './dash-invitation';
 import { DashSignupConfirm } from './dash-signup-confirm';
 import { DashKeys } from './dash-keys';
@@ -30,6 +32,8 @@ const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['dash-confirm', DashConfirm],
   ['dash-secret', DashSecret],
   ['dash-endpoint-form', DashEndpointForm],
+  ['dash-delivery-log', DashDeliveryLog],
+  ['dash-header', DashHeader],
   ['dash-setup', DashSetup],
   ['dash-sign-in', DashSignIn],
   ['dash-sign-up', DashSignUp],
