@@ -140,18 +140,28 @@ export function frenchCardLines(card: FrenchCard): string[] {
   return [line1, `${line2}${checkDigit(line1 + line2)}`];
 }
 
+/** The page size in pixels (10 px/mm) of a layout, as renderDocument draws it. */
+export function pageSize(format: SyntheticFormat): { width: number; height: number } {
+  // Widths at 10 px/mm (Doc 9303 parts 4 to 7): a passport page 125 mm, an MRV-A visa sticker 120 mm
+  // (drawn as the page), a TD2 card and an MRV-B visa 105 mm, a TD1 card 85.6 mm.
+  const passport = format === 'TD3' || format === 'MRVA';
+  return { width: passport ? 1250 : format === 'TD1' ? 856 : 1050, height: passport ? 880 : format === 'TD1' ? 540 : 740 };
+}
+
+/** The MRZ font size: OCR-B advances about 0.72 em per character (monospace); the lines fill the page width. */
+export const mrzFontSize = (pageWidth: number, lineLength: number) => Math.floor((pageWidth - 60) / (lineLength * 0.75));
+
+/** The height of an OCR-B capital or digit per em of font size (measured: 80 px, anti-aliasing included, at 100 px). */
+export const OCR_B_GLYPH_PER_EM = 0.78;
+
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The data page as PNG: fields in a sans font, a portrait (a face image, or a grey silhouette), the MRZ in OCR-B. */
 export async function renderDocument(id: SyntheticIdentity, lines: string[], portrait?: Uint8Array): Promise<Buffer> {
-  // Widths at 10 px/mm (Doc 9303 parts 4 to 7): a passport page 125 mm, an MRV-A visa sticker 120 mm
-  // (drawn as the page), a TD2 card and an MRV-B visa 105 mm, a TD1 card 85.6 mm.
   const passport = id.format === 'TD3' || id.format === 'MRVA';
   const visa = id.format === 'MRVA' || id.format === 'MRVB';
-  const width = passport ? 1250 : id.format === 'TD1' ? 856 : 1050;
-  const height = passport ? 880 : id.format === 'TD1' ? 540 : 740;
-  // OCR-B advances about 0.72 em per character (monospace); the lines fill the page width.
-  const mrzSize = Math.floor((width - 60) / (lines[0]!.length * 0.75));
+  const { width, height } = pageSize(id.format);
+  const mrzSize = mrzFontSize(width, lines[0]!.length);
   const mrzTop = height - lines.length * mrzSize * 1.25 - 30;
   const label = (x: number, y: number, title: string, value: string) =>
     `<text x="${x}" y="${y}" font-family="DejaVu Sans" font-size="16" fill="#556">${title}</text><text x="${x}" y="${y + 30}" font-family="DejaVu Sans" font-size="24" fill="#111">${escapeXml(value)}</text>`;

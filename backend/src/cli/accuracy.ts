@@ -4,9 +4,10 @@
  *   --faces DIR: images + labels.csv `file,age_min,age_max` (inclusive). MAE where the age is exact;
  *     for challengeAge 25, 30, 35 the share passing L1 among faces with age_max < 18, age_max < C,
  *     and age_min ≥ C. --pad F adds a grey border of F × width (tight crops such as UTKFace).
- *   --documents DIR: images + labels.csv `file,document_type,birth_date,valid` (scripts/documents):
- *     DOB read correctly, documents wrongly accepted, genuine documents per failure class (no MRZ
- *     found, misread, refused as invalid) and p50/p99 per document type (document-accuracy.ts).
+ *   --documents DIR: images + labels.csv `file,document_type,birth_date,valid[,layout,degradation]`
+ *     (scripts/documents): DOB read correctly, documents wrongly accepted, genuine documents per
+ *     failure class (no MRZ found, misread, refused as invalid) and p50/p99 per document type, and
+ *     when the labels have them, the same per degradation kind and per layout (document-accuracy.ts).
  *   --pairs FILE: CSV `a,b,same` (paths relative to FILE): face-match FAR and FRR at the shipped
  *     threshold and at the lowest threshold giving FAR <= 0.1 % (issue 21); --out gets the ROC points.
  *     --descriptor faceres|aligned|fusion picks the score (pair-scores.ts; default faceres, the
@@ -22,7 +23,7 @@ import { systemClock } from '../clock';
 import { DEFAULT_L1_AGE_MARGIN } from '../config';
 import { decideAgeEstimation } from '../modules/engine/age-decision';
 import { decideDocument, mrzBirthDate } from '../modules/engine/document-decision';
-import { type DocumentResult, failureClass, summariseDocuments } from './document-accuracy';
+import { type DocumentResult, failureClass, summariseDocuments, summariseGroups } from './document-accuracy';
 import { runJob } from '../modules/engine/engine-worker';
 import { analyseFace, loadFaceModels } from '../modules/engine/face-analysis';
 import { FACE_MATCH_MIN_SIMILARITY } from '../modules/engine/face-match';
@@ -109,12 +110,21 @@ async function documents(dir: string, out: string | undefined, limit: number) {
     const dob = reading?.found ? (reading.source === 'mrz' ? reading.birthDate && mrzBirthDate(reading.birthDate, now) : reading.birthDate) : null;
     const valid = row.valid === 'true';
     const right = reading?.found === true && reading.valid && dob === row.birth_date;
-    const result: DocumentResult = { documentType: row.document_type!, genuine: valid, found: reading?.found === true, readRight: right, decision, ms };
+    const result: DocumentResult = {
+      documentType: row.document_type!,
+      genuine: valid,
+      found: reading?.found === true,
+      readRight: right,
+      decision,
+      ms,
+      layout: row.layout || undefined,
+      degradation: row.degradation || undefined,
+    };
     results.push(result);
     if (out)
       appendFileSync(
         out,
-        `${JSON.stringify({ file: row.file, valid, dobRead: dob, dobRight: right, decision: decision.decision, reason: 'reason' in decision ? decision.reason : 'hint' in decision ? decision.hint : undefined, failure: failureClass(result), ms })}\n`,
+        `${JSON.stringify({ file: row.file, layout: result.layout, degradation: result.degradation, valid, dobRead: dob, dobRight: right, decision: decision.decision, reason: 'reason' in decision ? decision.reason : 'hint' in decision ? decision.hint : undefined, failure: failureClass(result), ms })}\n`,
       );
   }
   const summary = summariseDocuments(results);
@@ -130,6 +140,17 @@ async function documents(dir: string, out: string | undefined, limit: number) {
     `  genuine not read right, by class: no MRZ/barcode found ${f.not_found}; misread ${f.misread}; refused as document_invalid ${f.refused_invalid}; other ${f.other}`,
   );
   for (const [type, t] of Object.entries(summary.timesByType)) console.log(`  ${type}: p50 ${t.p50Ms} ms, p99 ${t.p99Ms} ms (n=${t.n})`);
+  for (const key of ['degradation', 'layout'] as const) {
+    const groups = summariseGroups(results, key);
+    if (!groups.length) continue;
+    console.log(`  per ${key}: genuine DOB read right | wrongly accepted | not read right: not found / misread / refused invalid / other | p50 / p99`);
+    for (const g of groups) {
+      const f = g.failures;
+      console.log(
+        `    ${g.group.padEnd(15)} ${pct(g.readRight, g.genuine).padEnd(16)} | ${`${g.wronglyAccepted}/${g.total}`.padEnd(6)} | ${f.not_found} / ${f.misread} / ${f.refused_invalid} / ${f.other} | ${g.p50Ms} / ${g.p99Ms} ms`,
+      );
+    }
+  }
 }
 
 async function pairs(file: string, out: string | undefined, limit: number, kind: PairDescriptor, extraThreshold: number | undefined) {

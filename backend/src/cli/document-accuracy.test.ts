@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { type DocumentResult, failureClass, summariseDocuments } from './document-accuracy';
+import { type DocumentResult, failureClass, summariseDocuments, summariseGroups } from './document-accuracy';
 
 const result = (change: Partial<DocumentResult>): DocumentResult => ({
   documentType: 'passport',
@@ -43,5 +43,49 @@ describe('summariseDocuments', () => {
       failures: { not_found: 1, misread: 2, refused_invalid: 0, other: 0 },
     });
     expect(summary.timesByType).toEqual({ id_card: { p50Ms: 400, p99Ms: 400, n: 1 }, passport: { p50Ms: 200, p99Ms: 900, n: 5 } });
+  });
+});
+
+describe('summariseGroups', () => {
+  test('counts per degradation kind, leaving out results without the column', () => {
+    const groups = summariseGroups(
+      [
+        result({ degradation: 'glare', ms: 100 }),
+        result({
+          degradation: 'glare',
+          ms: 300,
+          found: false,
+          readRight: false,
+          decision: { decision: 'retry', hint: 'document_not_found', part: 'document' },
+        }),
+        result({ degradation: 'exif_rotation', ms: 50, readRight: false, decision: { decision: 'failed', reason: 'document_invalid' } }),
+        result({ degradation: 'exif_rotation', ms: 70, genuine: false, readRight: false, decision: { decision: 'verified' } }),
+        result({ ms: 999 }),
+      ],
+      'degradation',
+    );
+    expect(groups).toEqual([
+      {
+        group: 'exif_rotation',
+        total: 2,
+        genuine: 1,
+        readRight: 0,
+        wronglyAccepted: 1,
+        failures: { not_found: 0, misread: 0, refused_invalid: 1, other: 0 },
+        p50Ms: 50,
+        p99Ms: 70,
+      },
+      {
+        group: 'glare',
+        total: 2,
+        genuine: 2,
+        readRight: 1,
+        wronglyAccepted: 0,
+        failures: { not_found: 1, misread: 0, refused_invalid: 0, other: 0 },
+        p50Ms: 100,
+        p99Ms: 300,
+      },
+    ]);
+    expect(summariseGroups([result({})], 'layout')).toEqual([]);
   });
 });

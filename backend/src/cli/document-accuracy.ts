@@ -16,6 +16,9 @@ export interface DocumentResult {
   readRight: boolean;
   decision: EngineDecision;
   ms: number;
+  /** The labels' `layout` and `degradation` columns (scripts/documents), when the set has them. */
+  layout?: string;
+  degradation?: string;
 }
 
 export type FailureClass = 'not_found' | 'misread' | 'refused_invalid' | 'other';
@@ -62,4 +65,39 @@ export function summariseDocuments(results: readonly DocumentResult[]) {
     failures,
     timesByType,
   };
+}
+
+export interface GroupSummary {
+  group: string;
+  /** Documents in the group, genuine and altered. */
+  total: number;
+  genuine: number;
+  readRight: number;
+  wronglyAccepted: number;
+  failures: Record<FailureClass, number>;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/**
+ * The same counts per value of a label column (the harder set's degradation kind or layout, issue 20),
+ * so a failure class can be traced to what caused it. Results without the column are left out.
+ */
+export function summariseGroups(results: readonly DocumentResult[], key: 'degradation' | 'layout'): GroupSummary[] {
+  const groups = [...new Set(results.map((r) => r[key]).filter((g): g is string => Boolean(g)))].sort();
+  return groups.map((group) => {
+    const members = results.filter((r) => r[key] === group);
+    const summary = summariseDocuments(members);
+    const times = members.map((r) => r.ms).sort((a, b) => a - b);
+    return {
+      group,
+      total: members.length,
+      genuine: summary.genuine,
+      readRight: summary.readRight,
+      wronglyAccepted: summary.wronglyAccepted,
+      failures: summary.failures,
+      p50Ms: percentile(times, 0.5),
+      p99Ms: percentile(times, 0.99),
+    };
+  });
 }
