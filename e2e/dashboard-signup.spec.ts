@@ -8,7 +8,7 @@ import { expect, test } from './support/fixtures';
 import { DashboardPage } from './pages/dashboard-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { DashboardServer } from './support/dashboard-server';
-import { SmtpSink } from './support/smtp-sink';
+import { SmtpSink } from '../backend/src/modules/notifications/testing/smtp-sink';
 
 let server: DashboardServer;
 let smtp: SmtpSink;

@@ -4,7 +4,7 @@ import { request } from './api';
 import { i18n } from './i18n';
 import { newAccountFields } from './new-account-fields';
 import { fragmentParam, routeHref } from './router';
-import type { SecretItem } from './dash-secret';
+import { renderSandboxPairReady } from './sandbox-pair-ready';
 import { formValues } from './screen-base';
 import { baseStyles } from './styles';
 import { SubmitController } from './submit-controller';
@@ -38,7 +38,7 @@ export class DashSetup extends LitElement {
   }
 
   override render() {
-    if (this.created) return this.renderCreated(this.created.pair);
+    if (this.created) return renderSandboxPairReady(this.created.pair, () => this.openDashboard());
     if (!this.token) {
       return html`<h1 tabindex="-1">${i18n.t('setup.title')}</h1>
         <p>${i18n.t('setup.noToken')}</p>
@@ -52,16 +52,6 @@ export class DashSetup extends LitElement {
         ${newAccountFields({ withTenantAndEmail: true })}
         <button type="submit" ?disabled=${this.submission.busy}>${i18n.t('setup.submit')}</button>
       </form>`;
-  }
-
-  private renderCreated(pair: CreateKeyPairResponse) {
-    const items: SecretItem[] = [
-      { label: i18n.t('keys.publishable'), value: pair.publishableKey, once: false, testId: 'setup-publishable-key' },
-      { label: i18n.t('keys.secret'), value: pair.secretKey, once: true, testId: 'setup-secret-key' },
-    ];
-    return html`<h1 tabindex="-1">${i18n.t('setup.readyTitle')}</h1>
-      <p>${i18n.t('setup.readyIntro')}</p>
-      <dash-secret .heading=${i18n.t('setup.sandboxPair')} .doneLabel=${i18n.t('setup.continue')} .items=${items} @dash-dismiss=${this.openDashboard}></dash-secret>`;
   }
 
   private openDashboard(): void {

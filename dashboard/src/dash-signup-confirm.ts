@@ -5,7 +5,7 @@ import { formatDateTime } from './format';
 import { i18n } from './i18n';
 import { fragmentParam, routeHref } from './router';
 import { errorMessage, formValues } from './screen-base';
-import type { SecretItem } from './dash-secret';
+import { renderSandboxPairReady } from './sandbox-pair-ready';
 import { baseStyles } from './styles';
 import { SubmitController } from './submit-controller';
 
@@ -53,15 +53,7 @@ export class DashSignupConfirm extends LitElement {
   }
 
   override render() {
-    if (this.created) {
-      const items: SecretItem[] = [
-        { label: i18n.t('keys.publishable'), value: this.created.pair.publishableKey, once: false, testId: 'setup-publishable-key' },
-        { label: i18n.t('keys.secret'), value: this.created.pair.secretKey, once: true, testId: 'setup-secret-key' },
-      ];
-      return html`<h1 tabindex="-1">${i18n.t('setup.readyTitle')}</h1>
-        <p>${i18n.t('setup.readyIntro')}</p>
-        <dash-secret .heading=${i18n.t('setup.sandboxPair')} .doneLabel=${i18n.t('setup.continue')} .items=${items} @dash-dismiss=${this.openDashboard}></dash-secret>`;
-    }
+    if (this.created) return renderSandboxPairReady(this.created.pair, () => this.openDashboard());
     const heading = html`<h1 tabindex="-1">${i18n.t('signupConfirm.title')}</h1>`;
     if (!this.loaded) return html`${heading}<p role="status">${i18n.t('common.loading')}</p>`;
     if (!this.info) return html`${heading}<p class="error" role="alert">${this.submission.problem}</p>`;

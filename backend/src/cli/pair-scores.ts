@@ -8,6 +8,8 @@
  * - fusion: the mean of the two, each first put in units of its spread over different-person pairs
  *   (z-scores), so that neither dominates by scale.
  */
+import { cosineSimilarity } from '../modules/engine/face-match';
+
 export const PAIR_DESCRIPTORS = ['faceres', 'aligned', 'fusion'] as const;
 export type PairDescriptor = (typeof PAIR_DESCRIPTORS)[number];
 
@@ -25,18 +27,6 @@ export const FUSION_NORMS = {
   aligned: { mean: 0.271, spread: 0.0737 },
 } as const;
 
-function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! ** 2;
-    nb += b[i]! ** 2;
-  }
-  return dot / Math.sqrt(na * nb);
-}
-
 function closeness(a: readonly number[], b: readonly number[]): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += (a[i]! - b[i]!) ** 2;
@@ -45,7 +35,7 @@ function closeness(a: readonly number[], b: readonly number[]): number {
 
 /** The pair's score by `kind`, or null when a descriptor it needs is missing (no face found). */
 export function pairScore(kind: PairDescriptor, a: FaceDescriptors, b: FaceDescriptors): number | null {
-  const faceres = a.faceres && b.faceres ? cosine(a.faceres, b.faceres) : null;
+  const faceres = a.faceres && b.faceres ? cosineSimilarity(a.faceres, b.faceres) : null;
   const aligned = a.aligned && b.aligned ? closeness(a.aligned, b.aligned) : null;
   if (kind === 'faceres') return faceres;
   if (kind === 'aligned') return aligned;

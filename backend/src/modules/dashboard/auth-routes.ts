@@ -60,6 +60,16 @@ async function refusalOf(response: Response): Promise<AppError> {
   );
 }
 
+/**
+ * The answer of setup and of sign-up's confirmation: the new tenant and the sandbox pair made with
+ * it, its secret key this once (decision 0052): an owner who never saw it would hold a secret
+ * nobody can use.
+ */
+function withSandboxPair(created: Awaited<ReturnType<typeof createTenant>>): FirstRunSetupResponse {
+  const { tenantId, pairId, label, sandbox, publishableKey, secretKey } = created;
+  return { tenantId, sandboxKeyPair: { pairId, label, sandbox, publishableKey, secretKey } };
+}
+
 function rateLimited(retryAfterSeconds: number): AppError {
   return DASHBOARD_ERRORS.SIGN_IN_RATE_LIMITED({ retryAfterSeconds }, { headers: { 'retry-after': String(retryAfterSeconds) } });
 }
@@ -163,19 +173,7 @@ export function authRoutes(deps: AuthRouteDeps) {
             if (!DASHBOARD_ERRORS.SETUP_ALREADY_DONE.is(error)) await restoreSetupToken(db, body.token);
             throw error;
           }
-          // The sandbox pair setup made, its secret key this once (decision 0052): an owner who
-          // never saw it would have a secret nobody can use.
-          const result: FirstRunSetupResponse = {
-            tenantId: created.tenantId,
-            sandboxKeyPair: {
-              pairId: created.pairId,
-              label: created.label,
-              sandbox: created.sandbox,
-              publishableKey: created.publishableKey,
-              secretKey: created.secretKey,
-            },
-          };
-          return withCookies(201, result, await signIn(body.email, body.password, request));
+          return withCookies(201, withSandboxPair(created), await signIn(body.email, body.password, request));
         },
         { body: t.Object({ token: t.String({ maxLength: 200 }), ...accountFields }) },
       )
@@ -215,18 +213,7 @@ export function authRoutes(deps: AuthRouteDeps) {
           if ('retryAfterSeconds' in taken) throw rateLimited(taken.retryAfterSeconds);
           const { created, email } = await finishSignup(deps, pending, body.password);
           await releaseAttempt(db, taken);
-          // Like setup (decision 0052): the sandbox pair sign-up made, its secret key this once.
-          const result: FirstRunSetupResponse = {
-            tenantId: created.tenantId,
-            sandboxKeyPair: {
-              pairId: created.pairId,
-              label: created.label,
-              sandbox: created.sandbox,
-              publishableKey: created.publishableKey,
-              secretKey: created.secretKey,
-            },
-          };
-          return withCookies(201, result, await signIn(email, body.password, request));
+          return withCookies(201, withSandboxPair(created), await signIn(email, body.password, request));
         },
         { body: t.Object({ secret: t.String({ maxLength: 200 }), password: t.String({ maxLength: 200 }) }) },
       )

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
-import type { Socket } from 'bun';
 import { ManualClock } from '../../clock';
 import { emailOutbox } from '../../db/schema';
 import { openPglite, type Database } from '../../db/database';
@@ -13,79 +12,20 @@ import { silentLogger } from '../../log';
 import { createTenant } from '../tenants/service';
 import { listEmails, sendPendingEmails } from './email-outbox';
 import { smtpMailer, type Mailer } from './mailer';
-
-interface ReceivedMail {
-  from: string;
-  to: string[];
-  data: string;
-}
-
-/** Just enough SMTP (RFC 5321) for nodemailer: no TLS, no auth. */
-function startSmtpServer() {
-  const mails: ReceivedMail[] = [];
-  type State = { buffer: string; inData: boolean; mail: ReceivedMail };
-  const server = Bun.listen<State>({
-    hostname: '127.0.0.1',
-    port: 0,
-    socket: {
-      open(socket) {
-        socket.data = { buffer: '', inData: false, mail: { from: '', to: [], data: '' } };
-        socket.write('220 test-smtp ready\r\n');
-      },
-      data(socket: Socket<State>, chunk) {
-        const state = socket.data;
-        state.buffer += chunk.toString();
-        for (;;) {
-          if (state.inData) {
-            const end = state.buffer.indexOf('\r\n.\r\n');
-            if (end === -1) return;
-            state.mail.data = state.buffer.slice(0, end);
-            state.buffer = state.buffer.slice(end + 5);
-            state.inData = false;
-            mails.push(state.mail);
-            state.mail = { from: '', to: [], data: '' };
-            socket.write('250 queued\r\n');
-            continue;
-          }
-          const eol = state.buffer.indexOf('\r\n');
-          if (eol === -1) return;
-          const line = state.buffer.slice(0, eol);
-          state.buffer = state.buffer.slice(eol + 2);
-          const verb = line.slice(0, 4).toUpperCase();
-          if (verb === 'EHLO' || verb === 'HELO') socket.write('250 test-smtp\r\n');
-          else if (verb === 'MAIL') {
-            state.mail.from = /<(.*)>/.exec(line)?.[1] ?? '';
-            socket.write('250 ok\r\n');
-          } else if (verb === 'RCPT') {
-            state.mail.to.push(/<(.*)>/.exec(line)?.[1] ?? '');
-            socket.write('250 ok\r\n');
-          } else if (verb === 'DATA') {
-            state.inData = true;
-            socket.write('354 go ahead\r\n');
-          } else if (verb === 'QUIT') {
-            socket.write('221 bye\r\n');
-            socket.end();
-            return;
-          } else socket.write('250 ok\r\n');
-        }
-      },
-    },
-  });
-  return { port: server.port, mails, stop: () => server.stop(true) };
-}
+import { SmtpSink } from './testing/smtp-sink';
 
 describe('pause emails', () => {
   let database: Database;
   let tenantId: string;
   const clock = new ManualClock();
-  let smtp: ReturnType<typeof startSmtpServer>;
+  let smtp: SmtpSink;
   beforeAll(async () => {
     database = await openPglite(null);
     tenantId = (await createTenant(database.db, clock, { name: 'Mail', domains: ['m.example.com'], sandbox: false })).tenantId;
-    smtp = startSmtpServer();
+    smtp = await SmtpSink.start();
   });
   afterAll(async () => {
-    smtp.stop();
+    await smtp.stop();
     await database.close();
   });
   const enqueue = async (key: string, recipients = ['owner@m.example.com', 'admin@m.example.com']) => {
@@ -115,7 +55,7 @@ describe('pause emails', () => {
     expect(sent).toBe(1);
     expect(smtp.mails).toHaveLength(1);
     expect(smtp.mails[0]!.to).toEqual(['owner@m.example.com', 'admin@m.example.com']);
-    expect(smtp.mails[0]!.data).toContain('Subject: Webhook endpoint paused: kept');
+    expect(smtp.mails[0]!.raw).toContain('Subject: Webhook endpoint paused: kept');
     expect((await statusOf('kept')).status).toBe('sent');
     expect(await sendPendingEmails({ db: database.db, now: clock.now(), mailer, from: 'x@av.example', logger: silentLogger })).toBe(0);
     expect(smtp.mails).toHaveLength(1);

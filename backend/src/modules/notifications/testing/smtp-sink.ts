@@ -1,12 +1,16 @@
 /**
- * A local mail server for the specs: just enough SMTP (RFC 5321) for nodemailer, no TLS, no auth.
- * The backend under test gets SMTP_URL=smtp://127.0.0.1:<port>; a spec reads what it sent, for
- * links that only an email carries (a sign-up's confirmation). node:net, since Playwright runs on Node.
+ * A local mail server for tests: just enough SMTP (RFC 5321) for nodemailer, no TLS, no auth. The
+ * outbox tests send to it, and the e2e specs give the backend SMTP_URL=smtp://127.0.0.1:<port> to
+ * read links that only an email carries (a sign-up's confirmation). node:net, since Playwright runs
+ * on Node.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 
 export interface ReceivedMail {
+  from: string;
   to: string[];
+  /** The DATA as received: headers and encoded body. */
+  raw: string;
   subject: string;
   /** The body, quoted-printable decoded. */
   text: string;
@@ -17,13 +21,13 @@ function decodeQuotedPrintable(body: string): string {
   return body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
-function parse(to: string[], data: string): ReceivedMail {
+function parse(from: string, to: string[], data: string): ReceivedMail {
   const split = data.indexOf('\r\n\r\n');
   const head = data.slice(0, split);
   const body = data.slice(split + 4);
   const subject = /^Subject: (.*)$/im.exec(head)?.[1] ?? '';
   const quoted = /^Content-Transfer-Encoding: quoted-printable/im.test(head);
-  return { to, subject, text: quoted ? decodeQuotedPrintable(body) : body };
+  return { from, to, raw: data, subject, text: quoted ? decodeQuotedPrintable(body) : body };
 }
 
 export class SmtpSink {
@@ -42,6 +46,7 @@ export class SmtpSink {
     const server = createServer((socket: Socket) => {
       let buffer = '';
       let inData = false;
+      let from = '';
       let to: string[] = [];
       socket.write('220 e2e-smtp ready\r\n');
       socket.on('data', (chunk) => {
@@ -50,7 +55,7 @@ export class SmtpSink {
           if (inData) {
             const end = buffer.indexOf('\r\n.\r\n');
             if (end === -1) return;
-            mails.push(parse(to, buffer.slice(0, end)));
+            mails.push(parse(from, to, buffer.slice(0, end)));
             buffer = buffer.slice(end + 5);
             inData = false;
             to = [];
@@ -62,6 +67,7 @@ export class SmtpSink {
           const line = buffer.slice(0, eol);
           buffer = buffer.slice(eol + 2);
           const verb = line.slice(0, 4).toUpperCase();
+          if (verb === 'MAIL') from = /<(.*)>/.exec(line)?.[1] ?? '';
           if (verb === 'RCPT') to.push(/<(.*)>/.exec(line)?.[1] ?? '');
           if (verb === 'DATA') {
             inData = true;
