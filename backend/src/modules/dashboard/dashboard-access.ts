@@ -7,15 +7,18 @@
  * - `access.user()`: the better-auth session of the request (401 without one).
  * - `access.member(tenantId, need)`: the caller's membership of that tenant, read from the database
  *   on each call (404 when not a member: another tenant is never revealed) and the role check
- *   (403 naming the role).
+ *   (403 naming the role), and the audit context of the changes the caller makes there: who, from
+ *   which address (the socket's peer, as the sign-in limits see it), when (modules/audit).
  */
 import { Elysia } from 'elysia';
 import { and, eq } from 'drizzle-orm';
 import { can, PERMISSIONS, type Permission } from '@ageverify/protocol';
+import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import { authMembers } from '../../db/schema';
 import { DASHBOARD_ERRORS } from './errors';
 import { TENANT_ERRORS } from '../tenants/errors';
+import { userAudit } from '../audit';
 import type { AuthSource } from './auth';
 import { AUTH_BASE_PATH, DASHBOARD_API_PREFIX } from './paths';
 
@@ -32,8 +35,11 @@ export interface SignedInUser {
 
 export interface AccessDeps {
   db: Db;
+  clock: Clock;
   auth: AuthSource;
   publicBaseUrl: string;
+  /** The client's address (main.ts: Bun's requestIP); absent in-process (tests), then entries carry none. */
+  clientIp?: (request: Request) => string | null;
 }
 
 /** The CSRF rule on its own (also used by tests to name what is refused). */
@@ -77,8 +83,10 @@ export function dashboardAccess(deps: AccessDeps) {
           // Not a member, or no such tenant: the same answer either way.
           throw TENANT_ERRORS.TENANT_NOT_FOUND({ tenantId });
         if (!can(membership.role, need)) throw DASHBOARD_ERRORS.ROLE_FORBIDDEN({ role: membership.role, action: PERMISSIONS[need].action });
-        return { user: signedIn, role: membership.role, memberId: membership.id, tenantId };
+        return { user: signedIn, role: membership.role, memberId: membership.id, tenantId, audit: auditBy(signedIn) };
       };
-      return { access: { session, user, member } };
+      /** Who changes what this request changes: the signed-in user, from the request's address, now. */
+      const auditBy = (signedIn: SignedInUser) => userAudit(signedIn, deps.clientIp?.(request) ?? null, deps.clock.now());
+      return { access: { session, user, member, auditBy } };
     });
 }
