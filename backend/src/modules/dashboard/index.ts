@@ -2,7 +2,8 @@
  * The dashboard API (issue 12; docs/dashboard-api.md, types in protocol/src/dashboard.ts):
  * JSON under /dashboard/api, separate from the merchant API, never with CORS headers. Routes per
  * area: auth-routes.ts (better-auth, setup, sign-up, invitations, me), tenant-routes.ts (overview,
- * domains, emails, try-it), keys-routes.ts, webhook-routes.ts, session-routes.ts, member-routes.ts.
+ * domains, emails, try-it), keys-routes.ts, webhook-routes.ts, session-routes.ts, member-routes.ts,
+ * audit-routes.ts (the audit trail, issue 23).
  * Every tenant route checks the caller's membership and role on each call (dashboard-access.ts).
  */
 import { Elysia } from 'elysia';
@@ -11,6 +12,7 @@ import type { Db } from '../../db/database';
 import type { GuardOptions } from '../webhooks/destinations/destination-guard';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings';
 import type { DashboardAuth } from './auth';
+import { auditRoutes } from './audit-routes';
 import { authRoutes } from './auth-routes';
 import { keysRoutes } from './keys-routes';
 import { memberRoutes } from './member-routes';
@@ -45,5 +47,6 @@ export function dashboardRoutes(deps: DashboardDeps) {
     .use(keysRoutes(routeDeps))
     .use(webhookRoutes(routeDeps))
     .use(sessionRoutesForDashboard(routeDeps))
-    .use(memberRoutes(routeDeps));
+    .use(memberRoutes(routeDeps))
+    .use(auditRoutes(routeDeps));
 }
