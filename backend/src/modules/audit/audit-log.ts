@@ -28,7 +28,8 @@ function entryView(row: Row): AuditEntryView {
     action: row.action,
     targetId: row.targetId,
     targetLabel: row.targetLabel,
-    changes: row.changes,
+    // jsonb keeps its own key order ("to" before "from"); answers read from, then to.
+    changes: Object.fromEntries(Object.entries(row.changes).map(([field, change]) => [field, { from: change.from, to: change.to }])),
   };
 }
 

@@ -114,10 +114,10 @@ for (const target of TARGETS) {
       await from(owner, OWNER_IP, 'PATCH', api(`/members/${inviteeId}`), { role: 'admin' });
       await from(owner, OWNER_IP, 'DELETE', api(`/members/${inviteeId}`));
 
-      const ownerActor = { type: 'user', userId: owner.user.userId, email: owner.user.email };
+      const ownerActor = { type: 'user' as const, userId: owner.user.userId, email: owner.user.email };
       const mine = await list(`actor=${encodeURIComponent(owner.user.email)}`);
       // Newest first; with one clock time, the id breaks ties, so compare as sets and then in detail.
-      expect(mine.map((entry) => entry.action).toSorted()).toEqual(
+      expect(mine.map((entry): string => entry.action).toSorted()).toEqual(
         [
           'key.created',
           'key.renamed',
@@ -247,7 +247,7 @@ for (const target of TARGETS) {
       secrets.push(made.secretKey, 'cli owner password 7');
 
       const entries = await list('actor=cli');
-      expect(entries.map((entry) => entry.action).toSorted()).toEqual(
+      expect(entries.map((entry): string => entry.action).toSorted()).toEqual(
         [
           'key.created',
           'key.renamed',
@@ -373,7 +373,7 @@ for (const target of TARGETS) {
       expect(csv.headers.get('content-disposition')).toBe('attachment; filename="audit.csv"');
       const rows = parse(await csv.text(), { columns: true }) as Record<string, string>[];
       expect(rows.map((row) => [row.entryId, row.action, row.actorType, row.actorEmail, row.ip, row.targetId])).toEqual(
-        revoked.map((entry) => [entry.entryId, 'key.revoked', entry.actor.type, entry.actor.email ?? '', entry.ip ?? '', entry.targetId]),
+        revoked.map((entry) => [entry.entryId, 'key.revoked', entry.actor.type, entry.actor.email ?? '', entry.ip ?? '', entry.targetId ?? '']),
       );
       expect(JSON.parse(rows[0]!.changes!)).toEqual(revoked[0]!.changes);
 
