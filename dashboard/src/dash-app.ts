@@ -126,6 +126,7 @@ export class DashApp extends LitElement {
       ['sessions', i18n.t('nav.sessions')],
       ['team', i18n.t('nav.team')],
       ...(can(membership.role, 'emails') ? ([['emails', i18n.t('nav.emails')]] as Array<[ScreenName, string]>) : []),
+      ...(can(membership.role, 'audit') ? ([['audit', i18n.t('audit.nav')]] as Array<[ScreenName, string]>) : []),
     ];
     return html`<a class="skip" href="#main" @click=${this.skipToMain}>${i18n.t('app.skip')}</a>
       <dash-header .me=${this.session.me} .tenantId=${this.session.tenantId} @dash-tenant-change=${this.switchTenant} @dash-sign-out=${this.signOut}></dash-header>
@@ -170,6 +171,8 @@ export class DashApp extends LitElement {
         return html`<dash-emails .tenantId=${tenantId} .userRole=${role}></dash-emails>`;
       case 'account':
         return html`<dash-account .tenantId=${tenantId} .userRole=${role}></dash-account>`;
+      case 'audit':
+        return html`<dash-audit .tenantId=${tenantId} .userRole=${role}></dash-audit>`;
     }
   }
 }

@@ -5,6 +5,7 @@
 import { initI18n } from './i18n';
 import { DashAccount } from './dash-account';
 import { DashApp } from './dash-app';
+import { DashAudit } from './dash-audit';
 import { DashConfirm } from './dash-confirm';
 import { DashDeliveryLog } from './dash-delivery-log';
 import { DashDomains } from './dash-domains';
@@ -49,6 +50,7 @@ const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['dash-session-detail', DashSessionDetail],
   ['dash-team', DashTeam],
   ['dash-emails', DashEmails],
+  ['dash-audit', DashAudit],
   ['dash-app', DashApp],
 ];
 for (const [tag, element] of ELEMENTS) {
