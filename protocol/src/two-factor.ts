@@ -17,6 +17,8 @@ export const TWO_FACTOR_ERROR_CODES = {
   codeInvalid: 'TWO_FACTOR_CODE_INVALID',
   /** 401: this TOTP code was accepted once already (RFC 6238 section 5.2); wait for the next one. */
   codeUsed: 'TWO_FACTOR_CODE_USED',
+  /** 400: the password typed to turn two-factor sign-in on or off is wrong. */
+  passwordWrong: 'TWO_FACTOR_PASSWORD_WRONG',
   /** 401: the sign-in's code step is over (10 minutes passed, or 5 wrong codes): sign in with the password again. */
   challengeEnded: 'TWO_FACTOR_CHALLENGE_ENDED',
 } as const;

@@ -109,13 +109,18 @@ function codeOf(fields: Record<string, unknown>): string {
   return code.replace(/\s+/g, '');
 }
 
-/** better-auth's refusals of a code in our words, with the code the dashboard acts on (protocol TWO_FACTOR_ERROR_CODES). */
-async function codeRefusalOf(response: Response): Promise<AppError> {
+/** The `code` of better-auth's error body (e.g. INVALID_CODE), if any. */
+async function refusalCode(response: Response): Promise<string | undefined> {
   const body = (await response
     .clone()
     .json()
-    .catch(() => null)) as { code?: string } | null;
-  switch (body?.code) {
+    .catch(() => null)) as { code?: unknown } | null;
+  return typeof body?.code === 'string' ? body.code : undefined;
+}
+
+/** better-auth's refusals of a code in our words, with the code the dashboard acts on (protocol TWO_FACTOR_ERROR_CODES). */
+async function codeRefusalOf(response: Response): Promise<AppError> {
+  switch (await refusalCode(response)) {
     case 'INVALID_CODE':
     case 'INVALID_BACKUP_CODE':
       return DASHBOARD_ERRORS.TWO_FACTOR_CODE_INVALID();
@@ -241,7 +246,11 @@ export function authRoutes(deps: AuthRouteDeps) {
           const kept = newSessionToken(response);
           if (kept) await db.delete(authSessions).where(and(eq(authSessions.userId, signedIn.id), ne(authSessions.token, kept)));
         }
-        if (response.status >= 400 && response.status < 500) throw route.attempt === 'code' ? await codeRefusalOf(response) : await refusalOf(response);
+        if (response.status >= 400 && response.status < 500) {
+          if (route.attempt === 'code') throw await codeRefusalOf(response);
+          if (path.startsWith('/two-factor/') && (await refusalCode(response)) === 'INVALID_PASSWORD') throw DASHBOARD_ERRORS.TWO_FACTOR_PASSWORD_WRONG();
+          throw await refusalOf(response);
+        }
         return withoutSessionToken(response);
       })
       .get('/setup', async (): Promise<SetupStatusResponse> => ({ needed: !(await anyTenantExists(db)), signupEnabled: deps.signupEnabled }))

@@ -78,6 +78,7 @@ export const DASHBOARD_ERRORS = defineErrors({
     exposeCode: true,
     message: 'the code step of this sign-in has ended (after 10 minutes, or 5 wrong codes); sign in with your password again',
   },
+  TWO_FACTOR_PASSWORD_WRONG: { status: 400, exposeCode: true, message: 'the password is wrong' },
   TWO_FACTOR_CODE_MALFORMED: {
     status: 400,
     message: 'code must be text of at most 64 characters: the 6 digits of your authenticator app, or a recovery code',

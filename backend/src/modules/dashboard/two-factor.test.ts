@@ -75,6 +75,7 @@ for (const target of TARGETS) {
 
       const wrongPassword = await owner.call('POST', `${AUTH}/two-factor/enable`, { password: 'not my password' });
       expect(wrongPassword.status).toBe(400);
+      expect(await errorOf(wrongPassword)).toMatchObject({ code: 'TWO_FACTOR_PASSWORD_WRONG', message: 'the password is wrong' });
       const started = await owner.call('POST', `${AUTH}/two-factor/enable`, { password: PASSWORD });
       expect(started.status).toBe(200);
       const { totpURI, backupCodes, ...rest } = (await started.json()) as EnableTwoFactorResponse & Record<string, unknown>;
@@ -246,7 +247,9 @@ for (const target of TARGETS) {
     test('turning it off needs the password; sign-in then asks for no code', async () => {
       const owner = await signedIn(ctx, tenantId, 'owner');
       await enrol(owner);
-      expect((await owner.call('POST', `${AUTH}/two-factor/disable`, { password: 'not my password' })).status).toBe(400);
+      const wrongPassword = await owner.call('POST', `${AUTH}/two-factor/disable`, { password: 'not my password' });
+      expect(wrongPassword.status).toBe(400);
+      expect((await errorOf(wrongPassword)).code).toBe('TWO_FACTOR_PASSWORD_WRONG');
       expect((await owner.json<MeResponse>('GET', '/dashboard/api/me', undefined, 200)).twoFactor.enabled).toBe(true);
       const off = await owner.call('POST', `${AUTH}/two-factor/disable`, { password: PASSWORD });
       expect(off.status).toBe(200);
