@@ -137,7 +137,7 @@ export class DashHeader extends LitElement {
           ${
             this.menuOpen
               ? html`<ul id="account-menu">
-                <li><a class="button secondary" href=${routeHref('account')} @click=${() => (this.menuOpen = false)}>${i18n.t('account.changePassword')}</a></li>
+                <li><a class="button secondary" href=${routeHref('account')} @click=${() => (this.menuOpen = false)}>${i18n.t('account.menuSecurity')}</a></li>
                 <li><button type="button" class="secondary" @click=${this.signOut}>${i18n.t('account.signOut')}</button></li>
               </ul>`
               : nothing

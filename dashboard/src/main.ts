@@ -22,6 +22,9 @@ import { DashSetup } from './dash-setup';
 import { DashSignIn } from './dash-sign-in';
 import { DashSignUp } from './dash-sign-up';
 import { DashTeam } from './dash-team';
+import { DashTwoFactor } from './dash-two-factor';
+import { DashTwoFactorChallenge } from './dash-two-factor-challenge';
+import { DashTwoFactorPolicy } from './dash-two-factor-policy';
 import { DashWebhookDetail } from './dash-webhook-detail';
 import { DashWebhooks } from './dash-webhooks';
 
@@ -34,6 +37,9 @@ const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['dash-endpoint-form', DashEndpointForm],
   ['dash-delivery-log', DashDeliveryLog],
   ['dash-header', DashHeader],
+  ['dash-two-factor', DashTwoFactor],
+  ['dash-two-factor-challenge', DashTwoFactorChallenge],
+  ['dash-two-factor-policy', DashTwoFactorPolicy],
   ['dash-setup', DashSetup],
   ['dash-sign-in', DashSignIn],
   ['dash-sign-up', DashSignUp],
