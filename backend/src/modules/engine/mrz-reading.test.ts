@@ -91,9 +91,9 @@ describe('readText: a misread document code does not turn a visa into a failing 
   const visaB = ['VNFRAERIKSSON<<ANNA<MARIA'.padEnd(36, '<'), second(36, false)];
 
   test.each([
-    ['MRV-A with V read as Y', ['Y' + visaA[0]!.slice(1), visaA[1]!], 'MRVA'],
-    ['MRV-A with V read as W', ['W' + visaA[0]!.slice(1), visaA[1]!], 'MRVA'],
-    ['MRV-B with V read as Y', ['Y' + visaB[0]!.slice(1), visaB[1]!], 'MRVB'],
+    ['MRV-A with V read as Y', [`Y${visaA[0]!.slice(1)}`, visaA[1]!], 'MRVA'],
+    ['MRV-A with V read as W', [`W${visaA[0]!.slice(1)}`, visaA[1]!], 'MRVA'],
+    ['MRV-B with V read as Y', [`Y${visaB[0]!.slice(1)}`, visaB[1]!], 'MRVB'],
   ] as const)('%s: read as the visa, with its dates and code V', (_, lines, format) => {
     expect(readText(lines.join('\n'))).toMatchObject({ found: true, format, valid: true, birthDate: '620502', expirationDate: '281201', documentCode: 'VN' });
   });
@@ -110,7 +110,7 @@ describe('readText: a misread document code does not turn a visa into a failing 
   });
 
   test('a visa with a misread code whose check digits fail is not accepted under either layout', () => {
-    const broken = ['Y' + visaA[0]!.slice(1), visaA[1]!.replace('620502', '620503')];
+    const broken = [`Y${visaA[0]!.slice(1)}`, visaA[1]!.replace('620502', '620503')];
     expect(readText(broken.join('\n'))).not.toHaveProperty('found');
   });
 });
