@@ -99,7 +99,8 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
   // agree on are what the document says (document_invalid); lines only one reading saw may be a
   // misread, which a retake fixes (retry, counted by the quality cap like any other retry).
   if (!reading.valid) {
-    const confirmed = reading.source !== 'mrz' || (reading.agreeing >= MRZ_READINGS_TO_CONFIRM && reading.invalidFields.some((field) => !LETTER_CODES.has(field)));
+    const confirmed =
+      reading.source !== 'mrz' || (reading.agreeing >= MRZ_READINGS_TO_CONFIRM && reading.invalidFields.some((field) => !LETTER_CODES.has(field)));
     return confirmed ? { decision: 'failed', reason: 'document_invalid' } : { decision: 'retry', hint: 'document_unreadable', part: 'document' };
   }
   // Every check digit passes but a date does not exist: the document itself is malformed. Every MRZ
