@@ -14,3 +14,4 @@ export * from './checks';
 export * from './accounts';
 export * from './dashboard';
 export * from './roles';
+export * from './traffic';
