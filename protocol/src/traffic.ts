@@ -29,7 +29,9 @@ export type SessionFunnel = Record<FunnelStep, number>;
 export interface StepUpFigures {
   /** L1 sessions created in the period. */
   l1Sessions: number;
-  /** Of those, the ones whose age estimate was inconclusive and that continued with a document. */
+  /** Of those, the ones whose face age estimate reached a decision: verified, stepped up, or failed. */
+  estimated: number;
+  /** Of the estimated, the ones whose estimate was inconclusive and that continued with a document. */
   steppedUp: number;
   /** Of the stepped-up ones, those that reached a decision (verified or failed; not cancelled, not expired). */
   finished: number;

@@ -191,7 +191,7 @@ for (const target of TARGETS) {
       expect(stats.totals).toEqual({ ...zero, VERIFIED: 2, FAILED: 1, CANCELLED: 1, EXPIRED: 1, total: 5 });
       // Simulated outcomes skip the capture; the cancelled session was no decision.
       expect(stats.funnel).toEqual({ created: 5, opened: 3, captured: 0, decided: 3, validated: 1 });
-      expect(stats.stepUp).toEqual({ l1Sessions: 5, steppedUp: 0, finished: 0, verified: 0 });
+      expect(stats.stepUp).toEqual({ l1Sessions: 5, estimated: 0, steppedUp: 0, finished: 0, verified: 0 });
     });
 
     test('live sessions: the funnel and the L1 → document step-up with its completion', async () => {
@@ -199,8 +199,8 @@ for (const target of TARGETS) {
       expect(stats.perDay.at(-1)).toEqual({ day: '2026-05-20', counts: { ...zero, VERIFIED: 2, CANCELLED: 1, PENDING: 1 }, total: 4 });
       expect(stats.totals).toEqual({ ...zero, VERIFIED: 2, CANCELLED: 1, PENDING: 1, total: 4 });
       expect(stats.funnel).toEqual({ created: 4, opened: 3, captured: 3, decided: 2, validated: 1 });
-      // F and I stepped up; F finished (verified), I was cancelled. H is L2.
-      expect(stats.stepUp).toEqual({ l1Sessions: 3, steppedUp: 2, finished: 1, verified: 1 });
+      // F, G and I had an estimate; F and I stepped up; F finished (verified), I was cancelled. H is L2.
+      expect(stats.stepUp).toEqual({ l1Sessions: 3, estimated: 3, steppedUp: 2, finished: 1, verified: 1 });
     });
 
     test('without a filter live and sandbox add up; days widens the period by whole UTC days', async () => {

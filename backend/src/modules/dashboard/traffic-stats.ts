@@ -14,8 +14,10 @@
  *   decided (VERIFIED, or FAILED other than cancelled); validated (the merchant's validation used it).
  *   A sandbox outcome chosen through the simulate API is decided without a capture, and a
  *   cancelled session can be validated without a decision, so a step can exceed the one before it.
- * - Step-up: L1 sessions whose check went on to an ID document (`check_stage = 'document'`,
- *   engine/check-service.ts), those of them that reached a decision, and those verified.
+ * - Step-up: L1 sessions whose face estimate reached a decision (`check_decisions > 0`: the first
+ *   decision of an L1 session is the estimate's), those that went on to an ID document
+ *   (`check_stage = 'document'`, engine/check-service.ts), those of them that reached a decision,
+ *   and those verified.
  * - Webhooks: deliveries (one per event and endpoint) by their state now; attempts are every
  *   request sent to an endpoint, dashboard tests included; latency is the median and the 95th
  *   percentile of the attempts' durations (an attempt refused before a request has none).
@@ -112,6 +114,7 @@ export async function sessionTraffic(db: Db, tenantId: string, now: Date, days: 
         count(*) filter (where ${DECIDED})::int as decided,
         count(*) filter (where validated_at is not null)::int as validated,
         count(*) filter (where verification_mode = 'L1')::int as l1_sessions,
+        count(*) filter (where verification_mode = 'L1' and check_decisions > 0)::int as l1_estimated,
         count(*) filter (where ${STEPPED_UP})::int as stepped_up,
         count(*) filter (where ${STEPPED_UP} and ${DECIDED})::int as step_up_finished,
         count(*) filter (where ${STEPPED_UP} and state = 'VERIFIED')::int as step_up_verified
@@ -131,6 +134,7 @@ export async function sessionTraffic(db: Db, tenantId: string, now: Date, days: 
   const figure = (name: string) => Number(funnel?.[name] ?? 0);
   const stepUp: StepUpFigures = {
     l1Sessions: figure('l1_sessions'),
+    estimated: figure('l1_estimated'),
     steppedUp: figure('stepped_up'),
     finished: figure('step_up_finished'),
     verified: figure('step_up_verified'),
