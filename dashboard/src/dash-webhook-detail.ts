@@ -183,6 +183,7 @@ export class DashWebhookDetail extends DashScreen {
           </section>`
           : nothing
       }
+      <dash-delivery-traffic .tenantId=${this.tenantId} .endpointId=${endpoint.endpointId}></dash-delivery-traffic>
       <dash-delivery-log
         .deliveries=${this.deliveries}
         .more=${this.nextCursor !== null}

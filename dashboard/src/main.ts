@@ -5,8 +5,10 @@
 import { initI18n } from './i18n';
 import { DashAccount } from './dash-account';
 import { DashApp } from './dash-app';
+import { DashChart } from './dash-chart';
 import { DashConfirm } from './dash-confirm';
 import { DashDeliveryLog } from './dash-delivery-log';
+import { DashDeliveryTraffic } from './dash-delivery-traffic';
 import { DashDomains } from './dash-domains';
 import { DashEmails } from './dash-emails';
 import { DashEndpointForm } from './dash-endpoint-form';
@@ -17,6 +19,7 @@ import { DashKeys } from './dash-keys';
 import { DashOverview } from './dash-overview';
 import { DashSecret } from './dash-secret';
 import { DashSessionDetail } from './dash-session-detail';
+import { DashSessionTraffic } from './dash-session-traffic';
 import { DashSessions } from './dash-sessions';
 import { DashSetup } from './dash-setup';
 import { DashSignIn } from './dash-sign-in';
@@ -36,6 +39,9 @@ const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['dash-secret', DashSecret],
   ['dash-endpoint-form', DashEndpointForm],
   ['dash-delivery-log', DashDeliveryLog],
+  ['dash-chart', DashChart],
+  ['dash-session-traffic', DashSessionTraffic],
+  ['dash-delivery-traffic', DashDeliveryTraffic],
   ['dash-header', DashHeader],
   ['dash-two-factor', DashTwoFactor],
   ['dash-two-factor-challenge', DashTwoFactorChallenge],

@@ -15,3 +15,4 @@ export * from './accounts';
 export * from './dashboard';
 export * from './roles';
 export * from './two-factor';
+export * from './traffic';

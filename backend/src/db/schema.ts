@@ -332,6 +332,8 @@ export const sessions = pgTable(
     expiresAt: ts('expires_at').notNull(),
     completedAt: ts('completed_at'),
     validatedAt: ts('validated_at'),
+    /** First time the verify UI loaded the session while PENDING (the dashboard's funnel, issue 23; verify/service.ts). */
+    openedAt: ts('opened_at'),
     /** Live checks (modules/engine): 'document' once L1 stepped up to L2; null while the mode's first check applies. */
     checkStage: text('check_stage'),
     /** Submissions answered `retry`, and those that reached a decision (CHECK_ATTEMPT_LIMITS). */

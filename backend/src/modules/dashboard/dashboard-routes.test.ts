@@ -57,6 +57,8 @@ const ROUTES: Route[] = [
   { method: 'DELETE', path: '/invitations/inv_x', need: 'members' },
   { method: 'PATCH', path: '/members/usr_x', body: { role: 'admin' }, need: 'members' },
   { method: 'DELETE', path: '/members/usr_x', need: 'members' },
+  { method: 'GET', path: '/stats/sessions', need: 'read' },
+  { method: 'GET', path: '/stats/webhooks', need: 'read' },
 ];
 
 const DEVELOPER_REFUSAL: Partial<Record<Need, string>> = {

@@ -2,7 +2,8 @@
  * The dashboard API (issue 12; docs/dashboard-api.md, types in protocol/src/dashboard.ts):
  * JSON under /dashboard/api, separate from the merchant API, never with CORS headers. Routes per
  * area: auth-routes.ts (better-auth, setup, sign-up, invitations, me), tenant-routes.ts (overview,
- * domains, emails, try-it), keys-routes.ts, webhook-routes.ts, session-routes.ts, member-routes.ts, two-factor-policy-routes.ts.
+ * domains, emails, try-it), keys-routes.ts, webhook-routes.ts, session-routes.ts, member-routes.ts,
+ * two-factor-policy-routes.ts, traffic-routes.ts (the charts' figures).
  * Every tenant route checks the caller's membership and role on each call (dashboard-access.ts).
  */
 import { Elysia } from 'elysia';
@@ -17,6 +18,7 @@ import { memberRoutes } from './member-routes';
 import { sessionRoutesForDashboard } from './session-routes';
 import { tenantRoutes } from './tenant-routes';
 import { twoFactorPolicyRoutes } from './two-factor-policy-routes';
+import { trafficRoutes } from './traffic-routes';
 import { webhookRoutes } from './webhook-routes';
 
 export interface DashboardDeps {
@@ -47,5 +49,6 @@ export function dashboardRoutes(deps: DashboardDeps) {
     .use(webhookRoutes(routeDeps))
     .use(sessionRoutesForDashboard(routeDeps))
     .use(memberRoutes(routeDeps))
-    .use(twoFactorPolicyRoutes(routeDeps));
+    .use(twoFactorPolicyRoutes(routeDeps))
+    .use(trafficRoutes(routeDeps));
 }

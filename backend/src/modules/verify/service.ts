@@ -3,7 +3,7 @@
  * choose the outcome (a sandbox session runs no real check: the tester chooses its outcome).
  * What the UI shows comes from the stored session, never from verifyUrl display parameters.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { appendParams, type SessionStatusResult, type SimulateResult, type SimulatedOutcome, type VerifySessionView } from '@ageverify/protocol';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
@@ -88,6 +88,19 @@ export function loadSessionView(deps: VerifyDeps, { session, via }: VerifyCaller
     // After an L1 step-up the session continues with a document (modules/engine/check-service.ts).
     nextCheck: session.state !== 'PENDING' ? null : session.verificationMode === 'L2' || session.checkStage === 'document' ? 'document' : 'age_estimation',
   };
+}
+
+/**
+ * The verify UI has shown the session to its user: the "opened" step of the dashboard's funnel
+ * (issue 23; modules/dashboard/traffic-stats.ts). Recorded once, and only while the session is
+ * PENDING: a user who comes back to a finished session did not open it for a check.
+ */
+export async function recordOpened(deps: VerifyDeps, { session }: VerifyCaller): Promise<void> {
+  if (session.openedAt || session.state !== 'PENDING') return;
+  await deps.db
+    .update(sessions)
+    .set({ openedAt: deps.clock.now() })
+    .where(and(eq(sessions.id, session.id), isNull(sessions.openedAt)));
 }
 
 /** Desktop polling while the phone runs the check (spec "QR handoff"). */
