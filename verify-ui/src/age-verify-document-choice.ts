@@ -1,6 +1,7 @@
-import { LitElement, css, html } from 'lit';
+import { css, html } from 'lit';
 import { DOCUMENT_TYPES, needsDocumentFront, type DocumentType } from '@ageverify/protocol';
 import { i18n } from './i18n';
+import { TranslatedElement } from './translated-element';
 import { screenStyles } from './styles';
 
 const LABEL_KEYS = {
@@ -15,7 +16,7 @@ const LABEL_KEYS = {
  *
  * @fires verify-document-chosen - Continue pressed. Detail: `{ documentType: DocumentType }`.
  */
-export class AgeVerifyDocumentChoice extends LitElement {
+export class AgeVerifyDocumentChoice extends TranslatedElement {
   static override properties = {
     selected: { state: true },
     faceMatch: { type: Boolean, attribute: 'face-match' },

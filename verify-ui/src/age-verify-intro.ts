@@ -1,6 +1,7 @@
-import { LitElement, html, nothing } from 'lit';
+import { html, nothing } from 'lit';
 import type { VerificationMode } from '@ageverify/protocol';
 import { i18n } from './i18n';
+import { TranslatedElement } from './translated-element';
 import { screenStyles } from './styles';
 
 /**
@@ -9,7 +10,7 @@ import { screenStyles } from './styles';
  *
  * @fires verify-start - The user pressed Start. No detail.
  */
-export class AgeVerifyIntro extends LitElement {
+export class AgeVerifyIntro extends TranslatedElement {
   static override properties = {
     merchantName: { attribute: false },
     challengeAge: { attribute: false },

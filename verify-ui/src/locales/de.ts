@@ -6,6 +6,7 @@ export const de: Translation = {
     loading: 'Ihre Verifizierung wird geladen…',
     sandboxBadge: 'Sandbox',
     redirecting: 'Sie werden zurückgeleitet…',
+    language: 'Sprache',
   },
   intro: {
     heading: 'Bestätigen Sie Ihr Alter',
@@ -94,6 +95,7 @@ export const de: Translation = {
     rejected: 'Die Anfrage wurde abgelehnt.',
     badRedirect: 'Die Rücksprungadresse ist ungültig, daher können Sie nicht automatisch zurückgeleitet werden.',
     details: 'Details: {{message}}',
+    unknownDetail: 'Der Server hat einen Grund genannt, den diese Seite nicht in Ihrer Sprache anzeigen kann (Fehler {{status}}).',
     retry: 'Erneut versuchen',
   },
 };

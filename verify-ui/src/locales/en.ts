@@ -9,6 +9,7 @@ export const en = {
     loading: 'Loading your verification…',
     sandboxBadge: 'Sandbox',
     redirecting: 'Taking you back…',
+    language: 'Language',
   },
   intro: {
     heading: 'Confirm your age',
@@ -96,6 +97,7 @@ export const en = {
     rejected: 'The request was refused.',
     badRedirect: 'The address to return to is not valid, so you cannot be sent back automatically.',
     details: 'Details: {{message}}',
+    unknownDetail: 'The server gave a reason that this page cannot show in your language (error {{status}}).',
     retry: 'Try again',
   },
 };

@@ -6,6 +6,7 @@ export const es: Translation = {
     loading: 'Cargando tu verificación…',
     sandboxBadge: 'Sandbox',
     redirecting: 'Te estamos redirigiendo…',
+    language: 'Idioma',
   },
   intro: {
     heading: 'Confirma tu edad',
@@ -94,6 +95,7 @@ export const es: Translation = {
     rejected: 'La solicitud ha sido rechazada.',
     badRedirect: 'La dirección de retorno no es válida, por lo que no se te puede redirigir automáticamente.',
     details: 'Detalles: {{message}}',
+    unknownDetail: 'El servidor ha indicado un motivo que esta página no puede mostrar en tu idioma (error {{status}}).',
     retry: 'Reintentar',
   },
 };

@@ -4,6 +4,7 @@
  * and read as such in Portugal; each has the pt-PT word the locales use instead.
  */
 import { describe, expect, test } from 'bun:test';
+import { errorsPt } from './errors-pt';
 import { livePt } from './live-pt';
 import { pt } from './pt';
 
@@ -13,7 +14,7 @@ function strings(tree: object, prefix = ''): Array<[string, string]> {
   );
 }
 
-const PORTUGUESE = [...strings(pt), ...strings(livePt, 'live:')];
+const PORTUGUESE = [...strings(pt), ...strings(livePt, 'live:'), ...strings(errorsPt, 'errors:')];
 
 /** A whole word, any case; \b would not do: it knows only ASCII letters, and "você" ends in ê. */
 const word = (source: string) => new RegExp(`(?<!\\p{L})(?:${source})(?!\\p{L})`, 'iu');

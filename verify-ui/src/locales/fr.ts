@@ -6,6 +6,7 @@ export const fr: Translation = {
     loading: 'Chargement de votre vérification…',
     sandboxBadge: 'Sandbox',
     redirecting: 'Redirection en cours…',
+    language: 'Langue',
   },
   intro: {
     heading: 'Confirmez votre âge',
@@ -94,6 +95,7 @@ export const fr: Translation = {
     rejected: 'La demande a été refusée.',
     badRedirect: 'L’adresse de retour n’est pas valide : vous ne pouvez donc pas être redirigé automatiquement.',
     details: 'Détails : {{message}}',
+    unknownDetail: 'Le serveur a donné une raison que cette page ne peut pas afficher dans votre langue (erreur {{status}}).',
     retry: 'Réessayer',
   },
 };

@@ -6,6 +6,7 @@ export const it: Translation = {
     loading: 'Caricamento della verifica…',
     sandboxBadge: 'Sandbox',
     redirecting: 'Reindirizzamento in corso…',
+    language: 'Lingua',
   },
   intro: {
     heading: 'Conferma la tua età',
@@ -93,6 +94,7 @@ export const it: Translation = {
     rejected: 'La richiesta è stata rifiutata.',
     badRedirect: 'L’indirizzo di ritorno non è valido, quindi non puoi essere reindirizzato automaticamente.',
     details: 'Dettagli: {{message}}',
+    unknownDetail: 'Il server ha indicato un motivo che questa pagina non può mostrare nella tua lingua (errore {{status}}).',
     retry: 'Riprova',
   },
 };

@@ -7,6 +7,7 @@ export const pt: Translation = {
     loading: 'A carregar a sua verificação…',
     sandboxBadge: 'Sandbox',
     redirecting: 'A regressar ao site…',
+    language: 'Idioma',
   },
   intro: {
     heading: 'Confirme a sua idade',
@@ -95,6 +96,7 @@ export const pt: Translation = {
     rejected: 'O pedido foi recusado.',
     badRedirect: 'O endereço de regresso não é válido, por isso o regresso automático ao site não é possível.',
     details: 'Detalhes: {{message}}',
+    unknownDetail: 'O servidor indicou um motivo que esta página não consegue mostrar no seu idioma (erro {{status}}).',
     retry: 'Tentar novamente',
   },
 };
