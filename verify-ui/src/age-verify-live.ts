@@ -131,6 +131,7 @@ export class AgeVerifyLive extends TranslatedElement {
           data-step
           data-testid="document-choice"
           ?face-match=${this.session?.faceMatchEnabled ?? false}
+          .minimumAge=${this.session?.legalMinimumAge ?? null}
           @verify-document-chosen=${this.onDocumentChosen}
         ></age-verify-document-choice>`;
       case 'camera':
