@@ -53,7 +53,7 @@ export function verifyRoutes(deps: VerifyDeps) {
             ...TOKEN_IN_BODY,
             summary: 'Load a session for the verify UI',
             description:
-              'What the verify UI shows: mode, challenge age, merchant name, billing block, and where to go when the session is already over. Authenticated by the sessionToken (desktop) or the handoffToken (phone).',
+              'What the verify UI shows: mode, challenge age, the legal minimum age a document must show, merchant name, billing block, and where to go when the session is already over. Authenticated by the sessionToken (desktop) or the handoffToken (phone).',
           },
         },
       )

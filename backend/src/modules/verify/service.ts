@@ -7,7 +7,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { appendParams, type SessionStatusResult, type SimulateResult, type SimulatedOutcome, type VerifySessionView } from '@ageverify/protocol';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
-import { sessions } from '../../db/schema';
+import { sessions, tenants } from '../../db/schema';
 import { issueToken, verifyToken } from '../sessions/session-tokens';
 import { completeSession, sessionAsOf, type SessionRow } from '../sessions/session-state';
 import { callbackStatusOf, callbackUrl } from '../sessions/callback-url';
@@ -71,13 +71,17 @@ function terminalRedirect(session: SessionRow): string | null {
   return status ? callbackUrl(session, status, session.completedAt ?? session.expiresAt) : null;
 }
 
-export function loadSessionView(deps: VerifyDeps, { session, via }: VerifyCaller): VerifySessionView {
+export async function loadSessionView(deps: VerifyDeps, { session, via }: VerifyCaller): Promise<VerifySessionView> {
+  // A document is checked against the tenant's legal minimum age, not challengeAge
+  // (modules/engine/check-service.ts): the UI needs it to say what a document check proves (issue 23).
+  const [tenant] = await deps.db.select({ legalMinimumAge: tenants.legalMinimumAge }).from(tenants).where(eq(tenants.id, session.tenantId));
   return {
     sessionId: session.id,
     state: session.state,
     merchantName: session.merchantName,
     verificationMode: session.verificationMode,
     challengeAge: session.challengeAge,
+    legalMinimumAge: tenant?.legalMinimumAge ?? 18,
     faceMatchEnabled: session.faceMatchEnabled,
     sandboxMode: session.sandbox,
     expiresAt: session.expiresAt.toISOString(),
