@@ -1,8 +1,9 @@
 /**
  * Entry of the tenant dashboard (dashboard/index.html loads the bundle built from here).
- * Translations are initialised before any element is defined, so the first render is already translated.
+ * Translations are initialised, the page language's locale loaded (i18n.ts), before any element is
+ * defined, so the first render is already in that language: a German browser never sees English first.
  */
-import { initI18n } from './i18n';
+import { i18n, initI18n } from './i18n';
 import { DashAccount } from './dash-account';
 import { DashApp } from './dash-app';
 import { DashChart } from './dash-chart';
@@ -30,8 +31,7 @@ import { DashTwoFactorChallenge } from './dash-two-factor-challenge';
 import { DashTwoFactorPolicy } from './dash-two-factor-policy';
 import { DashWebhookDetail } from './dash-webhook-detail';
 import { DashWebhooks } from './dash-webhooks';
-
-initI18n();
+import { requestUpdateEverywhere } from './rerender';
 
 const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   // Children first: the app's first render then creates upgraded screens directly.
@@ -63,6 +63,10 @@ const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['dash-emails', DashEmails],
   ['dash-app', DashApp],
 ];
-for (const [tag, element] of ELEMENTS) {
-  if (!customElements.get(tag)) customElements.define(tag, element);
-}
+void initI18n().then(() => {
+  // A language chosen in the account menu re-renders every element in place (issue 23).
+  i18n.on('languageChanged', () => requestUpdateEverywhere(document));
+  for (const [tag, element] of ELEMENTS) {
+    if (!customElements.get(tag)) customElements.define(tag, element);
+  }
+});

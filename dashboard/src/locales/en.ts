@@ -12,6 +12,7 @@ export const en = {
     loadMore: 'Load more',
     actions: 'Actions',
     signedOut: 'You are signed out. Reload the page to sign in again.',
+    unreachable: 'The service cannot be reached. Check your connection and try again.',
   },
   app: {
     title: 'AgeVerify dashboard',
@@ -59,6 +60,8 @@ export const en = {
     changed: 'Your password is changed. Your other sessions are signed out.',
     signOut: 'Sign out',
     menuSecurity: 'Password and two-factor sign-in',
+    language: 'Language',
+    languageFailed: 'This language could not be loaded. Check your connection and try again.',
   },
   setup: {
     title: 'Set up AgeVerify',
