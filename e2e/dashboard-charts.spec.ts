@@ -37,6 +37,8 @@ let endpointUrl = '';
 const keys: { sandbox?: { secretKey: string }; live?: { secretKey: string } } = {};
 /** Whether the live L1 → passport session was made (it needs the verification engine). */
 let steppedUp = false;
+/** The known set's one cancelled session. */
+let cancelledSessionId = '';
 /** Every console error of the dashboard's page (CSP violations are also counted in the page itself). */
 const consoleErrors: string[] = [];
 /** The path of every script the dashboard's page fetched. */
@@ -192,6 +194,7 @@ test('a known set of sandbox sessions and webhook deliveries, one of them while 
   const cancelled = await createSession(request, sandboxKey);
   await verifyApi(request, 'session', cancelled);
   await verifyApi(request, 'simulate', cancelled, { outcome: 'cancelled' });
+  cancelledSessionId = cancelled.sessionId;
 
   // While the endpoint is disabled its events are recorded as not delivered.
   const webhooks = new DashboardWebhooksPage(page);
@@ -371,4 +374,39 @@ test('webhooks: deliveries per day by result and latency, for every endpoint and
   ]);
   await expectNoSeriousA11yViolations(page, 'webhook endpoint with its delivery traffic');
   await expectNoCspViolation();
+});
+
+test('sessions: Cancelled is its own status and filter; the overview\u2019s usage this month equals the sessions listed for the month', async () => {
+  await dashboard.open('Sessions');
+  await page.getByLabel('Status').selectOption({ label: 'Cancelled' });
+  await page.getByRole('button', { name: 'Apply' }).click();
+  const rows = page.getByRole('table').getByRole('row');
+  // The header row and the known set's one cancelled session.
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1)).toContainText(cancelledSessionId);
+  await expect(rows.nth(1)).toContainText('Cancelled');
+  const listed = await dashboard.api('GET', `/tenants/${tenantId}/sessions?status=CANCELLED`);
+  expect(listed.body.sessions.map((session: { sessionId: string }) => session.sessionId)).toEqual([cancelledSessionId]);
+  await expectNoSeriousA11yViolations(page, 'sessions filtered by Cancelled');
+
+  // Deliver 1: every session of the month counts, on a plan without an allowance too. Each list
+  // is paged through; the known set was made today, so all of it is in this month.
+  const month = new Date().toISOString().slice(0, 7);
+  const countListed = async (sandbox: boolean) => {
+    let count = 0;
+    let cursor = '';
+    do {
+      const answer = await dashboard.api('GET', `/tenants/${tenantId}/sessions?sandbox=${sandbox}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      count += answer.body.sessions.filter((session: { createdAt: string }) => session.createdAt.startsWith(month)).length;
+      cursor = answer.body.nextCursor ?? '';
+    } while (cursor);
+    return count;
+  };
+  const overview = (await dashboard.api('GET', `/tenants/${tenantId}/overview`)).body;
+  expect(overview.plan.sandboxUsedThisMonth).toBe(await countListed(true));
+  expect(overview.plan.usedThisMonth).toBe(await countListed(false));
+  await dashboard.open('Overview');
+  const shown = (used: number) => new RegExp(`^${used.toLocaleString('en')}( of [\\d,]+| \\(no monthly limit\\))$`);
+  await expect(page.getByText(shown(overview.plan.sandboxUsedThisMonth)).first()).toBeVisible();
+  await expect(page.getByText(shown(overview.plan.usedThisMonth)).first()).toBeVisible();
 });
