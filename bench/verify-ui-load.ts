@@ -1,7 +1,7 @@
 /**
  * Verify UI load figures (issue 11): the JavaScript every verify page loads first (gzip), the
- * capture chunk a live check loads on demand (gzip), and, in headless Chromium with a fake camera,
- * the time from navigation to a live camera preview. Figures only; nothing here is asserted.
+ * capture chunk a live check loads on demand and the chunks a refusal loads (issue 23; gzip),
+ * and, in headless Chromium with a fake camera, the time from navigation to a live camera preview. Figures only; nothing here is asserted.
  *
  *   bun run build && bun bench/verify-ui-load.ts [--runs 5]
  *
@@ -117,7 +117,9 @@ const { firstLoad, lazy } = bundleFigures();
 console.log('\nverify UI JavaScript (bytes, gzip -9)');
 for (const [name, size] of firstLoad) console.log(`  first load   ${name.padEnd(36)} ${String(size).padStart(7)}`);
 console.log(`  first load   ${'total'.padEnd(36)} ${String(firstLoad.reduce((sum, [, size]) => sum + size, 0)).padStart(7)}`);
-for (const [name, size] of lazy) console.log(`  live check   ${name.padEnd(36)} ${String(size).padStart(7)}`);
+// Chunks for a refusal (issue 23): the page language's explanations and the table that recognises the messages.
+const onRefusal = (name: string) => name.startsWith('chunks/errors-') || name.startsWith('chunks/error-details-');
+for (const [name, size] of lazy) console.log(`  ${onRefusal(name) ? 'on refusal ' : 'live check '}  ${name.padEnd(36)} ${String(size).padStart(7)}`);
 // A live check loads the capture chunk and the live strings of the page language (plus English as the fallback).
 const liveFor = (language: string) =>
   lazy
@@ -125,6 +127,9 @@ const liveFor = (language: string) =>
     .reduce((sum, [, size]) => sum + size, 0);
 console.log(`  live check   ${'total, English page'.padEnd(36)} ${String(liveFor('en')).padStart(7)}`);
 console.log(`  live check   ${'total, German page (+ English fallback)'.padEnd(36)} ${String(liveFor('de')).padStart(7)}`);
+const refusalFor = (language: string) =>
+  lazy.filter(([name]) => name.startsWith('chunks/error-details-') || name.startsWith(`chunks/errors-${language}-`)).reduce((sum, [, size]) => sum + size, 0);
+console.log(`  on refusal   ${'total, German page'.padEnd(36)} ${String(refusalFor('de')).padStart(7)}`);
 
 const times = await previewTimes();
 const total = times.explanation.map((value, index) => value + times.preview[index]!);

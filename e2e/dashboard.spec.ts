@@ -570,7 +570,7 @@ test('a user of tenant B never sees tenant A, in the screens or through any dash
 
 test('account: the password changes, the old one stops working; every screen fits 768 px without sideways scrolling', async ({ browser }) => {
   await ownerPage.getByRole('button', { name: /^Account: / }).click();
-  await ownerPage.getByRole('link', { name: 'Change password' }).click();
+  await ownerPage.getByRole('link', { name: 'Password and two-factor sign-in' }).click();
   await expect(dashboard.heading).toHaveText('Your account');
   await expectNoSeriousA11yViolations(ownerPage, 'account');
   await ownerPage.getByLabel('Current password').fill(OWNER.password);

@@ -378,7 +378,10 @@ for (const viewport of [
     const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
     expect(await fits()).toBe(true);
 
-    // Keyboard: Tab to "Turn on the camera", Enter; focus moves to the camera screen's heading; Tab to the capture button, Enter.
+    // Keyboard: Tab past the language switch (the page's first stop, issue 23) to "Turn on the camera", Enter; focus
+    // moves to the camera screen's heading; Tab to the capture button, Enter.
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('language-switch')).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(page.getByTestId('camera-allow')).toBeFocused();
     await page.keyboard.press('Enter');

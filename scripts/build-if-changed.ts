@@ -40,7 +40,17 @@ export const BUNDLES: Record<string, Bundle> = {
     dist: 'verify-ui/dist',
   },
   dashboard: {
-    inputs: [...SHARED_INPUTS, 'dashboard/src', 'dashboard/index.html', 'dashboard/package.json', 'dashboard/tsconfig.json', 'dashboard/tsconfig.build.json'],
+    inputs: [
+      ...SHARED_INPUTS,
+      'dashboard/src',
+      'dashboard/index.html',
+      'dashboard/package.json',
+      'dashboard/tsconfig.json',
+      'dashboard/tsconfig.build.json',
+      // The QR encoder it shares with the verify UI (two-factor enrolment; decision 0057).
+      'verify-ui/src/qr-code.ts',
+      'verify-ui/package.json',
+    ],
     outputs: ['index.html'],
     dist: 'dashboard/dist',
   },

@@ -4,5 +4,7 @@
  * a receipt says which rules its decision was taken under. Kept outside modules/ because receipts
  * (imported by sessions) must not import the engine, which imports sessions.
  * 2026.11.2: TD2 cards, MRV-A and MRV-B visas and the French 2 × 36 ID card are read (decision 0051).
+ * 2026.11.3: a visa whose document code V is misread is read as the visa its check digits confirm;
+ *   readings that agree only on a wrong letter code are a misread to read again (decision 0061).
  */
-export const ENGINE_VERSION = '2026.11.2';
+export const ENGINE_VERSION = '2026.11.3';

@@ -18,6 +18,8 @@ export const ID_PREFIXES = {
   member: 'mem',
   invitation: 'inv',
   verification: 'vrf',
+  /** A user's two-factor enrolment (better-auth's two-factor plugin, decision 0057). */
+  twoFactor: 'tfa',
   publishableKey: 'pk',
   secretKey: 'sk',
   sessionToken: 'st',

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test';
-import { ApiError, request, tenantPath } from './api';
+import { ApiError, request, tenantPath, TWO_FACTOR_REQUIRED_EVENT } from './api';
 
 const realFetch = globalThis.fetch;
 afterEach(() => {
@@ -63,5 +63,22 @@ describe('dashboard API calls', () => {
 
   test('tenant ids are escaped into the path', () => {
     expect(tenantPath('ten_a/b', '/keys')).toBe('/tenants/ten_a%2Fb/keys');
+  });
+
+  test('a 403 TWO_FACTOR_REQUIRED tells the app (an event), other refusals do not (issue 23)', async () => {
+    const heard: string[] = [];
+    const listener = (event: Event) => heard.push(event.type);
+    globalThis.addEventListener(TWO_FACTOR_REQUIRED_EVENT, listener);
+    try {
+      answer(403, { statusCode: 403, message: 'Your role (developer) cannot manage API keys' });
+      await request('POST', '/tenants/ten_1/keys', {}).catch(() => {});
+      expect(heard).toEqual([]);
+      answer(403, { statusCode: 403, message: 'this tenant requires two-factor sign-in', code: 'TWO_FACTOR_REQUIRED' });
+      const error = (await request('GET', '/tenants/ten_1/keys').catch((caught: unknown) => caught)) as ApiError;
+      expect(error.code).toBe('TWO_FACTOR_REQUIRED');
+      expect(heard).toEqual([TWO_FACTOR_REQUIRED_EVENT]);
+    } finally {
+      globalThis.removeEventListener(TWO_FACTOR_REQUIRED_EVENT, listener);
+    }
   });
 });

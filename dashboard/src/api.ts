@@ -4,7 +4,7 @@
  * there is nothing to send): the backend's CSRF rule refuses anything else (dashboard contract,
  * "CSRF"), and the browser adds the Origin header itself.
  */
-import { DASHBOARD_API_BASE } from '@ageverify/protocol';
+import { DASHBOARD_API_BASE, TWO_FACTOR_ERROR_CODES } from '@ageverify/protocol';
 import { Superseded } from './latest-call';
 
 /** A refusal of the API, with the message of its error body (shown to the user as it is: it says what is wrong). */
@@ -22,6 +22,12 @@ export class ApiError extends Error {
 }
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/**
+ * Dispatched on `window` when a tenant route answers 403 TWO_FACTOR_REQUIRED (issue 23): the tenant
+ * now requires two-factor sign-in of this member, and the app sends them to the enrolment.
+ */
+export const TWO_FACTOR_REQUIRED_EVENT = 'dash-two-factor-required';
 
 /** Reads the message of an error body: ours (`message`, a string or a list) or better-auth's (`message`). */
 function messageOf(body: unknown, fallback: string): { message: string; code: string | null } {
@@ -65,6 +71,7 @@ export async function request<T>(method: Method, path: string, body?: unknown, s
   }
   if (!response.ok) {
     const { message, code } = messageOf(parsed, `HTTP ${response.status}`);
+    if (response.status === 403 && code === TWO_FACTOR_ERROR_CODES.required) globalThis.dispatchEvent?.(new Event(TWO_FACTOR_REQUIRED_EVENT));
     const retryAfter = Number(response.headers.get('retry-after'));
     throw new ApiError(response.status, message, code, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
   }

@@ -7,10 +7,26 @@ import { DashScreen, errorMessage, formValues } from './screen-base';
 import { baseStyles } from './styles';
 import { SubmitController } from './submit-controller';
 
-/** Change password (better-auth `change-password`; other sessions of the user are signed out). */
+/**
+ * The signed-in user's account: two-factor sign-in (dash-two-factor.ts; issue 23) and the password
+ * (better-auth `change-password`; other sessions of the user are signed out). A member whom a
+ * tenant's policy holds back (`heldBy`) sees only this screen, with the reason on top.
+ */
 export class DashAccount extends DashScreen {
-  static override properties = { done: { state: true } };
+  static override properties = {
+    done: { state: true },
+    twoFactorEnabled: { type: Boolean },
+    twoFactorRequiredBy: { attribute: false },
+    heldBy: { type: String },
+  };
   static override styles = [baseStyles];
+
+  /** Two-factor sign-in is on for this user (GET /me). */
+  twoFactorEnabled = false;
+  /** Names of the tenants whose policy requires it of this user. */
+  twoFactorRequiredBy: string[] = [];
+  /** The tenant on screen, when its policy holds this user back until two-factor sign-in is on. */
+  heldBy: string | null = null;
 
   private readonly submission = new SubmitController(this, {
     message: (error) => (error instanceof ApiError && error.status === 400 && !error.message ? i18n.t('account.wrongCurrent') : errorMessage(error)),
@@ -21,6 +37,8 @@ export class DashAccount extends DashScreen {
 
   override render() {
     return html`<h1 tabindex="-1">${i18n.t('account.title')}</h1>
+      ${this.heldBy ? html`<p class="error" role="alert" data-testid="two-factor-held">${i18n.t('twoFactor.requiredNotice', { tenant: this.heldBy })}</p>` : nothing}
+      <dash-two-factor .enabled=${this.twoFactorEnabled} .requiredBy=${this.twoFactorRequiredBy}></dash-two-factor>
       ${this.submission.problem ? html`<p class="error" role="alert">${this.submission.problem}</p>` : nothing}
       <p role="status" class=${this.done ? 'success' : 'visually-hidden'}>${this.done ? i18n.t('account.changed') : ''}</p>
       <form class="card" @submit=${this.submit}>

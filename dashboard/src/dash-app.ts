@@ -1,5 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
-import { can, type TenantMembership } from '@ageverify/protocol';
+import { can, mustEnrolTwoFactor, type TenantMembership } from '@ageverify/protocol';
+import { TWO_FACTOR_REQUIRED_EVENT } from './api';
 import { appStyles } from './app-styles';
 import { i18n } from './i18n';
 import { entryPage, fragmentParam, parseRoute, routeHref, type Route, type ScreenName } from './router';
@@ -22,6 +23,14 @@ export class DashApp extends LitElement {
   route: Route = parseRoute(window.location.hash);
   private readonly session = new SignInBootstrap(this);
 
+  /**
+   * A tenant route answered 403 TWO_FACTOR_REQUIRED: the policy holds this user back now. Read who
+   * they are again; the app then shows only the enrolment (willUpdate).
+   */
+  private readonly onTwoFactorRequired = () => {
+    void this.session.refreshMe();
+  };
+
   private readonly onHashChange = () => {
     const previous = this.route;
     this.route = parseRoute(window.location.hash);
@@ -31,10 +40,12 @@ export class DashApp extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('hashchange', this.onHashChange);
+    window.addEventListener(TWO_FACTOR_REQUIRED_EVENT, this.onTwoFactorRequired);
   }
 
   override disconnectedCallback(): void {
     window.removeEventListener('hashchange', this.onHashChange);
+    window.removeEventListener(TWO_FACTOR_REQUIRED_EVENT, this.onTwoFactorRequired);
     super.disconnectedCallback();
   }
 
@@ -74,6 +85,18 @@ export class DashApp extends LitElement {
 
   private signOut(): Promise<void> {
     return this.session.signOut();
+  }
+
+  /**
+   * Held back by a tenant's two-factor policy, the user is on the account screen whatever the
+   * address said, and the address says so too: once enrolled they stay there and see it is on.
+   */
+  protected override willUpdate(): void {
+    const membership = this.session.view === 'app' ? this.session.membership : undefined;
+    if (membership && this.held(membership) && this.route.screen !== 'account') {
+      window.history.replaceState(null, '', `${window.location.pathname}${routeHref('account')}`);
+      this.route = parseRoute(window.location.hash);
+    }
   }
 
   override render() {
@@ -116,9 +139,20 @@ export class DashApp extends LitElement {
     }
   }
 
+  /** Whether the tenant on screen holds this user back until two-factor sign-in is on (issue 23; protocol mustEnrolTwoFactor). */
+  private held(membership: TenantMembership): boolean {
+    const twoFactor = this.session.me!.twoFactor;
+    return mustEnrolTwoFactor({
+      role: membership.role,
+      tenantRequiresTwoFactor: twoFactor.tenantsRequiring.includes(membership.tenantId),
+      userHasTwoFactor: twoFactor.enabled,
+    });
+  }
+
   private renderApp() {
     const membership = this.session.membership!;
-    const items: Array<[ScreenName, string]> = [
+    const held = this.held(membership);
+    const allItems: Array<[ScreenName, string]> = [
       ['overview', i18n.t('nav.overview')],
       ['keys', i18n.t('nav.keys')],
       ['domains', i18n.t('nav.domains')],
@@ -128,17 +162,18 @@ export class DashApp extends LitElement {
       ...(can(membership.role, 'emails') ? ([['emails', i18n.t('nav.emails')]] as Array<[ScreenName, string]>) : []),
       ...(can(membership.role, 'audit') ? ([['audit', i18n.t('audit.nav')]] as Array<[ScreenName, string]>) : []),
     ];
+    // Held back: the account screen, where two-factor sign-in is turned on, is all there is.
+    const items: Array<[ScreenName, string]> = held ? [['account', i18n.t('nav.account')]] : allItems;
+    const screen = this.route.screen;
     return html`<a class="skip" href="#main" @click=${this.skipToMain}>${i18n.t('app.skip')}</a>
       <dash-header .me=${this.session.me} .tenantId=${this.session.tenantId} @dash-tenant-change=${this.switchTenant} @dash-sign-out=${this.signOut}></dash-header>
       <div class="layout">
         <nav aria-label=${i18n.t('nav.label')}>
           <ul>
-            ${items.map(
-              ([screen, label]) => html`<li><a href=${routeHref(screen)} aria-current=${this.route.screen === screen ? 'page' : 'false'}>${label}</a></li>`,
-            )}
+            ${items.map(([item, label]) => html`<li><a href=${routeHref(item)} aria-current=${screen === item ? 'page' : 'false'}>${label}</a></li>`)}
           </ul>
         </nav>
-        <main id="main" tabindex="-1">${this.renderScreen(membership)}</main>
+        <main id="main" tabindex="-1" @dash-two-factor-change=${this.onTwoFactorChange}>${this.renderScreen(membership, held)}</main>
       </div>`;
   }
 
@@ -147,7 +182,7 @@ export class DashApp extends LitElement {
     this.focusScreen();
   }
 
-  private renderScreen(membership: TenantMembership) {
+  private renderScreen(membership: TenantMembership, held: boolean) {
     const { tenantId, role } = membership;
     const id = this.route.id;
     switch (this.route.screen) {
@@ -170,10 +205,32 @@ export class DashApp extends LitElement {
       case 'emails':
         return html`<dash-emails .tenantId=${tenantId} .userRole=${role}></dash-emails>`;
       case 'account':
-        return html`<dash-account .tenantId=${tenantId} .userRole=${role}></dash-account>`;
+        return this.renderAccount(membership, held);
       case 'audit':
         return html`<dash-audit .tenantId=${tenantId} .userRole=${role}></dash-audit>`;
     }
+  }
+
+  private renderAccount(membership: TenantMembership, held: boolean) {
+    const me = this.session.me!;
+    // The tenants that would hold this user back without a second factor.
+    const requiredBy = me.tenants
+      .filter((tenant) =>
+        mustEnrolTwoFactor({ role: tenant.role, tenantRequiresTwoFactor: me.twoFactor.tenantsRequiring.includes(tenant.tenantId), userHasTwoFactor: false }),
+      )
+      .map((tenant) => tenant.name);
+    return html`<dash-account
+      .tenantId=${membership.tenantId}
+      .userRole=${membership.role}
+      .twoFactorEnabled=${me.twoFactor.enabled}
+      .twoFactorRequiredBy=${requiredBy}
+      .heldBy=${held ? membership.name : null}
+    ></dash-account>`;
+  }
+
+  /** Two-factor sign-in turned on or off: who the user is now decides what they may reach. */
+  private async onTwoFactorChange(): Promise<void> {
+    await this.session.refreshMe();
   }
 }
 

@@ -1,13 +1,16 @@
 import { css, html, LitElement, nothing } from 'lit';
 import type { MeResponse } from '@ageverify/protocol';
-import { i18n } from './i18n';
+import { chooseLanguage, currentLanguage, i18n } from './i18n';
+import { DASHBOARD_LANGUAGES, LANGUAGE_NAMES, LOCALE_TAGS, type DashboardLanguage } from './language';
 import { routeHref } from './router';
 import { baseStyles } from './styles';
 
 /**
  * The signed-in app's header (issue 25, item 11: apart from the app's layout): the brand, the tenant
  * switcher (or the tenant's name when there is one), the user's role there, and the account menu,
- * which closes on Escape and gives focus back to its button.
+ * which closes on Escape and gives focus back to its button. The menu's language switch (issue 23)
+ * names each language in itself and marks the current one pressed; switching re-renders the page
+ * in place (main.ts) and keeps the menu open with focus where it was.
  *
  * @fires dash-tenant-change - detail.tenantId: the tenant the user picked.
  * @fires dash-sign-out - The user chose Sign out.
@@ -17,6 +20,7 @@ export class DashHeader extends LitElement {
     me: { attribute: false },
     tenantId: { type: String },
     menuOpen: { state: true },
+    languageProblem: { state: true },
   };
 
   static override styles = [
@@ -70,12 +74,35 @@ export class DashHeader extends LitElement {
         width: 100%;
         box-sizing: border-box;
       }
+      .languages {
+        display: grid;
+        grid-template-columns: 1fr 1fr;
+        gap: 0.25rem;
+        margin-top: 0.5rem;
+        padding-top: 0.5rem;
+        border-top: 1px solid var(--dash-border);
+      }
+      .languages .label {
+        grid-column: 1 / -1;
+        color: var(--dash-muted);
+        font-size: 0.875rem;
+      }
+      .languages button[aria-pressed='true'] {
+        background: var(--dash-primary);
+        color: var(--dash-on-primary);
+      }
+      .menu .error {
+        margin: 0.25rem 0 0;
+        color: var(--dash-danger);
+        font-size: 0.875rem;
+      }
     `,
   ];
 
   me: MeResponse | null = null;
   tenantId = '';
   menuOpen = false;
+  languageProblem = false;
 
   private readonly onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape' && this.menuOpen) {
@@ -97,6 +124,15 @@ export class DashHeader extends LitElement {
   private switchTenant(event: Event): void {
     const tenantId = (event.target as HTMLSelectElement).value;
     this.dispatchEvent(new CustomEvent('dash-tenant-change', { detail: { tenantId } }));
+  }
+
+  private async switchLanguage(language: DashboardLanguage): Promise<void> {
+    this.languageProblem = false;
+    try {
+      await chooseLanguage(language);
+    } catch {
+      this.languageProblem = true;
+    }
   }
 
   private signOut(): void {
@@ -137,14 +173,34 @@ export class DashHeader extends LitElement {
           ${
             this.menuOpen
               ? html`<ul id="account-menu">
-                <li><a class="button secondary" href=${routeHref('account')} @click=${() => (this.menuOpen = false)}>${i18n.t('account.changePassword')}</a></li>
+                <li><a class="button secondary" href=${routeHref('account')} @click=${() => (this.menuOpen = false)}>${i18n.t('account.menuSecurity')}</a></li>
                 <li><button type="button" class="secondary" @click=${this.signOut}>${i18n.t('account.signOut')}</button></li>
+                <li>${this.renderLanguages()}</li>
               </ul>`
               : nothing
           }
         </div>
       </div>
     </header>`;
+  }
+
+  private renderLanguages() {
+    const current = currentLanguage();
+    return html`<div class="languages" role="group" aria-labelledby="language-label">
+        <span id="language-label" class="label">${i18n.t('account.language')}</span>
+        ${DASHBOARD_LANGUAGES.map(
+          (language) => html`<button
+            type="button"
+            class="secondary"
+            lang=${LOCALE_TAGS[language]}
+            aria-pressed=${language === current ? 'true' : 'false'}
+            @click=${() => this.switchLanguage(language)}
+          >
+            ${LANGUAGE_NAMES[language]}
+          </button>`,
+        )}
+      </div>
+      ${this.languageProblem ? html`<p class="error" role="alert">${i18n.t('account.languageFailed')}</p>` : nothing}`;
   }
 }
 

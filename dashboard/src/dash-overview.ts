@@ -6,7 +6,10 @@ import { routeHref } from './router';
 import { DashScreen } from './screen-base';
 import { baseStyles } from './styles';
 
-/** The tenant at a glance (issue 12, item 7): plan and this month's usage, sandbox allowance, billing portal, notices. */
+/**
+ * The tenant at a glance (issue 12, item 7): plan and this month's usage, sandbox allowance, billing portal,
+ * traffic charts (issue 23; dash-session-traffic.ts), notices.
+ */
 export class DashOverview extends DashScreen {
   static override properties = { data: { state: true } };
   static override styles = [
@@ -85,6 +88,7 @@ export class DashOverview extends DashScreen {
           </ol>
         </section>
       </div>
+      <dash-session-traffic .tenantId=${this.tenantId}></dash-session-traffic>
       <section aria-labelledby="notices-heading">
         <h2 id="notices-heading">${i18n.t('overview.notices')}</h2>
         ${open.length === 0 ? html`<p class="muted">${i18n.t('overview.noNotices')}</p>` : nothing}

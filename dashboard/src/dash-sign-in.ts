@@ -1,5 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
-import type { SignInRequest } from '@ageverify/protocol';
+import type { SignInRequest, SignInTwoFactorChallenge } from '@ageverify/protocol';
+import type { DashTwoFactorChallenge } from './dash-two-factor-challenge';
 import { ApiError, request } from './api';
 import { i18n } from './i18n';
 import { errorMessage, formValues } from './screen-base';
@@ -8,24 +9,29 @@ import { SubmitController } from './submit-controller';
 
 /**
  * Email and password sign-in (better-auth's `sign-in/email`). A wrong password and an unknown
- * email get the same answer; the rate limit (429) says when to try again.
+ * email get the same answer; the rate limit (429) says when to try again. With two-factor sign-in
+ * on, the right password leads to the code step (dash-two-factor-challenge.ts; issue 23).
  *
  * @fires dash-signed-in - Signed in.
  */
 export class DashSignIn extends LitElement {
-  static override properties = { email: { type: String }, heading: { type: String } };
+  static override properties = { email: { type: String }, heading: { type: String }, step: { state: true } };
   static override styles = [baseStyles];
 
   private readonly submission = new SubmitController(this, { message: signInProblem });
   /** Prefilled (an invitation names the account). */
   email = '';
   heading = '';
+  /** 'code': the password was right and the account asks for a second factor. */
+  step: 'password' | 'code' = 'password';
 
   focusHeading(): void {
-    this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
+    if (this.step === 'code') this.renderRoot.querySelector<DashTwoFactorChallenge>('dash-two-factor-challenge')?.focusHeading();
+    else this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
   }
 
   override render() {
+    if (this.step === 'code') return html`<dash-two-factor-challenge @dash-sign-in-restart=${this.restart}></dash-two-factor-challenge>`;
     return html`<h1 tabindex="-1">${this.heading || i18n.t('auth.signInTitle')}</h1>
       ${this.submission.problem ? html`<p class="error" role="alert">${this.submission.problem}</p>` : nothing}
       <form class="card" @submit=${this.submit}>
@@ -45,9 +51,24 @@ export class DashSignIn extends LitElement {
     const values = formValues(event);
     return this.submission.run(async () => {
       const body: SignInRequest = { email: values.email ?? '', password: values.password ?? '' };
-      await request('POST', '/auth/sign-in/email', body);
+      const answer = await request<Partial<SignInTwoFactorChallenge> | null>('POST', '/auth/sign-in/email', body);
+      if (answer?.twoFactorRedirect) {
+        this.email = body.email;
+        this.step = 'code';
+        await this.updateComplete;
+        this.focusHeading();
+        return;
+      }
       this.dispatchEvent(new CustomEvent('dash-signed-in', { detail: {}, bubbles: true, composed: true }));
     });
+  }
+
+  /** Back to the password (the code step ended, or the user chose to); `problem` says why, when it was not their choice. */
+  private async restart(event: CustomEvent<{ problem: string | null }>): Promise<void> {
+    this.step = 'password';
+    this.submission.problem = event.detail.problem;
+    await this.updateComplete;
+    this.focusHeading();
   }
 }
 

@@ -45,6 +45,7 @@ export class DashTeam extends DashScreen {
       ${this.renderLoadState()}
       ${data ? this.renderMembers(data.members) : nothing}
       ${data ? this.renderInvitations(data.invitations) : nothing}
+      <dash-two-factor-policy .tenantId=${this.tenantId} .userRole=${this.userRole}></dash-two-factor-policy>
       <dash-confirm></dash-confirm>`;
   }
 

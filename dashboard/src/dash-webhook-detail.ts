@@ -183,6 +183,7 @@ export class DashWebhookDetail extends DashScreen {
           </section>`
           : nothing
       }
+      <dash-delivery-traffic .tenantId=${this.tenantId} .endpointId=${endpoint.endpointId}></dash-delivery-traffic>
       <dash-delivery-log
         .deliveries=${this.deliveries}
         .more=${this.nextCursor !== null}
@@ -217,7 +218,7 @@ export class DashWebhookDetail extends DashScreen {
   private async redeliver(): Promise<void> {
     const confirmed = await this.confirm().ask({
       heading: i18n.t('webhooks.redeliverTitle'),
-      message: i18n.t('webhooks.redeliverConfirm', { count: this.endpoint?.undelivered ?? 0 }),
+      message: i18n.t('webhooks.redeliverConfirm', { count: formatNumber(this.endpoint?.undelivered ?? 0) }),
       confirmLabel: i18n.t('webhooks.redeliver'),
     });
     if (!confirmed) return;
@@ -226,7 +227,7 @@ export class DashWebhookDetail extends DashScreen {
       await this.poll();
       // Polling may have stopped at once (a small batch finishes fast): show the log as it is now.
       await this.refreshLog();
-      return i18n.t('webhooks.redeliverStarted', { count: result.events, batches: result.batches });
+      return i18n.t('webhooks.redeliverStarted', { count: formatNumber(result.events), batches: formatNumber(result.batches) });
     });
   }
 

@@ -70,7 +70,8 @@ export class DashWebhooks extends DashScreen {
           : nothing
       }
       ${data && data.endpoints.length > 0 ? this.renderTable(data) : nothing}
-      ${data && data.endpoints.length === 0 && !this.creating ? html`<p class="muted">${i18n.t('webhooks.none')}</p>` : nothing}`;
+      ${data && data.endpoints.length === 0 && !this.creating ? html`<p class="muted">${i18n.t('webhooks.none')}</p>` : nothing}
+      ${data && data.endpoints.length > 0 ? html`<dash-delivery-traffic .tenantId=${this.tenantId}></dash-delivery-traffic>` : nothing}`;
   }
 
   private renderLegacy(data: WebhooksResponse) {

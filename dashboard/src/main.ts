@@ -1,13 +1,16 @@
 /**
  * Entry of the tenant dashboard (dashboard/index.html loads the bundle built from here).
- * Translations are initialised before any element is defined, so the first render is already translated.
+ * Translations are initialised, the page language's locale loaded (i18n.ts), before any element is
+ * defined, so the first render is already in that language: a German browser never sees English first.
  */
-import { initI18n } from './i18n';
+import { i18n, initI18n } from './i18n';
 import { DashAccount } from './dash-account';
 import { DashApp } from './dash-app';
 import { DashAudit } from './dash-audit';
+import { DashChart } from './dash-chart';
 import { DashConfirm } from './dash-confirm';
 import { DashDeliveryLog } from './dash-delivery-log';
+import { DashDeliveryTraffic } from './dash-delivery-traffic';
 import { DashDomains } from './dash-domains';
 import { DashEmails } from './dash-emails';
 import { DashEndpointForm } from './dash-endpoint-form';
@@ -18,15 +21,18 @@ import { DashKeys } from './dash-keys';
 import { DashOverview } from './dash-overview';
 import { DashSecret } from './dash-secret';
 import { DashSessionDetail } from './dash-session-detail';
+import { DashSessionTraffic } from './dash-session-traffic';
 import { DashSessions } from './dash-sessions';
 import { DashSetup } from './dash-setup';
 import { DashSignIn } from './dash-sign-in';
 import { DashSignUp } from './dash-sign-up';
 import { DashTeam } from './dash-team';
+import { DashTwoFactor } from './dash-two-factor';
+import { DashTwoFactorChallenge } from './dash-two-factor-challenge';
+import { DashTwoFactorPolicy } from './dash-two-factor-policy';
 import { DashWebhookDetail } from './dash-webhook-detail';
 import { DashWebhooks } from './dash-webhooks';
-
-initI18n();
+import { requestUpdateEverywhere } from './rerender';
 
 const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   // Children first: the app's first render then creates upgraded screens directly.
@@ -34,7 +40,13 @@ const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['dash-secret', DashSecret],
   ['dash-endpoint-form', DashEndpointForm],
   ['dash-delivery-log', DashDeliveryLog],
+  ['dash-chart', DashChart],
+  ['dash-session-traffic', DashSessionTraffic],
+  ['dash-delivery-traffic', DashDeliveryTraffic],
   ['dash-header', DashHeader],
+  ['dash-two-factor', DashTwoFactor],
+  ['dash-two-factor-challenge', DashTwoFactorChallenge],
+  ['dash-two-factor-policy', DashTwoFactorPolicy],
   ['dash-setup', DashSetup],
   ['dash-sign-in', DashSignIn],
   ['dash-sign-up', DashSignUp],
@@ -53,6 +65,10 @@ const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['dash-audit', DashAudit],
   ['dash-app', DashApp],
 ];
-for (const [tag, element] of ELEMENTS) {
-  if (!customElements.get(tag)) customElements.define(tag, element);
-}
+void initI18n().then(() => {
+  // A language chosen in the account menu re-renders every element in place (issue 23).
+  i18n.on('languageChanged', () => requestUpdateEverywhere(document));
+  for (const [tag, element] of ELEMENTS) {
+    if (!customElements.get(tag)) customElements.define(tag, element);
+  }
+});

@@ -89,6 +89,8 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Superseded) return '';
   if (error instanceof ApiError) {
     if (error.status === 401) return i18n.t('common.signedOut');
+    // Status 0: no answer at all (api.ts), so the words are the dashboard's own, in the page language.
+    if (error.status === 0) return i18n.t('common.unreachable');
     return error.message;
   }
   return error instanceof Error ? error.message : String(error);

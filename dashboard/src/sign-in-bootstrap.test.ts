@@ -65,6 +65,7 @@ async function connected(bootstrap: SignInBootstrap): Promise<SignInBootstrap> {
 const me = (tenants: string[]): MeResponse => ({
   user: { id: 'usr_1', email: 'owner@shop.example', name: 'Owner' },
   tenants: tenants.map((tenantId) => ({ tenantId, name: `Shop ${tenantId}`, role: 'owner' as const })),
+  twoFactor: { enabled: false, tenantsRequiring: [] },
 });
 const TENANT_KEY = 'ageverify.dashboard.tenant';
 
@@ -152,5 +153,23 @@ describe('the sign-in bootstrap (issue 25, item 11)', () => {
     expect(replaced).toEqual(['/dashboard/']);
     expect(bootstrap.view).toBe('sign-in');
     expect(bootstrap.me).toBeNull();
+  });
+
+  test('refreshMe reads who is signed in again and stays in the app (two-factor sign-in turned on, issue 23); signed out meanwhile → sign-in', async () => {
+    api({ 'GET /me': [200, me(['ten_A'])] });
+    const bootstrap = await connected(new SignInBootstrap(fakeHost(), fakePage('/dashboard/#/account').page));
+    const views: string[] = [];
+    const enrolled = { ...me(['ten_A']), twoFactor: { enabled: true, tenantsRequiring: ['ten_A'] } };
+    api({ 'GET /me': [200, enrolled] });
+    const refreshing = bootstrap.refreshMe();
+    views.push(bootstrap.view);
+    await refreshing;
+    expect(views).toEqual(['app']);
+    expect(bootstrap.view).toBe('app');
+    expect(bootstrap.me?.twoFactor).toEqual({ enabled: true, tenantsRequiring: ['ten_A'] });
+
+    api({ 'GET /me': [401, {}], 'GET /setup': [200, { needed: false, signupEnabled: false }] });
+    await bootstrap.refreshMe();
+    expect(bootstrap.view).toBe('sign-in');
   });
 });

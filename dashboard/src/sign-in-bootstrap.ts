@@ -84,6 +84,20 @@ export class SignInBootstrap implements ReactiveController, Readonly<BootstrapSt
     await this.loadMe(preferredTenant);
   }
 
+  /**
+   * Who is signed in, read again without leaving the app (issue 23: two-factor sign-in turned on or
+   * off, or a tenant's policy now holds the user back). Signed out meanwhile → the sign-in page.
+   */
+  async refreshMe(): Promise<void> {
+    try {
+      const me = await request<MeResponse>('GET', '/me');
+      this.set({ me });
+      if (!me.tenants.some((tenant) => tenant.tenantId === this.tenantId)) await this.loadMe();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) await this.showSignedOut();
+    }
+  }
+
   /** Signed in → the app; not signed in → setup (no tenant yet) or sign-in. */
   private async loadMe(preferredTenant?: string): Promise<void> {
     let me: MeResponse;

@@ -128,6 +128,40 @@ export interface SignInRequest {
   email: string;
   password: string;
 }
+/**
+ * What `sign-in/email` answers (200) instead of a session when the user has two-factor sign-in on:
+ * no session cookie yet, only a short-lived challenge cookie (HttpOnly); the code then goes to
+ * `two-factor/verify-totp` or `two-factor/verify-backup-code` (issue 23, decision 0057).
+ */
+export interface SignInTwoFactorChallenge {
+  twoFactorRedirect: true;
+  twoFactorMethods: Array<'totp'>;
+}
+/**
+ * `POST /dashboard/api/auth/two-factor/enable { password }` (signed in): starts an enrolment. The
+ * answer carries the authenticator app's `otpauth://` URI (its secret inside) and the recovery
+ * codes; two-factor sign-in is on only once a first code from the app is verified.
+ */
+export interface EnableTwoFactorRequest {
+  password: string;
+}
+export interface EnableTwoFactorResponse {
+  totpURI: string;
+  backupCodes: string[];
+}
+/**
+ * `POST /dashboard/api/auth/two-factor/verify-totp { code }`: the app's 6-digit code. Signed in, it
+ * confirms an enrolment; after a sign-in's challenge, it finishes the sign-in (session cookie).
+ * `POST /dashboard/api/auth/two-factor/verify-backup-code { code }`: a recovery code instead, once each.
+ */
+export interface TwoFactorCodeRequest {
+  code: string;
+}
+/** `POST /dashboard/api/auth/two-factor/disable { password }` (signed in): turns two-factor sign-in off. */
+export interface DisableTwoFactorRequest {
+  password: string;
+}
+
 /** `POST /dashboard/api/auth/change-password` */
 export interface ChangePasswordRequest {
   currentPassword: string;
@@ -147,10 +181,21 @@ export interface TenantMembership {
   name: string;
   role: UserRole;
 }
+/** The signed-in user's second factor (issue 23). */
+export interface MeTwoFactor {
+  /** Two-factor sign-in is on (an enrolment confirmed with a first code). */
+  enabled: boolean;
+  /**
+   * The user's tenants (ids) whose policy requires two-factor sign-in of members who can manage API
+   * keys; with protocol's `mustEnrolTwoFactor`, whether this user is held back there.
+   */
+  tenantsRequiring: string[];
+}
 /** `GET /dashboard/api/me` */
 export interface MeResponse {
   user: DashboardUser;
   tenants: TenantMembership[];
+  twoFactor: MeTwoFactor;
 }
 
 // ---------------------------------------------------------------- tenant routes: /dashboard/api/tenants/:tenantId
@@ -222,6 +267,15 @@ export interface RenameKeyPairRequest {
 /** `POST /keys/:pairId/revoke` → 200 KeyPairView */
 export interface RevokeKeyPairRequest {
   only?: 'pair' | 'publishable';
+}
+
+/**
+ * `GET /two-factor-policy` (every role) and `PUT /two-factor-policy` (owners): whether members who
+ * can manage API keys must sign in with a second factor (issue 23). Turning it on needs the owner's
+ * own two-factor sign-in on (409 otherwise).
+ */
+export interface TwoFactorPolicy {
+  required: boolean;
 }
 
 /** `GET /domains`, `POST /domains` (201), `DELETE /domains/:domain` (200) */

@@ -15,3 +15,5 @@ export * from './accounts';
 export * from './dashboard';
 export * from './roles';
 export * from './audit';
+export * from './two-factor';
+export * from './traffic';

@@ -10,7 +10,14 @@ export interface VerifySessionView {
   state: SessionState;
   merchantName: string | null;
   verificationMode: VerificationMode;
+  /** The threshold of the face estimate (L1). A document is not checked against it. */
   challengeAge: number;
+  /**
+   * The age an ID document's date of birth must show: the tenant's legal minimum age (default 18).
+   * It is what a document check (L2, or L1 after a step-up) proves, so the UI names this age there
+   * (issue 23; docs/decisions-on-open-points.md "L2 threshold").
+   */
+  legalMinimumAge: number;
   faceMatchEnabled: boolean;
   sandboxMode: boolean;
   expiresAt: string;

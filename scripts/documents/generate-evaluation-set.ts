@@ -24,6 +24,12 @@ if (!out) {
   console.error('Usage: bun scripts/documents/generate-evaluation-set.ts --out DIR [--count N] [--seed S] [--hard]');
   process.exit(1);
 }
+// Without the font, librsvg draws the MRZ in a fallback face and every figure measured on the set is
+// about another font; refuse rather than write such a set.
+if (!Bun.spawnSync(['fc-list', 'OCR B']).stdout.toString().trim()) {
+  console.error('The OCR-B font is not installed (Debian: apt-get install -y fonts-ocr-b); the MRZ would be drawn in another font.');
+  process.exit(1);
+}
 const hard = args.includes('--hard');
 const count = Number(option('count', '60'));
 const random = seededRandom(Number(option('seed', '1')));

@@ -1,10 +1,12 @@
-import { LitElement, html, type PropertyValues } from 'lit';
-import type { CallbackStatus, FailureReason, SessionStatusResult, SimulateResult, SimulatedOutcome, VerifySessionView } from '@ageverify/protocol';
+import { html, type PropertyValues } from 'lit';
+import type { CallbackStatus, FailureReason, SessionStatusResult, SimulateResult, SimulatedOutcome, UiLanguage, VerifySessionView } from '@ageverify/protocol';
 import { cancelSession, fetchSessionStatus, fetchSessionView, simulateOutcome, type ApiFailure } from './api';
 import { safeRedirectUrl, statusFromRedirect } from './completion';
 import { currentDeviceHints, isMobileDevice } from './device';
 import { isLoopbackUrl, safeHandoffUrl, withLanguage } from './handoff-link';
-import { i18n } from './i18n';
+import { changeLanguage, i18n } from './i18n';
+import { TranslatedElement } from './translated-element';
+import { searchWithLanguage } from './language';
 import type { FinishedCheck } from './live-flow';
 import { HandoffController } from './handoff-controller';
 import { MerchantReturn, openerWindow } from './merchant-return';
@@ -32,7 +34,7 @@ interface FocusableScreen extends HTMLElement {
  * through HandoffController and MerchantReturn, the desktop's QR panel with its polling and the
  * way back to the merchant. The screens (drawn by screens.ts) only display and report clicks.
  */
-export class AgeVerifyApp extends LitElement {
+export class AgeVerifyApp extends TranslatedElement {
   static override properties = {
     view: { state: true },
     liveModule: { state: true },
@@ -94,7 +96,10 @@ export class AgeVerifyApp extends LitElement {
 
   override render() {
     return html`
-      <main aria-busy=${this.view.kind === 'loading' ? 'true' : 'false'}>${renderScreen(this.view, this.screenActions, this.liveContext())}${this.handoff.render()}</main>
+      <main aria-busy=${this.view.kind === 'loading' ? 'true' : 'false'}>
+        <age-verify-language @verify-language-change=${this.onLanguageChange}></age-verify-language>
+        ${renderScreen(this.view, this.screenActions, this.liveContext())}${this.handoff.render()}
+      </main>
       <p class="visually-hidden" role="status" aria-live="polite" data-testid="status">${statusText(this.view)}</p>
     `;
   }
@@ -342,6 +347,29 @@ export class AgeVerifyApp extends LitElement {
     if (await this.followIfOver(credentials, view.session)) return;
     this.view = { kind: 'error', error: { kind: 'api', failure: response.failure } };
   }
+
+  /**
+   * The language switch (issue 23): every text changes in place, without a reload, so a user in the
+   * middle of a check keeps what they did. The choice goes into the address (`lang`), so a reload
+   * keeps it, and into the QR code's link, so the phone opens in it too.
+   */
+  private readonly onLanguageChange = async (event: CustomEvent<{ language: UiLanguage }>): Promise<void> => {
+    const { language } = event.detail;
+    if (!(await changeLanguage(language))) return;
+    try {
+      window.history.replaceState(
+        window.history.state,
+        '',
+        `${window.location.pathname}${searchWithLanguage(window.location.search, language)}${window.location.hash}`,
+      );
+    } catch {
+      // A browser that refuses to change the address: the language still applies to this page.
+    }
+    if (this.handoff.url) {
+      this.handoff.url = withLanguage(this.handoff.url, language);
+      this.requestUpdate();
+    }
+  };
 
   private onContinue(): void {
     if (this.view.kind === 'completed') this.merchantReturn.goTo(this.view.result.redirectUrl);

@@ -1,7 +1,8 @@
-import { LitElement, css, html, type PropertyValues } from 'lit';
+import { css, html, type PropertyValues } from 'lit';
 import { CHECK_LIMITS, type DocumentType } from '@ageverify/protocol';
 import { FRAME_SETTINGS, captureBurst } from './frame-capture';
 import { i18n } from './i18n';
+import { TranslatedElement } from './translated-element';
 import { CameraProblem, type CapturePurpose } from './live-flow';
 import { screenStyles } from './styles';
 
@@ -35,7 +36,7 @@ const GUIDE_KEYS = {
  * @fires verify-upload-instead - "Upload a photo instead" was pressed. No detail.
  * @csspart preview - The <video> element.
  */
-export class AgeVerifyCamera extends LitElement {
+export class AgeVerifyCamera extends TranslatedElement {
   static override properties = {
     purpose: { type: String },
     documentType: { attribute: false },

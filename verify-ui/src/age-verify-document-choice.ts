@@ -1,6 +1,7 @@
-import { LitElement, css, html } from 'lit';
+import { css, html, nothing } from 'lit';
 import { DOCUMENT_TYPES, needsDocumentFront, type DocumentType } from '@ageverify/protocol';
 import { i18n } from './i18n';
+import { TranslatedElement } from './translated-element';
 import { screenStyles } from './styles';
 
 const LABEL_KEYS = {
@@ -15,10 +16,11 @@ const LABEL_KEYS = {
  *
  * @fires verify-document-chosen - Continue pressed. Detail: `{ documentType: DocumentType }`.
  */
-export class AgeVerifyDocumentChoice extends LitElement {
+export class AgeVerifyDocumentChoice extends TranslatedElement {
   static override properties = {
     selected: { state: true },
     faceMatch: { type: Boolean, attribute: 'face-match' },
+    minimumAge: { attribute: false },
   };
 
   static override styles = [
@@ -66,6 +68,12 @@ export class AgeVerifyDocumentChoice extends LitElement {
   private selected: DocumentType = 'passport';
   /** The session has face match on: a licence's front (with the portrait) is asked for too. */
   faceMatch = false;
+  /**
+   * The age the document's date of birth must show: the tenant's legal minimum age, which is what
+   * a document check proves (not challengeAge; issue 23). Said here too, because skip_intro=true
+   * and a step-up from L1 both reach this screen without the intro.
+   */
+  minimumAge: number | null = null;
 
   private hintKey(type: DocumentType) {
     return needsDocumentFront(type, this.faceMatch) ? ('document.drivingLicenceBothSidesHint' as const) : LABEL_KEYS[type].hint;
@@ -78,6 +86,7 @@ export class AgeVerifyDocumentChoice extends LitElement {
   override render() {
     return html`
       <h1 tabindex="-1">${i18n.t('document.chooseHeading')}</h1>
+      ${this.minimumAge === null ? nothing : html`<p data-testid="document-rule">${i18n.t('intro.documentRule', { age: this.minimumAge })}</p>`}
       <fieldset>
         <legend>${i18n.t('document.chooseBody')}</legend>
         ${DOCUMENT_TYPES.map(

@@ -1,5 +1,6 @@
-import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { css, html, nothing, type PropertyValues } from 'lit';
 import { i18n } from './i18n';
+import { TranslatedElement } from './translated-element';
 import { QUIET_ZONE, encodeQr, type QrCode } from './qr-code';
 import { screenStyles } from './styles';
 
@@ -12,7 +13,7 @@ import { screenStyles } from './styles';
  *
  * @fires verify-handoff-open - "Continue on your phone" was pressed. No detail.
  */
-export class AgeVerifyHandoff extends LitElement {
+export class AgeVerifyHandoff extends TranslatedElement {
   static override properties = {
     url: { attribute: false },
     open: { type: Boolean, reflect: true },

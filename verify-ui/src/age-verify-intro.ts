@@ -1,6 +1,7 @@
-import { LitElement, html, nothing } from 'lit';
-import type { VerificationMode } from '@ageverify/protocol';
+import { html, nothing } from 'lit';
+import type { CheckKind, VerificationMode } from '@ageverify/protocol';
 import { i18n } from './i18n';
+import { TranslatedElement } from './translated-element';
 import { screenStyles } from './styles';
 
 /**
@@ -9,11 +10,13 @@ import { screenStyles } from './styles';
  *
  * @fires verify-start - The user pressed Start. No detail.
  */
-export class AgeVerifyIntro extends LitElement {
+export class AgeVerifyIntro extends TranslatedElement {
   static override properties = {
     merchantName: { attribute: false },
     challengeAge: { attribute: false },
+    legalMinimumAge: { attribute: false },
     verificationMode: { attribute: false },
+    nextCheck: { attribute: false },
     faceMatchEnabled: { attribute: false },
     sandboxMode: { attribute: false },
   };
@@ -22,7 +25,10 @@ export class AgeVerifyIntro extends LitElement {
 
   merchantName: string | null = null;
   challengeAge = 0;
+  legalMinimumAge = 18;
   verificationMode: VerificationMode = 'L1';
+  /** A reload after an L1 step-up continues with a document: say what that checks. */
+  nextCheck: CheckKind | null = null;
   faceMatchEnabled = true;
   sandboxMode = false;
 
@@ -31,13 +37,23 @@ export class AgeVerifyIntro extends LitElement {
   }
 
   override render() {
-    const lead = this.merchantName
-      ? i18n.t('intro.leadMerchant', { merchant: this.merchantName, age: this.challengeAge })
-      : i18n.t('intro.leadGeneric', { age: this.challengeAge });
+    // Say what is really checked (issue 23; docs/decisions-on-open-points.md "What L2 checks"): a
+    // face estimate is held against challengeAge, a document's date of birth against the tenant's
+    // legal minimum age, whatever challengeAge says.
+    const documentCheck = this.isDocumentCheck();
+    const merchant = this.merchantName;
+    const lead = documentCheck
+      ? merchant
+        ? i18n.t('intro.documentLeadMerchant', { merchant })
+        : i18n.t('intro.documentLeadGeneric')
+      : merchant
+        ? i18n.t('intro.leadMerchant', { merchant, age: this.challengeAge })
+        : i18n.t('intro.leadGeneric', { age: this.challengeAge });
     return html`
       ${this.sandboxMode ? html`<span class="badge">${i18n.t('app.sandboxBadge')}</span>` : nothing}
       <h1 tabindex="-1">${i18n.t('intro.heading')}</h1>
-      <p>${lead}</p>
+      <p data-testid="intro-lead">${lead}</p>
+      ${documentCheck ? html`<p data-testid="intro-document-rule">${i18n.t('intro.documentRule', { age: this.legalMinimumAge })}</p>` : nothing}
       <h2>${i18n.t('intro.stepsHeading')}</h2>
       <ol>
         ${this.steps().map((step) => html`<li>${step}</li>`)}
@@ -51,8 +67,12 @@ export class AgeVerifyIntro extends LitElement {
 
   /** Spec "What the service does": L1 is face estimation; L2 always uses an ID document, plus a selfie when face match is on. */
   private steps(): string[] {
-    if (this.verificationMode === 'L1') return [i18n.t('intro.stepSelfie')];
+    if (!this.isDocumentCheck()) return [i18n.t('intro.stepSelfie')];
     return this.faceMatchEnabled ? [i18n.t('intro.stepDocument'), i18n.t('intro.stepFaceMatch')] : [i18n.t('intro.stepDocument')];
+  }
+
+  private isDocumentCheck(): boolean {
+    return this.verificationMode === 'L2' || this.nextCheck === 'document';
   }
 
   private onStart(): void {

@@ -1,9 +1,10 @@
-import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { css, html, nothing, type PropertyValues } from 'lit';
 import type { DocumentType, VerifyCredentials, VerifySessionView } from '@ageverify/protocol';
 import { submitCheck } from './check-submission';
 import { describeFailure } from './failure-text';
 import { FRAME_SETTINGS, photoToJpeg } from './frame-capture';
 import { i18n } from './i18n';
+import { TranslatedElement } from './translated-element';
 import {
   afterCameraProblem,
   afterCapture,
@@ -42,7 +43,7 @@ const UPLOAD_LABELS = {
  * @fires verify-live-finish - The engine decided. Detail: `{ result: FinishedCheck }` (verified or failed, with redirectUrl).
  * @fires verify-live-refused - A submission was refused (4xx); the owner checks whether the session is over. Detail: `{ failure: ApiFailure }`.
  */
-export class AgeVerifyLive extends LitElement {
+export class AgeVerifyLive extends TranslatedElement {
   static override properties = {
     session: { attribute: false },
     credentials: { attribute: false },
@@ -130,6 +131,7 @@ export class AgeVerifyLive extends LitElement {
           data-step
           data-testid="document-choice"
           ?face-match=${this.session?.faceMatchEnabled ?? false}
+          .minimumAge=${this.session?.legalMinimumAge ?? null}
           @verify-document-chosen=${this.onDocumentChosen}
         ></age-verify-document-choice>`;
       case 'camera':

@@ -1,6 +1,7 @@
-import { LitElement, css, html, nothing, svg } from 'lit';
+import { css, html, nothing, svg } from 'lit';
 import type { CallbackStatus, FailureReason } from '@ageverify/protocol';
 import { i18n } from './i18n';
+import { TranslatedElement } from './translated-element';
 import { ReturnChannel } from './merchant-return';
 import { screenStyles } from './styles';
 
@@ -24,7 +25,7 @@ const ICONS = {
  * @fires verify-continue - "Continue" pressed (redirect channel). No detail.
  * @fires verify-close - "Close window" pressed (opener channel). No detail.
  */
-export class AgeVerifyResult extends LitElement {
+export class AgeVerifyResult extends TranslatedElement {
   static override properties = {
     status: { type: String, reflect: true },
     channel: { attribute: false },

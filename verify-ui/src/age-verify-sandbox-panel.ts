@@ -1,6 +1,7 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
 import { SIMULATED_OUTCOMES, type SimulatedOutcome } from '@ageverify/protocol';
 import { i18n } from './i18n';
+import { TranslatedElement } from './translated-element';
 import { screenStyles } from './styles';
 
 /** Button label per outcome; the test ids are part of the UI's contract with e2e tests. */
@@ -16,7 +17,7 @@ const OUTCOME_LABEL_KEYS = {
  *
  * @fires verify-simulate - A simulate button was pressed. detail: `{ outcome: SimulatedOutcome }`.
  */
-export class AgeVerifySandboxPanel extends LitElement {
+export class AgeVerifySandboxPanel extends TranslatedElement {
   static override properties = {
     merchantName: { attribute: false },
     submitting: { attribute: false },

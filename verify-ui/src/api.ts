@@ -72,6 +72,7 @@ export function isVerifySessionView(value: unknown): value is VerifySessionView 
     (value.merchantName === null || typeof value.merchantName === 'string') &&
     includes(VERIFICATION_MODES, value.verificationMode) &&
     typeof value.challengeAge === 'number' &&
+    typeof value.legalMinimumAge === 'number' &&
     typeof value.faceMatchEnabled === 'boolean' &&
     typeof value.sandboxMode === 'boolean' &&
     typeof value.expiresAt === 'string' &&

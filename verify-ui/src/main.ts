@@ -9,6 +9,7 @@ import { parseLaunchParams } from './launch-params';
 import { AgeVerifyApp } from './age-verify-app';
 import { AgeVerifyHandoff } from './age-verify-handoff';
 import { AgeVerifyIntro } from './age-verify-intro';
+import { AgeVerifyLanguage } from './age-verify-language';
 import { AgeVerifyMessage } from './age-verify-message';
 import { AgeVerifyResult } from './age-verify-result';
 import { AgeVerifySandboxPanel } from './age-verify-sandbox-panel';
@@ -20,6 +21,7 @@ initI18n(pickLanguage(lang, browserLanguages));
 const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   // Children first: the app's first render then creates upgraded screens directly.
   ['age-verify-message', AgeVerifyMessage],
+  ['age-verify-language', AgeVerifyLanguage],
   ['age-verify-intro', AgeVerifyIntro],
   ['age-verify-sandbox-panel', AgeVerifySandboxPanel],
   ['age-verify-result', AgeVerifyResult],

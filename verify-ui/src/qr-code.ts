@@ -3,7 +3,8 @@ import qrcode from 'qrcode-generator';
 /**
  * A QR code as one SVG path: the handoff panel (age-verify-handoff.ts) draws it with a Lit `html`
  * template (the path data is bound as an attribute value), so no generated markup is ever parsed
- * as HTML.
+ * as HTML. The dashboard's two-factor enrolment draws its otpauth URI the same way, importing this
+ * module as `@ageverify/verify-ui/qr-code` (decision 0057).
  *
  * qrcode-generator is used for the encoding because it ships an ES module without Node built-ins
  * (the `qrcode` package is CommonJS-only and cannot be bundled by our rollup config; see

@@ -89,7 +89,9 @@ export function renderScreen(view: View, actions: ScreenActions, live: LiveScree
         data-testid="intro"
         .merchantName=${view.session.merchantName}
         .challengeAge=${view.session.challengeAge}
+        .legalMinimumAge=${view.session.legalMinimumAge}
         .verificationMode=${view.session.verificationMode}
+        .nextCheck=${view.session.nextCheck}
         .faceMatchEnabled=${view.session.faceMatchEnabled}
         .sandboxMode=${view.session.sandboxMode}
         @verify-start=${actions.start}

@@ -59,6 +59,11 @@ export const tenants = pgTable('tenants', {
   legacyWebhookUrl: text('legacy_webhook_url'),
   legacyWebhookSecret: text('legacy_webhook_secret'),
   legacyWebhookEvents: jsonb('legacy_webhook_events').$type<string[]>(),
+  /**
+   * Issue 23: members who may manage API keys must sign in with a second factor (decision 0057);
+   * until they enrol, the dashboard API refuses them everything of this tenant (403).
+   */
+  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   createdAt: ts('created_at').notNull(),
 });
 
@@ -78,6 +83,8 @@ export const authUsers = pgTable(
     email: text('email').notNull(),
     emailVerified: boolean('email_verified').notNull().default(false),
     image: text('image'),
+    /** better-auth's two-factor plugin: true once a first TOTP code confirmed the enrolment (decision 0057). */
+    twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
@@ -168,6 +175,42 @@ export const authMembers = pgTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [uniqueIndex('auth_member_org_user_idx').on(t.organizationId, t.userId), index('auth_member_user_idx').on(t.userId)],
+);
+
+/**
+ * better-auth's two-factor plugin (issue 23, decision 0057): one row per user who started an
+ * enrolment. `secret` (the TOTP key) and `backupCodes` (the recovery codes, a JSON list) are
+ * encrypted by better-auth with its key, which is derived from SERVER_SECRET (auth.ts); neither is
+ * ever stored or logged in clear. `verified` stays false until a first code confirms the enrolment.
+ */
+export const authTwoFactors = pgTable(
+  'auth_two_factor',
+  {
+    id: text('id').primaryKey(),
+    secret: text('secret').notNull(),
+    backupCodes: text('backup_codes').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    verified: boolean('verified').notNull().default(true),
+    /** Consecutive wrong codes across sign-in challenges; at 10 the plugin locks the account's codes for 15 minutes. */
+    failedVerificationCount: integer('failed_verification_count').notNull().default(0),
+    lockedUntil: ts('locked_until'),
+  },
+  (t) => [uniqueIndex('auth_two_factor_user_idx').on(t.userId)],
+);
+
+/**
+ * TOTP codes already accepted (RFC 6238 section 5.2: a verifier must not accept the same code
+ * twice): the key is SHA-256 of user id and code, kept until the code can no longer be valid.
+ */
+export const authTwoFactorUsedCodes = pgTable(
+  'auth_two_factor_used_code',
+  {
+    key: text('key').primaryKey(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('auth_two_factor_used_code_expires_idx').on(t.expiresAt)],
 );
 
 /**
@@ -301,6 +344,8 @@ export const sessions = pgTable(
     expiresAt: ts('expires_at').notNull(),
     completedAt: ts('completed_at'),
     validatedAt: ts('validated_at'),
+    /** First time the verify UI loaded the session while PENDING (the dashboard's funnel, issue 23; verify/service.ts). */
+    openedAt: ts('opened_at'),
     /** Live checks (modules/engine): 'document' once L1 stepped up to L2; null while the mode's first check applies. */
     checkStage: text('check_stage'),
     /** Submissions answered `retry`, and those that reached a decision (CHECK_ATTEMPT_LIMITS). */

@@ -6,11 +6,15 @@ export const de: Translation = {
     loading: 'Ihre Verifizierung wird geladen…',
     sandboxBadge: 'Sandbox',
     redirecting: 'Sie werden zurückgeleitet…',
+    language: 'Sprache',
   },
   intro: {
     heading: 'Bestätigen Sie Ihr Alter',
     leadMerchant: '{{merchant}} bittet Sie zu bestätigen, dass Sie mindestens {{age}} Jahre alt sind.',
     leadGeneric: 'Diese Website bittet Sie zu bestätigen, dass Sie mindestens {{age}} Jahre alt sind.',
+    documentLeadMerchant: '{{merchant}} bittet Sie, Ihr Alter mit einem amtlichen Ausweisdokument zu bestätigen.',
+    documentLeadGeneric: 'Diese Website bittet Sie, Ihr Alter mit einem amtlichen Ausweisdokument zu bestätigen.',
+    documentRule: 'Das Dokument muss gültig und nicht abgelaufen sein, und sein Geburtsdatum muss zeigen, dass Sie mindestens {{age}} Jahre alt sind.',
     stepsHeading: 'So geht es weiter',
     stepSelfie: 'Nehmen Sie ein kurzes Selfie auf, damit Ihr Alter geschätzt werden kann.',
     stepDocument: 'Fotografieren Sie ein amtliches Ausweisdokument, zum Beispiel Reisepass, Personalausweis oder Führerschein.',
@@ -94,6 +98,7 @@ export const de: Translation = {
     rejected: 'Die Anfrage wurde abgelehnt.',
     badRedirect: 'Die Rücksprungadresse ist ungültig, daher können Sie nicht automatisch zurückgeleitet werden.',
     details: 'Details: {{message}}',
+    unknownDetail: 'Der Server hat einen Grund genannt, den diese Seite nicht in Ihrer Sprache anzeigen kann (Fehler {{status}}).',
     retry: 'Erneut versuchen',
   },
 };

@@ -9,11 +9,15 @@ export const en = {
     loading: 'Loading your verification…',
     sandboxBadge: 'Sandbox',
     redirecting: 'Taking you back…',
+    language: 'Language',
   },
   intro: {
     heading: 'Confirm your age',
     leadMerchant: '{{merchant}} asks you to confirm that you are at least {{age}} years old.',
     leadGeneric: 'This website asks you to confirm that you are at least {{age}} years old.',
+    documentLeadMerchant: '{{merchant}} asks you to confirm your age with an official ID document.',
+    documentLeadGeneric: 'This website asks you to confirm your age with an official ID document.',
+    documentRule: 'The document must be valid and not expired, and its date of birth must show that you are at least {{age}} years old.',
     stepsHeading: 'What happens next',
     stepSelfie: 'Take a short selfie so your age can be estimated.',
     stepDocument: 'Photograph an official ID document, such as a passport, ID card or driving licence.',
@@ -96,6 +100,7 @@ export const en = {
     rejected: 'The request was refused.',
     badRedirect: 'The address to return to is not valid, so you cannot be sent back automatically.',
     details: 'Details: {{message}}',
+    unknownDetail: 'The server gave a reason that this page cannot show in your language (error {{status}}).',
     retry: 'Try again',
   },
 };

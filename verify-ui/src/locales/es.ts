@@ -6,11 +6,15 @@ export const es: Translation = {
     loading: 'Cargando tu verificación…',
     sandboxBadge: 'Sandbox',
     redirecting: 'Te estamos redirigiendo…',
+    language: 'Idioma',
   },
   intro: {
     heading: 'Confirma tu edad',
     leadMerchant: '{{merchant}} te pide que confirmes que tienes al menos {{age}} años.',
     leadGeneric: 'Este sitio web te pide que confirmes que tienes al menos {{age}} años.',
+    documentLeadMerchant: '{{merchant}} te pide que confirmes tu edad con un documento de identidad oficial.',
+    documentLeadGeneric: 'Este sitio web te pide que confirmes tu edad con un documento de identidad oficial.',
+    documentRule: 'El documento debe ser válido y no estar caducado, y su fecha de nacimiento debe mostrar que tienes al menos {{age}} años.',
     stepsHeading: 'Qué ocurrirá a continuación',
     stepSelfie: 'Hazte un selfi breve para que se pueda estimar tu edad.',
     stepDocument: 'Fotografía un documento de identidad oficial, como un pasaporte, un DNI o un permiso de conducir.',
@@ -94,6 +98,7 @@ export const es: Translation = {
     rejected: 'La solicitud ha sido rechazada.',
     badRedirect: 'La dirección de retorno no es válida, por lo que no se te puede redirigir automáticamente.',
     details: 'Detalles: {{message}}',
+    unknownDetail: 'El servidor ha indicado un motivo que esta página no puede mostrar en tu idioma (error {{status}}).',
     retry: 'Reintentar',
   },
 };

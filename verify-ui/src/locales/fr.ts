@@ -6,11 +6,15 @@ export const fr: Translation = {
     loading: 'Chargement de votre vérification…',
     sandboxBadge: 'Sandbox',
     redirecting: 'Redirection en cours…',
+    language: 'Langue',
   },
   intro: {
     heading: 'Confirmez votre âge',
     leadMerchant: '{{merchant}} vous demande de confirmer que vous avez au moins {{age}} ans.',
     leadGeneric: 'Ce site vous demande de confirmer que vous avez au moins {{age}} ans.',
+    documentLeadMerchant: '{{merchant}} vous demande de confirmer votre âge avec une pièce d’identité officielle.',
+    documentLeadGeneric: 'Ce site vous demande de confirmer votre âge avec une pièce d’identité officielle.',
+    documentRule: 'Le document doit être valide et non expiré, et sa date de naissance doit montrer que vous avez au moins {{age}} ans.',
     stepsHeading: 'Les étapes suivantes',
     stepSelfie: 'Prenez un court selfie afin que votre âge puisse être estimé.',
     stepDocument: 'Photographiez une pièce d’identité officielle, par exemple un passeport, une carte d’identité ou un permis de conduire.',
@@ -94,6 +98,7 @@ export const fr: Translation = {
     rejected: 'La demande a été refusée.',
     badRedirect: 'L’adresse de retour n’est pas valide : vous ne pouvez donc pas être redirigé automatiquement.',
     details: 'Détails : {{message}}',
+    unknownDetail: 'Le serveur a donné une raison que cette page ne peut pas afficher dans votre langue (erreur {{status}}).',
     retry: 'Réessayer',
   },
 };

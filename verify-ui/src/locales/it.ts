@@ -6,11 +6,15 @@ export const it: Translation = {
     loading: 'Caricamento della verifica…',
     sandboxBadge: 'Sandbox',
     redirecting: 'Reindirizzamento in corso…',
+    language: 'Lingua',
   },
   intro: {
     heading: 'Conferma la tua età',
     leadMerchant: '{{merchant}} ti chiede di confermare che hai almeno {{age}} anni.',
     leadGeneric: 'Questo sito ti chiede di confermare che hai almeno {{age}} anni.',
+    documentLeadMerchant: '{{merchant}} ti chiede di confermare la tua età con un documento d’identità ufficiale.',
+    documentLeadGeneric: 'Questo sito ti chiede di confermare la tua età con un documento d’identità ufficiale.',
+    documentRule: 'Il documento deve essere valido e non scaduto, e la sua data di nascita deve mostrare che hai almeno {{age}} anni.',
     stepsHeading: 'Cosa succede ora',
     stepSelfie: 'Scatta un breve selfie per consentire la stima della tua età.',
     stepDocument: 'Fotografa un documento d’identità ufficiale, ad esempio passaporto, carta d’identità o patente di guida.',
@@ -93,6 +97,7 @@ export const it: Translation = {
     rejected: 'La richiesta è stata rifiutata.',
     badRedirect: 'L’indirizzo di ritorno non è valido, quindi non puoi essere reindirizzato automaticamente.',
     details: 'Dettagli: {{message}}',
+    unknownDetail: 'Il server ha indicato un motivo che questa pagina non può mostrare nella tua lingua (errore {{status}}).',
     retry: 'Riprova',
   },
 };

@@ -1,5 +1,6 @@
 import type { LiveTranslation } from './live-en';
 
+/** European Portuguese (pt-PT), like pt.ts. */
 export const livePt: LiveTranslation = {
   camera: {
     selfieHeading: 'Tire uma selfie',
@@ -15,21 +16,21 @@ export const livePt: LiveTranslation = {
     permissionHint: 'O seu navegador vai perguntar se esta página pode usar a câmara.',
     starting: 'A iniciar a câmara…',
     previewLabel: 'Pré-visualização da câmara',
-    selfieGuide: 'Coloque o rosto dentro da oval, olhe para a câmara e fique quieto.',
+    selfieGuide: 'Coloque o rosto dentro da oval, olhe para a câmara e não se mexa.',
     passportGuide: 'Coloque a página com foto do passaporte dentro da moldura, com as duas linhas de caracteres em baixo nítidas e legíveis.',
     idCardGuide: 'Coloque o verso do seu cartão de identidade, com as linhas de caracteres, dentro da moldura.',
     licenceGuide: 'Coloque o verso da sua carta de condução, com o código de barras, dentro da moldura.',
     licenceFrontGuide: 'Coloque a frente da sua carta de condução, com a sua foto, dentro da moldura.',
     capture: 'Tirar as fotos',
     captureDocument: 'Tirar a foto',
-    capturing: 'Fique quieto… {{taken}} de {{total}}',
+    capturing: 'Não se mexa… {{taken}} de {{total}}',
     paused: 'A câmara foi desligada enquanto esta página estava em segundo plano.',
     resume: 'Voltar a ligar a câmara',
     uploadInstead: 'A câmara não funciona? Envie uma foto',
     deniedHeading: 'A câmara está bloqueada',
     deniedBody: 'Esta página não tem permissão para usar a sua câmara.',
     howToAllow:
-      'Para permitir, selecione o ícone da câmara ou do cadeado na barra de endereço, permita a câmara para este site e selecione «Tentar a câmara novamente».',
+      'Para permitir, selecione o ícone da câmara ou do cadeado na barra de endereços, permita a câmara para este site e selecione «Tentar a câmara novamente».',
     howToAllowSafari:
       'Para permitir, abra Definições › Safari › Câmara (num Mac: Safari › Definições para este site › Câmara), escolha Permitir e selecione «Tentar a câmara novamente».',
     unavailableHeading: 'Nenhuma câmara disponível',
@@ -73,7 +74,7 @@ export const livePt: LiveTranslation = {
       face_not_centered: 'Centre o rosto na oval.',
       face_not_frontal: 'Olhe diretamente para a câmara.',
       too_dark: 'Mais luz, por favor. Vire-se para uma janela ou um candeeiro.',
-      too_blurry: 'Fique quieto enquanto as fotos são tiradas.',
+      too_blurry: 'Não se mexa enquanto as fotos são tiradas.',
       document_not_found: 'Não encontrámos o documento na imagem. Preencha a moldura com ele.',
       document_unreadable: 'Não conseguimos ler o documento. Evite reflexos e preencha a moldura.',
       document_front_unreadable: 'Não conseguimos ver a foto na frente da sua carta. Evite reflexos e preencha a moldura.',

@@ -11,6 +11,12 @@ import { liveEs } from './live-es';
 import { liveFr } from './live-fr';
 import { livePt } from './live-pt';
 import { liveIt } from './live-it';
+import { errorsEn } from './errors-en';
+import { errorsDe } from './errors-de';
+import { errorsEs } from './errors-es';
+import { errorsFr } from './errors-fr';
+import { errorsPt } from './errors-pt';
+import { errorsIt } from './errors-it';
 
 /** Flattens nested strings to `a.b` keys. */
 function flatten(tree: object, prefix = ''): Map<string, string> {
@@ -25,10 +31,16 @@ function flatten(tree: object, prefix = ''): Map<string, string> {
 
 const variables = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]).sort();
 
-// The first screens' strings (xx.ts) and the live check's (live-xx.ts, loaded with the capture chunk).
+// The first screens' strings (xx.ts), the live check's (live-xx.ts, loaded with the capture chunk)
+// and the explanations of API refusals (errors-xx.ts, loaded when one is shown).
 const SETS = [
   { name: 'core', reference: en as object, translations: { de, es, fr, pt, it: itLocale } as Record<string, object> },
   { name: 'live', reference: liveEn as object, translations: { de: liveDe, es: liveEs, fr: liveFr, pt: livePt, it: liveIt } as Record<string, object> },
+  {
+    name: 'errors',
+    reference: errorsEn as object,
+    translations: { de: errorsDe, es: errorsEs, fr: errorsFr, pt: errorsPt, it: errorsIt } as Record<string, object>,
+  },
 ];
 
 // The type system already makes every locale carry every key; this catches what types cannot:
@@ -54,7 +66,10 @@ for (const set of SETS) {
   });
 }
 
-test('the live strings do not repeat a key of the first screens (they merge into one tree)', () => {
+test('the lazily loaded strings do not repeat a key of the first screens or of each other (they merge into one tree)', () => {
   const core = flatten(en);
-  expect([...flatten(liveEn).keys()].filter((key) => core.has(key))).toEqual([]);
+  const live = flatten(liveEn);
+  const errors = flatten(errorsEn);
+  expect([...live.keys()].filter((key) => core.has(key))).toEqual([]);
+  expect([...errors.keys()].filter((key) => core.has(key) || live.has(key))).toEqual([]);
 });

@@ -3,7 +3,7 @@
  * setup, operator-enabled sign-up, invitation look-up and acceptance, and `GET /me`.
  */
 import { Elysia, t } from 'elysia';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type {
   AcceptInvitationResponse,
   FirstRunSetupResponse,
@@ -16,7 +16,7 @@ import type {
 } from '@ageverify/protocol';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
-import { authInvitations, authMembers, authOrganizations } from '../../db/schema';
+import { authInvitations, authMembers, authOrganizations, authSessions, tenants } from '../../db/schema';
 import type { AppError } from '../../errors/app-error';
 import { createdFields, recordAudit, userAudit } from '../audit';
 import { createTenant } from '../tenants/service';
@@ -26,7 +26,8 @@ import { AUTH_BASE_PATH } from './paths';
 import { dashboardAccess } from './dashboard-access';
 import { DASHBOARD_ERRORS } from './errors';
 import { invitationSecretHash } from './invitation-secret';
-import { passwordCheckKeys, releaseAttempt, reserveAttempt, signupKeys, type Reservation } from './sign-in-limit';
+import { codeCheckKeys, passwordCheckKeys, releaseAttempt, reserveAttempt, signupKeys, type Reservation } from './sign-in-limit';
+import { betterAuthSecret, challengeIdentifier, challengeUser, claimTotpCode, releaseTotpCode } from './two-factor-attempts';
 import { anyTenantExists, consumeSetupToken, restoreSetupToken } from './setup';
 import { finishSignup, openSignup, startSignup } from './signup-confirmation';
 import { TENANT_ERRORS } from '../tenants/errors';
@@ -36,6 +37,8 @@ export interface AuthRouteDeps {
   clock: Clock;
   auth: AuthSource;
   publicBaseUrl: string;
+  /** SERVER_SECRET: better-auth's key is derived from it (two-factor-attempts.ts betterAuthSecret). */
+  serverSecret: string;
   /** DASHBOARD_SIGNUP: whether anyone may create a further tenant from the sign-in page. */
   signupEnabled: boolean;
   /** The client's address (Bun's requestIP); null in-process (tests), which then share one bucket. */
@@ -75,19 +78,78 @@ function rateLimited(retryAfterSeconds: number): AppError {
   return DASHBOARD_ERRORS.SIGN_IN_RATE_LIMITED({ retryAfterSeconds }, { headers: { 'retry-after': String(retryAfterSeconds) } });
 }
 
+/** Which limit a better-auth route counts in: a password check, a two-factor code, or none. */
+type AttemptKind = 'password' | 'code' | null;
+
 /**
  * The better-auth endpoints the dashboard front end calls (issue 22, findings 4 and 10); every other
  * one (organization/update, organization/delete, list-sessions, list-invitations, verify-password,
- * accept-invitation, …) answers 404, so the organisation's name and membership change only through
- * the product's routes, which keep `tenants` in step, and no endpoint hands session tokens to page
- * script. The product's routes call better-auth in process (auth.api.*), not through this list.
+ * accept-invitation, two-factor/get-totp-uri, …) answers 404, so the organisation's name and
+ * membership change only through the product's routes, which keep `tenants` in step, and no
+ * endpoint hands session tokens or a stored TOTP secret to page script. The product's routes call
+ * better-auth in process (auth.api.*), not through this list. `fields`: the only body fields
+ * forwarded (none of better-auth's `trustDevice`: every sign-in asks for a code; decision 0057).
  */
-export const BETTER_AUTH_ROUTES: readonly { method: string; path: string; checksPassword: boolean }[] = [
-  { method: 'POST', path: '/sign-in/email', checksPassword: true },
-  { method: 'POST', path: '/sign-out', checksPassword: false },
-  { method: 'POST', path: '/change-password', checksPassword: true },
-  { method: 'GET', path: '/get-session', checksPassword: false },
+export const BETTER_AUTH_ROUTES: readonly { method: string; path: string; attempt: AttemptKind; fields?: readonly string[] }[] = [
+  { method: 'POST', path: '/sign-in/email', attempt: 'password' },
+  { method: 'POST', path: '/sign-out', attempt: null },
+  { method: 'POST', path: '/change-password', attempt: 'password' },
+  { method: 'GET', path: '/get-session', attempt: null },
+  // Two-factor sign-in (issue 23, decision 0057): enrol and turn off with the password; a code
+  // (the app's, or a recovery code) confirms an enrolment or finishes a sign-in.
+  { method: 'POST', path: '/two-factor/enable', attempt: 'password', fields: ['password'] },
+  { method: 'POST', path: '/two-factor/disable', attempt: 'password', fields: ['password'] },
+  { method: 'POST', path: '/two-factor/verify-totp', attempt: 'code', fields: ['code'] },
+  { method: 'POST', path: '/two-factor/verify-backup-code', attempt: 'code', fields: ['code'] },
 ];
+
+/** A code as typed: at most 64 characters, spaces (which apps show inside a code) dropped. */
+function codeOf(fields: Record<string, unknown>): string {
+  const code = fields.code;
+  if (typeof code !== 'string' || code.length > 64) throw DASHBOARD_ERRORS.TWO_FACTOR_CODE_MALFORMED();
+  return code.replace(/\s+/g, '');
+}
+
+/** The `code` of better-auth's error body (e.g. INVALID_CODE), if any. */
+async function refusalCode(response: Response): Promise<string | undefined> {
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { code?: unknown } | null;
+  return typeof body?.code === 'string' ? body.code : undefined;
+}
+
+/** better-auth's refusals of a code in our words, with the code the dashboard acts on (protocol TWO_FACTOR_ERROR_CODES). */
+async function codeRefusalOf(response: Response): Promise<AppError> {
+  switch (await refusalCode(response)) {
+    case 'INVALID_CODE':
+    case 'INVALID_BACKUP_CODE':
+      return DASHBOARD_ERRORS.TWO_FACTOR_CODE_INVALID();
+    case 'INVALID_TWO_FACTOR_COOKIE':
+    case 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE':
+      return DASHBOARD_ERRORS.TWO_FACTOR_CHALLENGE_ENDED();
+    case 'ACCOUNT_TEMPORARILY_LOCKED': {
+      // The plugin's account lock (auth.ts accountLockout): 15 minutes from the last wrong code.
+      const retryAfterSeconds = TWO_FACTOR_LOCK_SECONDS;
+      return DASHBOARD_ERRORS.TWO_FACTOR_LOCKED({ retryAfterSeconds }, { headers: { 'retry-after': String(retryAfterSeconds) } });
+    }
+    default:
+      return refusalOf(response);
+  }
+}
+const TWO_FACTOR_LOCK_SECONDS = 15 * 60;
+
+/** The session token of a Set-Cookie better-auth answered (`token.signature`, URL encoded), if it set one. */
+function newSessionToken(response: Response): string | null {
+  for (const cookie of response.headers.getSetCookie()) {
+    const match = /^(?:__Secure-)?ageverify\.session_token=([^;]+)/.exec(cookie);
+    if (!match?.[1]) continue;
+    const value = decodeURIComponent(match[1]);
+    const dot = value.lastIndexOf('.');
+    if (dot > 0) return value.slice(0, dot);
+  }
+  return null;
+}
 
 /**
  * better-auth puts the session token in some JSON bodies (sign-in, get-session). The cookie is
@@ -109,6 +171,7 @@ async function withoutSessionToken(response: Response): Promise<Response> {
 
 export function authRoutes(deps: AuthRouteDeps) {
   const { db, clock, auth } = deps;
+  const authSecret = betterAuthSecret(deps.serverSecret);
   const ipOf = (request: Request) => deps.clientIp?.(request) ?? 'unknown';
   /** The address the audit trail records (none rather than a made-up one). */
   const auditIpOf = (request: Request) => deps.clientIp?.(request) ?? null;
@@ -130,7 +193,8 @@ export function authRoutes(deps: AuthRouteDeps) {
         const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length);
         const route = BETTER_AUTH_ROUTES.find((r) => r.method === request.method && r.path === path);
         if (!route) throw DASHBOARD_ERRORS.AUTH_ROUTE_NOT_FOUND();
-        const fields = body && typeof body === 'object' ? { ...(body as Record<string, unknown>) } : {};
+        const sent = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+        const fields = route.fields ? Object.fromEntries(route.fields.filter((name) => name in sent).map((name) => [name, sent[name]])) : { ...sent };
         // Finding 5 of issue 22: a new password ends every other session, whatever the client asks.
         if (path === '/change-password') {
           fields.revokeOtherSessions = true;
@@ -139,25 +203,57 @@ export function authRoutes(deps: AuthRouteDeps) {
           const signedIn = await access.session();
           if (signedIn) checkNewPassword(typeof fields.newPassword === 'string' ? fields.newPassword : '', [signedIn.email]);
         }
+        if (route.attempt === 'code') fields.code = codeOf(fields);
         const headers = new Headers(request.headers);
         headers.delete('content-length');
         const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
         if (hasBody) headers.set('content-type', 'application/json');
         const forwarded = new Request(request.url, { method: request.method, headers, body: hasBody ? JSON.stringify(fields) : undefined });
 
-        // A route that checks a password counts against that account's and that address's limit.
+        // A route that checks a password or a code counts against that account's and that address's
+        // limit; a code is counted for the user it is typed for (two-factor-attempts.ts).
         let reservation: Reservation | null = null;
-        if (route.checksPassword) {
-          const email = path === '/sign-in/email' ? (typeof fields.email === 'string' ? fields.email : null) : ((await access.session())?.email ?? null);
+        let codeClaim: string | null = null;
+        const signedIn = route.attempt ? await access.session() : null;
+        if (route.attempt === 'password') {
+          const email = path === '/sign-in/email' ? (typeof fields.email === 'string' ? fields.email : null) : (signedIn?.email ?? null);
           if (email) {
             const taken = await reserveAttempt(db, passwordCheckKeys(email, ipOf(request)), clock.now());
             if ('retryAfterSeconds' in taken) throw rateLimited(taken.retryAfterSeconds);
             reservation = taken;
           }
         }
-        const response = await (await auth()).handler(forwarded);
+        if (route.attempt === 'code') {
+          const challenge = signedIn ? null : challengeIdentifier(request.headers.get('cookie'), authSecret);
+          const user = signedIn ?? (challenge ? await challengeUser(db, challenge, clock.now()) : null);
+          const taken = await reserveAttempt(db, codeCheckKeys(user?.email ?? null, ipOf(request)), clock.now());
+          if ('retryAfterSeconds' in taken) throw rateLimited(taken.retryAfterSeconds);
+          reservation = taken;
+          if (user && path === '/two-factor/verify-totp') {
+            codeClaim = await claimTotpCode(db, user.id, String(fields.code), clock.now());
+            if (!codeClaim) throw DASHBOARD_ERRORS.TWO_FACTOR_CODE_USED();
+          }
+        }
+        let response: Response;
+        try {
+          response = await (await auth()).handler(forwarded);
+        } catch (error) {
+          if (codeClaim) await releaseTotpCode(db, codeClaim);
+          throw error;
+        }
+        if (codeClaim && !response.ok) await releaseTotpCode(db, codeClaim);
         if (reservation && response.ok) await releaseAttempt(db, reservation);
-        if (response.status >= 400 && response.status < 500) throw await refusalOf(response);
+        // Turning two-factor sign-in on ends the user's other sessions: they were opened with the
+        // password alone. better-auth replaced this one (its new cookie is in the answer).
+        if (path === '/two-factor/verify-totp' && response.ok && signedIn && !signedIn.twoFactorEnabled) {
+          const kept = newSessionToken(response);
+          if (kept) await db.delete(authSessions).where(and(eq(authSessions.userId, signedIn.id), ne(authSessions.token, kept)));
+        }
+        if (response.status >= 400 && response.status < 500) {
+          if (route.attempt === 'code') throw await codeRefusalOf(response);
+          if (path.startsWith('/two-factor/') && (await refusalCode(response)) === 'INVALID_PASSWORD') throw DASHBOARD_ERRORS.TWO_FACTOR_PASSWORD_WRONG();
+          throw await refusalOf(response);
+        }
         return withoutSessionToken(response);
       })
       .get('/setup', async (): Promise<SetupStatusResponse> => ({ needed: !(await anyTenantExists(db)), signupEnabled: deps.signupEnabled }))
@@ -267,12 +363,18 @@ export function authRoutes(deps: AuthRouteDeps) {
       .get('/me', async ({ access }): Promise<MeResponse> => {
         const user = await access.user();
         const rows = await db
-          .select({ tenantId: authOrganizations.id, name: authOrganizations.name, role: authMembers.role })
+          .select({ tenantId: authOrganizations.id, name: authOrganizations.name, role: authMembers.role, requireTwoFactor: tenants.requireTwoFactor })
           .from(authMembers)
           .innerJoin(authOrganizations, eq(authOrganizations.id, authMembers.organizationId))
+          .innerJoin(tenants, eq(tenants.id, authMembers.organizationId))
           .where(eq(authMembers.userId, user.id))
           .orderBy(authOrganizations.name);
-        return { user, tenants: rows };
+        return {
+          user: { id: user.id, email: user.email, name: user.name },
+          tenants: rows.map(({ tenantId, name, role }) => ({ tenantId, name, role })),
+          // Issue 23: the dashboard holds a member back on the enrolment screen by protocol's mustEnrolTwoFactor.
+          twoFactor: { enabled: user.twoFactorEnabled, tenantsRequiring: rows.filter((row) => row.requireTwoFactor).map((row) => row.tenantId) },
+        };
       })
   );
 

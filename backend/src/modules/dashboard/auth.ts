@@ -11,22 +11,28 @@
  *   (DASHBOARD_SIGNUP), the CLI and invitations (modules/tenants/accounts.ts).
  * - Login rate limiting is ours (sign-in-limit.ts, counted in the database across instances):
  *   better-auth's own limiter counts every request per IP, not failed sign-ins per email+IP.
+ * - Two-factor sign-in (issue 23, decision 0057): the two-factor plugin, TOTP with recovery codes.
+ *   An enrolment counts only once a first code is verified; sign-in then answers
+ *   `{ twoFactorRedirect: true }` and the session is made only by a right code. Code attempts are
+ *   limited like passwords (auth-routes.ts, two-factor-attempts.ts).
  */
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { organization } from 'better-auth/plugins/organization';
+import { twoFactor } from 'better-auth/plugins/two-factor';
 import { adminAc, defaultStatements, memberAc, ownerAc } from 'better-auth/plugins/organization/access';
 import { createAccessControl } from 'better-auth/plugins/access';
 import type { Db } from '../../db/database';
-import { authAccounts, authInvitations, authMembers, authOrganizations, authSessions, authUsers, authVerifications } from '../../db/schema';
+import { authAccounts, authInvitations, authMembers, authOrganizations, authSessions, authTwoFactors, authUsers, authVerifications } from '../../db/schema';
 import { eq } from 'drizzle-orm';
-import { hashPassword, hmacSha256, verifyPassword } from '../../crypto';
+import { hashPassword, verifyPassword } from '../../crypto';
 import { newId, type IdKind } from '../../ids';
 import type { Clock } from '../../clock';
 import { enqueueEmailTo } from '../notifications/email-outbox';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../tenants/accounts';
 import { invitationSecretHash, newInvitationSecret } from './invitation-secret';
 import { AUTH_BASE_PATH } from './paths';
+import { betterAuthSecret } from './two-factor-attempts';
 
 /** Invitations stay open a week (better-auth's default is 48 h; invitees often answer later). */
 export const INVITATION_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
@@ -49,7 +55,16 @@ const ID_KIND_OF_MODEL: Record<string, IdKind> = {
   verification: 'verification',
   member: 'member',
   invitation: 'invitation',
+  twoFactor: 'twoFactor',
 };
+
+/**
+ * The two-factor plugin's settings (decision 0057). Minutes to type the code after the password:
+ * the challenge cookie and its record live this long.
+ */
+export const TWO_FACTOR_CHALLENGE_SECONDS = 10 * 60;
+/** Recovery codes handed out at enrolment, each usable once. */
+export const RECOVERY_CODE_COUNT = 10;
 
 export interface AuthDeps {
   db: Db;
@@ -66,7 +81,8 @@ export function createAuth(deps: AuthDeps) {
     baseURL: base.origin,
     basePath: AUTH_BASE_PATH,
     // A key of its own, derived from SERVER_SECRET: one secret to keep, no key reused for two purposes.
-    secret: hmacSha256(deps.serverSecret, 'better-auth').toString('hex'),
+    // It also encrypts the TOTP secrets and recovery codes (decision 0057).
+    secret: betterAuthSecret(deps.serverSecret),
     trustedOrigins: [base.origin],
     telemetry: { enabled: false },
     logger: { disabled: true },
@@ -80,6 +96,7 @@ export function createAuth(deps: AuthDeps) {
         organization: authOrganizations,
         member: authMembers,
         invitation: authInvitations,
+        twoFactor: authTwoFactors,
       },
     }),
     emailAndPassword: {
@@ -104,6 +121,17 @@ export function createAuth(deps: AuthDeps) {
       },
     },
     plugins: [
+      twoFactor({
+        issuer: 'AgeVerify',
+        // The enrolment is active only after a first code from the app is verified.
+        skipVerificationOnEnable: false,
+        twoFactorCookieMaxAge: TWO_FACTOR_CHALLENGE_SECONDS,
+        // Encrypted with better-auth's key (derived from SERVER_SECRET), never stored in clear.
+        backupCodeOptions: { amount: RECOVERY_CODE_COUNT, length: 10, storeBackupCodes: 'encrypted' },
+        // Its own lock (10 consecutive wrong codes per account, 15 minutes) stays on, beside ours
+        // per email+IP (sign-in-limit.ts): it holds whatever address the guesses come from.
+        accountLockout: { enabled: true, maxFailedAttempts: 10, durationSeconds: 15 * 60 },
+      }),
       organization({
         ac,
         roles,

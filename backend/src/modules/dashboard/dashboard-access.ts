@@ -6,16 +6,18 @@
  *   refused". SameSite=Strict cookies are the second line.
  * - `access.user()`: the better-auth session of the request (401 without one).
  * - `access.member(tenantId, need)`: the caller's membership of that tenant, read from the database
- *   on each call (404 when not a member: another tenant is never revealed) and the role check
- *   (403 naming the role), and the audit context of the changes the caller makes there: who, from
- *   which address (the socket's peer, as the sign-in limits see it), when (modules/audit).
+ *   on each call (404 when not a member: another tenant is never revealed), the tenant's two-factor
+ *   policy (403 TWO_FACTOR_REQUIRED for a member who can manage keys and has no second factor yet:
+ *   issue 23, decision 0057) and the role check (403 naming the role), and the audit context of the
+ *   changes the caller makes there: who, from which address (the socket's peer, as the sign-in
+ *   limits see it), when (modules/audit).
  */
 import { Elysia } from 'elysia';
 import { and, eq } from 'drizzle-orm';
-import { can, PERMISSIONS, type Permission } from '@ageverify/protocol';
+import { can, mustEnrolTwoFactor, PERMISSIONS, type Permission } from '@ageverify/protocol';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
-import { authMembers } from '../../db/schema';
+import { authMembers, tenants } from '../../db/schema';
 import { DASHBOARD_ERRORS } from './errors';
 import { TENANT_ERRORS } from '../tenants/errors';
 import { userAudit } from '../audit';
@@ -31,6 +33,8 @@ export interface SignedInUser {
   id: string;
   email: string;
   name: string;
+  /** Two-factor sign-in is on for this user (better-auth's two-factor plugin). */
+  twoFactorEnabled: boolean;
 }
 
 export interface AccessDeps {
@@ -65,7 +69,7 @@ export function dashboardAccess(deps: AccessDeps) {
         cached ??= deps
           .auth()
           .then((auth) => auth.api.getSession({ headers: request.headers }))
-          .then((s) => (s ? { id: s.user.id, email: s.user.email, name: s.user.name } : null));
+          .then((s) => (s ? { id: s.user.id, email: s.user.email, name: s.user.name, twoFactorEnabled: s.user.twoFactorEnabled === true } : null));
         return cached;
       };
       const user = async (): Promise<SignedInUser> => {
@@ -76,12 +80,16 @@ export function dashboardAccess(deps: AccessDeps) {
       const member = async (tenantId: string, need: Permission) => {
         const signedIn = await user();
         const [membership] = await deps.db
-          .select({ id: authMembers.id, role: authMembers.role })
+          .select({ id: authMembers.id, role: authMembers.role, requireTwoFactor: tenants.requireTwoFactor })
           .from(authMembers)
+          .innerJoin(tenants, eq(tenants.id, authMembers.organizationId))
           .where(and(eq(authMembers.organizationId, tenantId), eq(authMembers.userId, signedIn.id)));
         if (!membership)
           // Not a member, or no such tenant: the same answer either way.
           throw TENANT_ERRORS.TENANT_NOT_FOUND({ tenantId });
+        // Held back until enrolled: nothing of the tenant, reading included (the dashboard shows only the enrolment).
+        if (mustEnrolTwoFactor({ role: membership.role, tenantRequiresTwoFactor: membership.requireTwoFactor, userHasTwoFactor: signedIn.twoFactorEnabled }))
+          throw DASHBOARD_ERRORS.TWO_FACTOR_REQUIRED({ role: membership.role });
         if (!can(membership.role, need)) throw DASHBOARD_ERRORS.ROLE_FORBIDDEN({ role: membership.role, action: PERMISSIONS[need].action });
         return { user: signedIn, role: membership.role, memberId: membership.id, tenantId, audit: auditBy(signedIn) };
       };

@@ -75,6 +75,7 @@ for (const target of TARGETS) {
       expect(me).toEqual({
         user: { id: expect.any(String), email: 'first@example.com', name: 'Ada' },
         tenants: [{ tenantId, name: 'First Shop', role: 'owner' }],
+        twoFactor: { enabled: false, tenantsRequiring: [] },
       });
       expect(await browser.json('GET', '/dashboard/api/setup')).toEqual({ needed: false, signupEnabled: false });
 

@@ -58,6 +58,8 @@ const ROUTES: Route[] = [
   { method: 'DELETE', path: '/invitations/inv_x', need: 'members' },
   { method: 'PATCH', path: '/members/usr_x', body: { role: 'admin' }, need: 'members' },
   { method: 'DELETE', path: '/members/usr_x', need: 'members' },
+  { method: 'GET', path: '/stats/sessions', need: 'read' },
+  { method: 'GET', path: '/stats/webhooks', need: 'read' },
   { method: 'GET', path: '/audit', need: 'audit' },
   { method: 'GET', path: '/audit/export?format=csv', need: 'audit' },
 ];

@@ -59,6 +59,38 @@ export const DASHBOARD_ERRORS = defineErrors({
   },
   /** better-auth refused (its status and words, e.g. a wrong current password); the status is better-auth's. */
   AUTH_REFUSED: { status: 400, message: (p: { reason: string }) => p.reason },
+  // Two-factor sign-in (issue 23, decision 0057). The codes the dashboard acts on are in the body
+  // (protocol TWO_FACTOR_ERROR_CODES); the key of each entry is that code.
+  TWO_FACTOR_REQUIRED: {
+    status: 403,
+    exposeCode: true,
+    message: (p: { role: string }) =>
+      `this tenant requires two-factor sign-in of members who can manage API keys, as your role (${p.role}) can: turn on two-factor sign-in under Your account first`,
+  },
+  TWO_FACTOR_CODE_INVALID: {
+    status: 401,
+    exposeCode: true,
+    message: 'the code is wrong: type the 6-digit code your authenticator app shows now, or one of your unused recovery codes',
+  },
+  TWO_FACTOR_CODE_USED: { status: 401, exposeCode: true, message: 'this code was used already; wait for the next code of your authenticator app' },
+  TWO_FACTOR_CHALLENGE_ENDED: {
+    status: 401,
+    exposeCode: true,
+    message: 'the code step of this sign-in has ended (after 10 minutes, or 5 wrong codes); sign in with your password again',
+  },
+  TWO_FACTOR_PASSWORD_WRONG: { status: 400, exposeCode: true, message: 'the password is wrong' },
+  TWO_FACTOR_CODE_MALFORMED: {
+    status: 400,
+    message: 'code must be text of at most 64 characters: the 6 digits of your authenticator app, or a recovery code',
+  },
+  TWO_FACTOR_LOCKED: {
+    status: 429,
+    message: (p: { retryAfterSeconds: number }) => `too many wrong codes for this user; try again in ${Math.ceil(p.retryAfterSeconds / 60)} minute(s)`,
+  },
+  TWO_FACTOR_POLICY_NEEDS_OWN: {
+    status: 409,
+    message: 'turn on two-factor sign-in for your own user first (under Your account): requiring it while you have none would hold you back too',
+  },
   /** A better-auth endpoint the dashboard does not use (issue 22, findings 4 and 10). */
   AUTH_ROUTE_NOT_FOUND: { status: 404, message: 'no such dashboard endpoint' },
 });

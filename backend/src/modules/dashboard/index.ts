@@ -3,7 +3,8 @@
  * JSON under /dashboard/api, separate from the merchant API, never with CORS headers. Routes per
  * area: auth-routes.ts (better-auth, setup, sign-up, invitations, me), tenant-routes.ts (overview,
  * domains, emails, try-it), keys-routes.ts, webhook-routes.ts, session-routes.ts, member-routes.ts,
- * audit-routes.ts (the audit trail, issue 23).
+ * two-factor-policy-routes.ts, traffic-routes.ts (the charts' figures), audit-routes.ts (the audit
+ * trail, issue 23).
  * Every tenant route checks the caller's membership and role on each call (dashboard-access.ts).
  */
 import { Elysia } from 'elysia';
@@ -18,6 +19,8 @@ import { keysRoutes } from './keys-routes';
 import { memberRoutes } from './member-routes';
 import { sessionRoutesForDashboard } from './session-routes';
 import { tenantRoutes } from './tenant-routes';
+import { twoFactorPolicyRoutes } from './two-factor-policy-routes';
+import { trafficRoutes } from './traffic-routes';
 import { webhookRoutes } from './webhook-routes';
 
 export interface DashboardDeps {
@@ -48,5 +51,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
     .use(webhookRoutes(routeDeps))
     .use(sessionRoutesForDashboard(routeDeps))
     .use(memberRoutes(routeDeps))
+    .use(twoFactorPolicyRoutes(routeDeps))
+    .use(trafficRoutes(routeDeps))
     .use(auditRoutes(routeDeps));
 }

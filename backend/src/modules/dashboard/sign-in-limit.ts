@@ -2,7 +2,7 @@
  * Password-guessing limits (contract "Auth"; issue 22, findings 2, 5 and 9): at most 5 failed
  * password checks per email+IP and 30 per IP per 15 minutes, then 429 with Retry-After until the
  * window ends. Sign-in, verify-password and change-password all check a password of one account, so
- * they share its bucket. Counted in the database (auth_sign_in_failures) so every instance counts
+ * they share its bucket; so do two-factor codes (issue 23), at sign-in and at enrolment. Counted in the database (auth_sign_in_failures) so every instance counts
  * in the same bucket; fixed windows aligned to the clock, like the API's rate limits
  * (modules/rate-limits). Keys are hashes: the table holds no email address.
  *
@@ -38,6 +38,16 @@ export function passwordCheckKeys(email: string, ip: string): LimitedKey[] {
     { key: signInKey(email, ip), limit: SIGN_IN_FAILURE_LIMIT },
     { key: sha256Hex(`password-ip\n${ip}`), limit: SIGN_IN_FAILURE_LIMIT_PER_IP },
   ];
+}
+
+/**
+ * The buckets one two-factor code attempt counts in (issue 23): the same as a password check of
+ * that user, so codes and passwords share one budget; only the address's when the attempt names
+ * no user (no session, no open challenge), which better-auth then refuses.
+ */
+export function codeCheckKeys(email: string | null, ip: string): LimitedKey[] {
+  const keys = passwordCheckKeys(email ?? '', ip);
+  return email ? keys : keys.slice(1);
 }
 
 export function signupKeys(ip: string): LimitedKey[] {

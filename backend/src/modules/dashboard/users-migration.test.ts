@@ -121,6 +121,7 @@ for (const target of TARGETS) {
       expect(me).toEqual({
         user: { id: 'usr_owner0000000000000000', email: 'owner@old.example', name: 'Owner' },
         tenants: [{ tenantId: 'ten_old', name: 'Old Shop', role: 'owner' }],
+        twoFactor: { enabled: false, tenantsRequiring: [] },
       });
     });
   });

@@ -101,6 +101,24 @@ describe('decideDocument', () => {
       { decision: 'retry', hint: 'document_unreadable', part: 'document' },
     ],
     [
+      'readings agree on an unknown issuing state and nationality, every check digit passes: a misread of letters, read again (decision 0061)',
+      findings(mrz({ valid: false, invalidFields: ['issuingState', 'nationality'], agreeing: 3 })),
+      policy,
+      { decision: 'retry', hint: 'document_unreadable', part: 'document' },
+    ],
+    [
+      'readings agree on a wrong document code: read again',
+      findings(mrz({ valid: false, invalidFields: ['documentCode'], agreeing: 2 })),
+      policy,
+      { decision: 'retry', hint: 'document_unreadable', part: 'document' },
+    ],
+    [
+      'readings agree on an unknown state and a failing check digit: the check digit is what refuses it',
+      findings(mrz({ valid: false, invalidFields: ['issuingState', 'compositeCheckDigit'], agreeing: 2 })),
+      policy,
+      { decision: 'failed', reason: 'document_invalid' },
+    ],
+    [
       'unparseable lines read once are a misread too',
       findings(mrz({ valid: false, invalidFields: ['format'], birthDate: null, expirationDate: null, agreeing: 1 })),
       policy,

@@ -15,6 +15,14 @@ import type { MrzReading } from './mrz-reading';
 /** Independent MRZ readings that must read the same failing lines before it is a forgery verdict (decision 0042). */
 export const MRZ_READINGS_TO_CONFIRM = 2;
 
+/**
+ * MRZ fields that are letter codes no check digit covers (Doc 9303 part 3): the document code, the
+ * issuing state, the nationality and the sex. Readings of small glyphs agree on the same wrong letter
+ * (decision 0061), so a failure of these alone is a misread to read again, never a forgery verdict;
+ * the document is not accepted either way.
+ */
+const LETTER_CODES: ReadonlySet<string> = new Set(['documentCode', 'issuingState', 'nationality', 'sex']);
+
 /** YYMMDD of an MRZ to YYYY-MM-DD. A birth date cannot be in the future, so a later year is 19yy. */
 export function mrzBirthDate(yymmdd: string, now: Date): string | null {
   const recent = mrzDate(yymmdd, (year) => year);
@@ -91,7 +99,8 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
   // agree on are what the document says (document_invalid); lines only one reading saw may be a
   // misread, which a retake fixes (retry, counted by the quality cap like any other retry).
   if (!reading.valid) {
-    const confirmed = reading.source !== 'mrz' || reading.agreeing >= MRZ_READINGS_TO_CONFIRM;
+    const confirmed =
+      reading.source !== 'mrz' || (reading.agreeing >= MRZ_READINGS_TO_CONFIRM && reading.invalidFields.some((field) => !LETTER_CODES.has(field)));
     return confirmed ? { decision: 'failed', reason: 'document_invalid' } : { decision: 'retry', hint: 'document_unreadable', part: 'document' };
   }
   // Every check digit passes but a date does not exist: the document itself is malformed. Every MRZ

@@ -6,7 +6,8 @@ import type { Worker } from 'tesseract.js';
 import { decideDocument, MRZ_READINGS_TO_CONFIRM } from './document-decision';
 import { decodeImage } from './image-decoding';
 import type { DocumentFindings } from './model';
-import { createMrzOcr, readMrz } from './mrz-reading';
+import { createMrzOcr, readMrz, readText } from './mrz-reading';
+import { checkDigit } from './mrz-recovery';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name));
 let ocr: Worker;
@@ -75,4 +76,41 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
   test('a face photo has no MRZ', async () => {
     expect(await readMrz(ocr, await decodeImage(fixture('astronaut.jpg'), { maxSide: 1600 }))).toEqual({ found: false });
   }, 60_000);
+});
+
+describe('readText: a misread document code does not turn a visa into a failing passport or card (issue 20)', () => {
+  const second = (length: number, composite: boolean) => {
+    const head = `L8988901C${checkDigit('L8988901C')}FRA620502${checkDigit('620502')}F281201${checkDigit('281201')}`;
+    const room = length - head.length - (composite ? 1 : 0);
+    const optional = 'ZE1842'.padEnd(room, '<').slice(0, room);
+    const line = head + optional;
+    // A TD2's composite covers the document number, birth and expiry fields with their check digits.
+    return composite ? line + checkDigit(line.slice(0, 10) + line.slice(13, 20) + line.slice(21, 35)) : line;
+  };
+  const visaA = ['VNFRAERIKSSON<<ANNA<MARIA'.padEnd(44, '<'), second(44, false)];
+  const visaB = ['VNFRAERIKSSON<<ANNA<MARIA'.padEnd(36, '<'), second(36, false)];
+
+  test.each([
+    ['MRV-A with V read as Y', [`Y${visaA[0]!.slice(1)}`, visaA[1]!], 'MRVA'],
+    ['MRV-A with V read as W', [`W${visaA[0]!.slice(1)}`, visaA[1]!], 'MRVA'],
+    ['MRV-B with V read as Y', [`Y${visaB[0]!.slice(1)}`, visaB[1]!], 'MRVB'],
+  ] as const)('%s: read as the visa, with its dates and code V', (_, lines, format) => {
+    expect(readText(lines.join('\n'))).toMatchObject({ found: true, format, valid: true, birthDate: '620502', expirationDate: '281201', documentCode: 'VN' });
+  });
+
+  test('a passport (P) with a failing composite is not retried as a visa: it stays a failing passport', () => {
+    const passport = ['P<FRAERIKSSON<<ANNA<MARIA'.padEnd(44, '<'), `${second(44, false).slice(0, 42)}<1`];
+    expect(readText(passport.join('\n'))).toMatchObject({ format: 'TD3', lines: expect.any(Array) });
+    expect(readText(passport.join('\n'))).not.toHaveProperty('found');
+  });
+
+  test('a TD2 card (I) whose composite passes stays a card', () => {
+    const card = ['I<FRAERIKSSON<<ANNA<MARIA'.padEnd(36, '<'), second(36, true)];
+    expect(readText(card.join('\n'))).toMatchObject({ found: true, format: 'TD2', valid: true });
+  });
+
+  test('a visa with a misread code whose check digits fail is not accepted under either layout', () => {
+    const broken = [`Y${visaA[0]!.slice(1)}`, visaA[1]!.replace('620502', '620503')];
+    expect(readText(broken.join('\n'))).not.toHaveProperty('found');
+  });
 });

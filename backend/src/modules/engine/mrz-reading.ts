@@ -13,7 +13,7 @@ import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import type { DecodedImage } from './image-decoding';
 import { FALLBACK_TURNS, turnImage } from './document-orientation';
 import { agreeingReadings, combineReadings, type MrzLines } from './mrz-consensus';
-import { findMrzLines, recoverMrz, type MrzFormat } from './mrz-recovery';
+import { alternativeLayout, findMrzLines, recoverMrz, type MrzFormat } from './mrz-recovery';
 import { validateMrz } from './mrz-validation';
 
 const MODEL_DIR = join(import.meta.dir, '..', '..', '..', 'models', 'mrz');
@@ -80,11 +80,26 @@ type Reading = { format: MrzFormat; lines: MrzLines };
 async function readPass(ocr: Worker, image: DecodedImage, [fraction, psm]: Pass): Promise<(MrzReading & { found: true }) | Reading | null> {
   await ocr.setParameters({ tessedit_pageseg_mode: psm });
   const { data } = await ocr.recognize(await bandPng(image, fraction));
-  const found = findMrzLines(data.text);
+  return readText(data.text);
+}
+
+/**
+ * What one OCR text says: the repaired lines and, when every check digit passes, the reading. A
+ * zone whose document code was misread is tried as the other layout of its size too
+ * (alternativeLayout: a visa whose V reads as another letter is not a failing passport or card).
+ */
+export function readText(text: string): (MrzReading & { found: true }) | Reading | null {
+  const found = findMrzLines(text);
   if (!found) return null;
   const lines = recoverMrz(found.format, found.lines);
   const reading = interpret(found.format, lines, 1);
-  return reading.valid ? reading : { format: found.format, lines };
+  if (reading.valid) return reading;
+  const alternative = alternativeLayout(found.format, found.lines);
+  if (alternative) {
+    const other = interpret(alternative, recoverMrz(alternative, found.lines), 1);
+    if (other.valid) return other;
+  }
+  return { format: found.format, lines };
 }
 
 /**

@@ -177,6 +177,19 @@ export function findMrzLines(ocrText: string): { format: MrzFormat; lines: strin
   return null;
 }
 
+/**
+ * The other layout a two-line MRZ may be when its first character is misread (issue 20): a 2 × 44
+ * zone is a passport (document code P) or an MRV-A visa (V), a 2 × 36 zone a TD2 card (A, C or I) or
+ * an MRV-B visa. When the first character is none of the codes of the layout it was taken for, the
+ * visa is the other candidate, and the check digits decide. Null when the code fits its layout.
+ */
+export function alternativeLayout(format: MrzFormat, lines: readonly string[]): MrzFormat | null {
+  const code = normaliseLine(lines[0] ?? '').charAt(0);
+  if (format === 'TD3' && code !== 'P') return 'MRVA';
+  if (format === 'TD2' && !'ACI'.includes(code)) return 'MRVB';
+  return null;
+}
+
 /** A filler read as K or L: inside a run of fillers, or in the trailing run of a filler-padded field. */
 function repairFillers(segment: string): string {
   // The trailing run after the last letter of a name, such as `<<KK<L<<`, is padding: a name part
@@ -250,6 +263,9 @@ export function recoverMrz(format: MrzFormat, rawLines: readonly string[]): stri
     const repaired = toClass(chars.slice(field.start, field.end).join(''), field.cls);
     chars.splice(field.start, field.end - field.start, ...repaired);
   }
+  // A visa's document code is V by definition (Doc 9303 part 7): the layout was chosen on a V, or on
+  // a misread first character the check digits then confirm (alternativeLayout).
+  if ((format === 'MRVA' || format === 'MRVB') && lines[0]) lines[0][0] = 'V';
   for (const field of layout) {
     if (field.cls !== 'N' || field.check === undefined) continue;
     const chars = lines[field.line]!;

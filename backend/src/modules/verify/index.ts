@@ -8,7 +8,7 @@ import { Elysia } from 'elysia';
 import { errorBodySchema } from '../sessions/model';
 import { DEFAULT_VERIFY_UI_HEADERS, admitCaller } from './caller-gate';
 import { loadSessionBody, outcomeResult, sessionStatusResult, sessionTokenBody, sessionViewResult, simulateBody } from './model';
-import { cancelSession, loadSessionView, sessionStatus, simulateOutcome, type Credentials, type VerifyDeps } from './service';
+import { cancelSession, loadSessionView, recordOpened, sessionStatus, simulateOutcome, type Credentials, type VerifyDeps } from './service';
 
 /** Who may call each route: status polling and cancel belong to the desktop's sessionToken. */
 const CALLERS_OF_ROUTE: Readonly<Record<string, 'session' | 'either'>> = {
@@ -39,17 +39,24 @@ export function verifyRoutes(deps: VerifyDeps) {
       .resolve(async ({ body, path, set }) => ({
         caller: await admitCaller(deps, body as Credentials, CALLERS_OF_ROUTE[path] ?? 'session', set.headers as Record<string, string | number>),
       }))
-      .post('/session', ({ caller }) => loadSessionView(deps, caller), {
-        parse: 'json',
-        body: loadSessionBody,
-        response: { 200: sessionViewResult, ...errors },
-        detail: {
-          ...TOKEN_IN_BODY,
-          summary: 'Load a session for the verify UI',
-          description:
-            'What the verify UI shows: mode, challenge age, merchant name, billing block, and where to go when the session is already over. Authenticated by the sessionToken (desktop) or the handoffToken (phone).',
+      .post(
+        '/session',
+        async ({ caller }) => {
+          await recordOpened(deps, caller);
+          return loadSessionView(deps, caller);
         },
-      })
+        {
+          parse: 'json',
+          body: loadSessionBody,
+          response: { 200: sessionViewResult, ...errors },
+          detail: {
+            ...TOKEN_IN_BODY,
+            summary: 'Load a session for the verify UI',
+            description:
+              'What the verify UI shows: mode, challenge age, the legal minimum age a document must show, merchant name, billing block, and where to go when the session is already over. Authenticated by the sessionToken (desktop) or the handoffToken (phone).',
+          },
+        },
+      )
       .post('/simulate', ({ caller, body }) => simulateOutcome(deps, caller, body.outcome), {
         parse: 'json',
         body: simulateBody,

@@ -3,11 +3,11 @@
  * choose the outcome (a sandbox session runs no real check: the tester chooses its outcome).
  * What the UI shows comes from the stored session, never from verifyUrl display parameters.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { appendParams, type SessionStatusResult, type SimulateResult, type SimulatedOutcome, type VerifySessionView } from '@ageverify/protocol';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
-import { sessions } from '../../db/schema';
+import { sessions, tenants } from '../../db/schema';
 import { issueToken, verifyToken } from '../sessions/session-tokens';
 import { completeSession, sessionAsOf, type SessionRow } from '../sessions/session-state';
 import { callbackStatusOf, callbackUrl } from '../sessions/callback-url';
@@ -71,13 +71,17 @@ function terminalRedirect(session: SessionRow): string | null {
   return status ? callbackUrl(session, status, session.completedAt ?? session.expiresAt) : null;
 }
 
-export function loadSessionView(deps: VerifyDeps, { session, via }: VerifyCaller): VerifySessionView {
+export async function loadSessionView(deps: VerifyDeps, { session, via }: VerifyCaller): Promise<VerifySessionView> {
+  // A document is checked against the tenant's legal minimum age, not challengeAge
+  // (modules/engine/check-service.ts): the UI needs it to say what a document check proves (issue 23).
+  const [tenant] = await deps.db.select({ legalMinimumAge: tenants.legalMinimumAge }).from(tenants).where(eq(tenants.id, session.tenantId));
   return {
     sessionId: session.id,
     state: session.state,
     merchantName: session.merchantName,
     verificationMode: session.verificationMode,
     challengeAge: session.challengeAge,
+    legalMinimumAge: tenant?.legalMinimumAge ?? 18,
     faceMatchEnabled: session.faceMatchEnabled,
     sandboxMode: session.sandbox,
     expiresAt: session.expiresAt.toISOString(),
@@ -88,6 +92,19 @@ export function loadSessionView(deps: VerifyDeps, { session, via }: VerifyCaller
     // After an L1 step-up the session continues with a document (modules/engine/check-service.ts).
     nextCheck: session.state !== 'PENDING' ? null : session.verificationMode === 'L2' || session.checkStage === 'document' ? 'document' : 'age_estimation',
   };
+}
+
+/**
+ * The verify UI has shown the session to its user: the "opened" step of the dashboard's funnel
+ * (issue 23; modules/dashboard/traffic-stats.ts). Recorded once, and only while the session is
+ * PENDING: a user who comes back to a finished session did not open it for a check.
+ */
+export async function recordOpened(deps: VerifyDeps, { session }: VerifyCaller): Promise<void> {
+  if (session.openedAt || session.state !== 'PENDING') return;
+  await deps.db
+    .update(sessions)
+    .set({ openedAt: deps.clock.now() })
+    .where(and(eq(sessions.id, session.id), isNull(sessions.openedAt)));
 }
 
 /** Desktop polling while the phone runs the check (spec "QR handoff"). */

@@ -4,6 +4,8 @@ import { eq } from 'drizzle-orm';
 import { TARGETS } from '../../testing/test-databases';
 import { createTestContext, type TestContext } from '../../testing/test-app';
 import { events } from '../../db/schema';
+import { setPolicy } from '../tenants/service';
+import { TEST_AUDIT } from '../audit/testing/audit-kit';
 
 type Json = Record<string, any>;
 
@@ -33,6 +35,23 @@ for (const target of TARGETS) {
 
       const phone = await ctx.json(await post('session', { sessionId: session.sessionId, handoffToken: session.handoffToken }));
       expect(phone).toMatchObject({ sessionId: session.sessionId, state: 'PENDING', handoff: true, handoffUrl: null });
+    });
+
+    test("the view names the age a document must show: the tenant's legal minimum age, apart from challengeAge (issue 23)", async () => {
+      const session = await create({ verificationMode: 'L2', challengeAge: 30 });
+      const before = await ctx.json(await post('session', { sessionId: session.sessionId, sessionToken: session.sessionToken }));
+      expect(before).toMatchObject({ verificationMode: 'L2', challengeAge: 30, legalMinimumAge: 18 });
+
+      const other = await ctx.tenant({ name: 'Older Shop' });
+      await setPolicy(ctx.database.db, other.tenantId, { legalMinimumAge: 21 }, TEST_AUDIT);
+      const created = await ctx.json(
+        await ctx.request('POST', '/api/v1/sessions/create', {
+          key: other.publishableKey,
+          body: { returnUrl: 'https://shop.example.com/return', verificationMode: 'L2' },
+        }),
+      );
+      const phone = await ctx.json(await post('session', { sessionId: created.sessionId, handoffToken: created.handoffToken }));
+      expect(phone).toMatchObject({ verificationMode: 'L2', challengeAge: 25, legalMinimumAge: 21 });
     });
 
     test('the desktop polls; when the phone completes, the poll gives the callback URL', async () => {

@@ -144,6 +144,39 @@ for (const target of TARGETS) {
       expect(await latestRedelivery(bed.database.db, endpointId)).toBeNull();
     });
 
+    test('resend waits for a disable being committed and is refused, rather than re-arming on the state it read before', async () => {
+      await isolate();
+      const path = fresh('resend-race');
+      const { endpointId } = await bed.endpoint(path, ['verification.completed']);
+      const eventId = await bed.complete((await bed.session()).sessionId);
+      await bed.run();
+      const before = await bed.delivery(eventId, endpointId);
+      expect(before.status).toBe('delivered');
+
+      // A disable holds the endpoint's row while the resend starts; it commits a moment later.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let rowLocked!: () => void;
+      const locked = new Promise<void>((resolve) => {
+        rowLocked = resolve;
+      });
+      const disabling = bed.database.db.transaction(async (tx) => {
+        await tx.update(webhookEndpoints).set({ enabled: false }).where(eq(webhookEndpoints.id, endpointId));
+        rowLocked();
+        await held;
+      });
+      await locked;
+      const resend = refusal(resendEvent(deps(), bed.tenantId, endpointId, eventId));
+      await Bun.sleep(300);
+      release();
+      await disabling;
+
+      expect((await resend).code).toBe('REDELIVERY_ENDPOINT_DISABLED');
+      expect(await bed.delivery(eventId, endpointId)).toEqual(before);
+    });
+
     test('a Paused endpoint: redeliver and resend are refused with the same code and words, and nothing is re-armed', async () => {
       await isolate();
       const path = fresh('refuse-paused');

@@ -182,21 +182,30 @@ export async function redeliveryProgress(db: DbOrTx, endpointId: string): Promis
 }
 
 /**
- * Resends one settled event to one endpoint (the dashboard's "resend" in the delivery log; the
- * endpoint row already read for the tenant): the same refusals as a redelivery (refuseRedelivery),
- * then the delivery row is re-armed like a redelivery batch row, so the same event id and the body
- * fixed at its first attempt go out again, signed with the current secret. A pending delivery is
- * refused: it is still being delivered.
+ * Resends one settled event to one endpoint (the dashboard's "resend" in the delivery log): the
+ * same refusals as a redelivery (refuseRedelivery), then the delivery row is re-armed like a
+ * redelivery batch row, so the same event id and the body fixed at its first attempt go out again,
+ * signed with the current secret. A pending delivery is refused: it is still being delivered.
+ *
+ * The endpoint is read again under its row lock, like requestRedelivery does: a disable or a pause
+ * committed while the resend waits is seen, so a resend never re-arms a delivery for an endpoint
+ * that has just stopped delivering (issue 25, item 10).
  */
 export async function resendDelivery(
   db: Db,
   now: Date,
   settings: Pick<WebhookSettings, 'deliveryWindowMs'>,
-  endpoint: Pick<typeof webhookEndpoints.$inferSelect, 'id' | 'tenantId' | 'enabled' | 'deliveryState'>,
+  endpointRef: Pick<typeof webhookEndpoints.$inferSelect, 'id' | 'tenantId'>,
   eventId: string,
 ): Promise<{ eventId: string }> {
-  refuseRedelivery(endpoint);
   await db.transaction(async (tx) => {
+    const [endpoint] = await tx
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, endpointRef.id), eq(webhookEndpoints.tenantId, endpointRef.tenantId)))
+      .for('update');
+    if (!endpoint) throw WEBHOOK_ERRORS.ENDPOINT_NOT_FOUND({ endpointId: endpointRef.id });
+    refuseRedelivery(endpoint);
     const [delivery] = await tx
       .select()
       .from(webhookDeliveries)

@@ -1,0 +1,32 @@
+import type { ErrorTranslation } from './errors-en';
+
+export const errorsDe: ErrorTranslation = {
+  apiErrors: {
+    SESSION_TOKEN_REQUIRED: 'Dem Link fehlt der Sicherheitsschlüssel für diesen Schritt.',
+    ONE_TOKEN_REQUIRED: 'Der Link muss genau einen Sicherheitsschlüssel enthalten.',
+    HANDOFF_TOKEN_NOT_ALLOWED: 'Dieser Schritt ist nur auf dem Gerät möglich, auf dem die Verifizierung begonnen hat, nicht mit dem Link für das Smartphone.',
+    INVALID_SESSION_TOKEN: 'Der Sicherheitsschlüssel im Link gehört nicht zu dieser Verifizierung.',
+    INVALID_HANDOFF_TOKEN: 'Der Sicherheitsschlüssel im Smartphone-Link gehört nicht zu dieser Verifizierung.',
+    LINK_FIELD_INVALID: 'Ein Wert im Verifizierungslink ist zu lang, leer oder fehlerhaft.',
+    SESSION_NOT_FOUND: 'Der Dienst kennt diese Verifizierung nicht.',
+    SESSION_ALREADY_COMPLETED: 'Diese Verifizierung ist bereits abgeschlossen.',
+    SIMULATE_LIVE_SESSION: 'Ein Testergebnis kann nur in einer Sandbox-Sitzung gewählt werden.',
+    SESSION_BILLING_BLOCKED: 'Das Konto des Händlers erlaubt derzeit keine Prüfung.',
+    SESSION_RATE_LIMIT_EXCEEDED: 'Zu viele Anfragen für diese Verifizierung. Sie können es in {{seconds}} Sekunden erneut versuchen.',
+    BODY_TOO_LARGE: 'Die Anfrage war größer, als der Server annimmt.',
+    ROUTE_NOT_FOUND: 'Diese Seite ist nicht richtig mit dem Dienst verbunden.',
+    SERVICE_UNAVAILABLE: 'Der Dienst ist vorübergehend nicht verfügbar.',
+    INTERNAL_ERROR: 'Auf dem Server ist ein unerwarteter Fehler aufgetreten.',
+    NOT_MULTIPART: 'Die Bilder wurden in einer Form gesendet, die der Server nicht annimmt.',
+    MALFORMED_MULTIPART: 'Die Bilder sind unvollständig angekommen.',
+    IMAGE_TOO_LARGE: 'Ein Bild ist größer, als der Server annimmt.',
+    IMAGE_TOO_COMPLEX: 'Ein Bild konnte nicht rechtzeitig gelesen werden. Bitte nehmen Sie es erneut auf.',
+    SELFIE_REQUIRED: 'Für diese Verifizierung ist auch ein Selfie nötig, es wurde aber keines gesendet.',
+    DOCUMENT_FRONT_REQUIRED: 'Für diese Verifizierung ist auch ein Bild der Vorderseite des Führerscheins nötig, es wurde aber keines gesendet.',
+    CHECK_SESSION_EXPIRED: 'Die Zeit für diese Verifizierung ist abgelaufen.',
+    CHECK_IN_PROGRESS: 'Ihre Bilder werden bereits geprüft. Bitte warten Sie auf das Ergebnis.',
+    WRONG_CHECK: 'Diese Verifizierung erwartet einen anderen Schritt. Laden Sie die Seite neu, um fortzufahren.',
+    ENGINE_BUSY: 'Die Prüfung ist gerade stark ausgelastet. Bitte versuchen Sie es gleich noch einmal.',
+    ENGINE_TIMEOUT: 'Die Prüfung wurde nicht rechtzeitig fertig. Bitte versuchen Sie es gleich noch einmal.',
+  },
+};

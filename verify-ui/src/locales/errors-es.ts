@@ -1,0 +1,32 @@
+import type { ErrorTranslation } from './errors-en';
+
+export const errorsEs: ErrorTranslation = {
+  apiErrors: {
+    SESSION_TOKEN_REQUIRED: 'Al enlace le falta el código de seguridad para este paso.',
+    ONE_TOKEN_REQUIRED: 'El enlace debe llevar exactamente un código de seguridad.',
+    HANDOFF_TOKEN_NOT_ALLOWED: 'Este paso solo es posible en el dispositivo donde empezó la verificación, no con el enlace del móvil.',
+    INVALID_SESSION_TOKEN: 'El código de seguridad del enlace no corresponde a esta verificación.',
+    INVALID_HANDOFF_TOKEN: 'El código de seguridad del enlace del móvil no corresponde a esta verificación.',
+    LINK_FIELD_INVALID: 'Un valor del enlace de verificación es demasiado largo, está vacío o no tiene el formato correcto.',
+    SESSION_NOT_FOUND: 'El servicio no conoce esta verificación.',
+    SESSION_ALREADY_COMPLETED: 'Esta verificación ya se ha completado.',
+    SIMULATE_LIVE_SESSION: 'Solo se puede elegir un resultado de prueba en una sesión sandbox.',
+    SESSION_BILLING_BLOCKED: 'La cuenta del comercio no permite iniciar una comprobación en este momento.',
+    SESSION_RATE_LIMIT_EXCEEDED: 'Demasiadas solicitudes para esta verificación. Puedes volver a intentarlo dentro de {{seconds}} segundos.',
+    BODY_TOO_LARGE: 'La solicitud era más grande de lo que acepta el servidor.',
+    ROUTE_NOT_FOUND: 'Esta página no está bien conectada con el servicio.',
+    SERVICE_UNAVAILABLE: 'El servicio no está disponible temporalmente.',
+    INTERNAL_ERROR: 'Se ha producido un error inesperado en el servidor.',
+    NOT_MULTIPART: 'Las fotos se enviaron en un formato que el servidor no acepta.',
+    MALFORMED_MULTIPART: 'Las fotos llegaron incompletas.',
+    IMAGE_TOO_LARGE: 'Una foto es más grande de lo que acepta el servidor.',
+    IMAGE_TOO_COMPLEX: 'No se ha podido leer una foto a tiempo. Vuelve a hacerla.',
+    SELFIE_REQUIRED: 'Esta verificación también necesita un selfi, pero no se ha enviado ninguno.',
+    DOCUMENT_FRONT_REQUIRED: 'Esta verificación también necesita una foto del anverso del permiso de conducir, pero no se ha enviado.',
+    CHECK_SESSION_EXPIRED: 'El tiempo para esta verificación se ha agotado.',
+    CHECK_IN_PROGRESS: 'Tus fotos ya se están comprobando. Espera la respuesta.',
+    WRONG_CHECK: 'Esta verificación espera otro paso. Vuelve a cargar la página para continuar.',
+    ENGINE_BUSY: 'La comprobación está muy ocupada ahora mismo. Vuelve a intentarlo en un momento.',
+    ENGINE_TIMEOUT: 'La comprobación no ha terminado a tiempo. Vuelve a intentarlo en un momento.',
+  },
+};

@@ -1,0 +1,32 @@
+import type { ErrorTranslation } from './errors-en';
+
+export const errorsFr: ErrorTranslation = {
+  apiErrors: {
+    SESSION_TOKEN_REQUIRED: 'Il manque au lien le jeton de sécurité nécessaire à cette étape.',
+    ONE_TOKEN_REQUIRED: 'Le lien doit contenir exactement un jeton de sécurité.',
+    HANDOFF_TOKEN_NOT_ALLOWED: 'Cette étape n’est possible que sur l’appareil où la vérification a commencé, pas avec le lien pour le téléphone.',
+    INVALID_SESSION_TOKEN: 'Le jeton de sécurité du lien ne correspond pas à cette vérification.',
+    INVALID_HANDOFF_TOKEN: 'Le jeton de sécurité du lien pour le téléphone ne correspond pas à cette vérification.',
+    LINK_FIELD_INVALID: 'Une valeur du lien de vérification est trop longue, vide ou mal formée.',
+    SESSION_NOT_FOUND: 'Le service ne connaît pas cette vérification.',
+    SESSION_ALREADY_COMPLETED: 'Cette vérification est déjà terminée.',
+    SIMULATE_LIVE_SESSION: 'Un résultat de test ne peut être choisi que dans une session sandbox.',
+    SESSION_BILLING_BLOCKED: 'Le compte du marchand ne permet pas de lancer une vérification pour le moment.',
+    SESSION_RATE_LIMIT_EXCEEDED: 'Trop de requêtes pour cette vérification. Vous pourrez réessayer dans {{seconds}} secondes.',
+    BODY_TOO_LARGE: 'La requête dépassait la taille acceptée par le serveur.',
+    ROUTE_NOT_FOUND: 'Cette page n’est pas correctement reliée au service.',
+    SERVICE_UNAVAILABLE: 'Le service est temporairement indisponible.',
+    INTERNAL_ERROR: 'Une erreur inattendue s’est produite sur le serveur.',
+    NOT_MULTIPART: 'Les photos ont été envoyées sous une forme que le serveur n’accepte pas.',
+    MALFORMED_MULTIPART: 'Les photos sont arrivées incomplètes.',
+    IMAGE_TOO_LARGE: 'Une photo dépasse la taille acceptée par le serveur.',
+    IMAGE_TOO_COMPLEX: 'Une photo n’a pas pu être lue à temps. Veuillez la reprendre.',
+    SELFIE_REQUIRED: 'Cette vérification nécessite aussi un selfie, mais aucun n’a été envoyé.',
+    DOCUMENT_FRONT_REQUIRED: 'Cette vérification nécessite aussi une photo du recto du permis de conduire, mais elle n’a pas été envoyée.',
+    CHECK_SESSION_EXPIRED: 'Le temps imparti pour cette vérification est écoulé.',
+    CHECK_IN_PROGRESS: 'Vos photos sont déjà en cours de vérification. Veuillez attendre la réponse.',
+    WRONG_CHECK: 'Cette vérification attend une autre étape. Rechargez la page pour continuer.',
+    ENGINE_BUSY: 'La vérification est très sollicitée en ce moment. Veuillez réessayer dans un instant.',
+    ENGINE_TIMEOUT: 'La vérification ne s’est pas terminée à temps. Veuillez réessayer dans un instant.',
+  },
+};

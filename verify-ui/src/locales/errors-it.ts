@@ -1,0 +1,32 @@
+import type { ErrorTranslation } from './errors-en';
+
+export const errorsIt: ErrorTranslation = {
+  apiErrors: {
+    SESSION_TOKEN_REQUIRED: 'Al link manca il codice di sicurezza per questo passaggio.',
+    ONE_TOKEN_REQUIRED: 'Il link deve contenere esattamente un codice di sicurezza.',
+    HANDOFF_TOKEN_NOT_ALLOWED: 'Questo passaggio è possibile solo sul dispositivo in cui è iniziata la verifica, non con il link per lo smartphone.',
+    INVALID_SESSION_TOKEN: 'Il codice di sicurezza del link non appartiene a questa verifica.',
+    INVALID_HANDOFF_TOKEN: 'Il codice di sicurezza del link per lo smartphone non appartiene a questa verifica.',
+    LINK_FIELD_INVALID: 'Un valore del link di verifica è troppo lungo, vuoto o non valido.',
+    SESSION_NOT_FOUND: 'Il servizio non conosce questa verifica.',
+    SESSION_ALREADY_COMPLETED: 'Questa verifica è già stata completata.',
+    SIMULATE_LIVE_SESSION: 'Un risultato di prova si può scegliere solo in una sessione sandbox.',
+    SESSION_BILLING_BLOCKED: 'L’account dell’esercente non consente di avviare una verifica in questo momento.',
+    SESSION_RATE_LIMIT_EXCEEDED: 'Troppe richieste per questa verifica. Puoi riprovare tra {{seconds}} secondi.',
+    BODY_TOO_LARGE: 'La richiesta era più grande di quanto accetti il server.',
+    ROUTE_NOT_FOUND: 'Questa pagina non è collegata correttamente al servizio.',
+    SERVICE_UNAVAILABLE: 'Il servizio non è temporaneamente disponibile.',
+    INTERNAL_ERROR: 'Si è verificato un errore imprevisto sul server.',
+    NOT_MULTIPART: 'Le foto sono state inviate in una forma che il server non accetta.',
+    MALFORMED_MULTIPART: 'Le foto sono arrivate incomplete.',
+    IMAGE_TOO_LARGE: 'Una foto è più grande di quanto accetti il server.',
+    IMAGE_TOO_COMPLEX: 'Non è stato possibile leggere una foto in tempo. Scattala di nuovo.',
+    SELFIE_REQUIRED: 'Questa verifica richiede anche un selfie, ma non ne è stato inviato nessuno.',
+    DOCUMENT_FRONT_REQUIRED: 'Questa verifica richiede anche una foto del fronte della patente, ma non è stata inviata.',
+    CHECK_SESSION_EXPIRED: 'Il tempo per questa verifica è scaduto.',
+    CHECK_IN_PROGRESS: 'Le tue foto sono già in fase di controllo. Attendi la risposta.',
+    WRONG_CHECK: 'Questa verifica si aspetta un altro passaggio. Ricarica la pagina per continuare.',
+    ENGINE_BUSY: 'Il controllo è molto occupato in questo momento. Riprova tra un attimo.',
+    ENGINE_TIMEOUT: 'Il controllo non si è concluso in tempo. Riprova tra un attimo.',
+  },
+};

@@ -1,0 +1,32 @@
+import type { ErrorTranslation } from './errors-en';
+
+export const errorsPt: ErrorTranslation = {
+  apiErrors: {
+    SESSION_TOKEN_REQUIRED: 'Falta na ligação o código de segurança necessário para este passo.',
+    ONE_TOKEN_REQUIRED: 'A ligação tem de conter exatamente um código de segurança.',
+    HANDOFF_TOKEN_NOT_ALLOWED: 'Este passo só é possível no dispositivo onde a verificação começou, não com a ligação para o telemóvel.',
+    INVALID_SESSION_TOKEN: 'O código de segurança da ligação não pertence a esta verificação.',
+    INVALID_HANDOFF_TOKEN: 'O código de segurança da ligação para o telemóvel não pertence a esta verificação.',
+    LINK_FIELD_INVALID: 'Um valor da ligação de verificação é demasiado longo, está vazio ou tem um formato inválido.',
+    SESSION_NOT_FOUND: 'O serviço não conhece esta verificação.',
+    SESSION_ALREADY_COMPLETED: 'Esta verificação já foi concluída.',
+    SIMULATE_LIVE_SESSION: 'Só é possível escolher um resultado de teste numa sessão sandbox.',
+    SESSION_BILLING_BLOCKED: 'A conta do comerciante não permite iniciar uma verificação de momento.',
+    SESSION_RATE_LIMIT_EXCEEDED: 'Demasiados pedidos para esta verificação. Pode tentar novamente dentro de {{seconds}} segundos.',
+    BODY_TOO_LARGE: 'O pedido era maior do que o servidor aceita.',
+    ROUTE_NOT_FOUND: 'Esta página não está corretamente ligada ao serviço.',
+    SERVICE_UNAVAILABLE: 'O serviço está temporariamente indisponível.',
+    INTERNAL_ERROR: 'Ocorreu um erro inesperado no servidor.',
+    NOT_MULTIPART: 'As fotos foram enviadas num formato que o servidor não aceita.',
+    MALFORMED_MULTIPART: 'As fotos chegaram incompletas.',
+    IMAGE_TOO_LARGE: 'Uma foto é maior do que o servidor aceita.',
+    IMAGE_TOO_COMPLEX: 'Não foi possível ler uma foto a tempo. Tire-a novamente.',
+    SELFIE_REQUIRED: 'Esta verificação também precisa de uma selfie, mas não foi enviada nenhuma.',
+    DOCUMENT_FRONT_REQUIRED: 'Esta verificação também precisa de uma foto da frente da carta de condução, mas não foi enviada.',
+    CHECK_SESSION_EXPIRED: 'O tempo para esta verificação esgotou-se.',
+    CHECK_IN_PROGRESS: 'As suas fotos já estão a ser verificadas. Aguarde a resposta.',
+    WRONG_CHECK: 'Esta verificação espera outro passo. Recarregue a página para continuar.',
+    ENGINE_BUSY: 'A verificação está muito ocupada neste momento. Tente novamente daqui a pouco.',
+    ENGINE_TIMEOUT: 'A verificação não terminou a tempo. Tente novamente daqui a pouco.',
+  },
+};
