@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS = [
   'member.role_changed',
   'member.removed',
   'policy.changed',
+  'policy.two_factor_changed',
   'plan.changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

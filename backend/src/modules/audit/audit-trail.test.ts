@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import type { AuditEntryView } from '@ageverify/protocol';
 import { runCommand, type CommandContext } from '../../cli/commands';
 import { sha256Hex } from '../../crypto';
-import { auditLog, keyPairs } from '../../db/schema';
+import { auditLog, authUsers, keyPairs } from '../../db/schema';
 import { createTestContext, type TestContext } from '../../testing/test-app';
 import { TARGETS } from '../../testing/test-databases';
 import { Browser, invitationSecretFromOutbox, PASSWORD, signedIn } from '../dashboard/testing/dashboard-kit';
@@ -305,6 +305,22 @@ for (const target of TARGETS) {
       });
     });
 
+    test("an owner's change of the two-factor requirement is recorded (issue 23's policy, decision 0057)", async () => {
+      // The owner's own second factor, as enrolment leaves it (turning the requirement on needs it).
+      await ctx.database.db.update(authUsers).set({ twoFactorEnabled: true }).where(eq(authUsers.id, owner.user.userId));
+      await from(owner, OWNER_IP, 'PATCH', api('/two-factor-policy'), { required: true });
+      await from(owner, OWNER_IP, 'PATCH', api('/two-factor-policy'), { required: true });
+      await from(owner, OWNER_IP, 'PATCH', api('/two-factor-policy'), { required: false });
+      await ctx.database.db.update(authUsers).set({ twoFactorEnabled: false }).where(eq(authUsers.id, owner.user.userId));
+      const entries = await list('action=policy.two_factor_changed');
+      // The same value again is no change. (One clock time: the id orders ties, so order the pair here.)
+      for (const entry of entries) expect([entry.actor.email, entry.ip]).toEqual([owner.user.email, OWNER_IP]);
+      expect(entries.map((entry) => JSON.stringify(entry.changes)).sort()).toEqual([
+        JSON.stringify({ twoFactorRequired: { from: false, to: true } }),
+        JSON.stringify({ twoFactorRequired: { from: true, to: false } }),
+      ]);
+    });
+
     test('filters: an action or its group, an actor by kind, id or email, a date range; keyset pages', async () => {
       const all = await list('limit=200');
       expect(all.length).toBeGreaterThan(30);
@@ -319,7 +335,7 @@ for (const target of TARGETS) {
       expect((await list('action=key')).length).toBe(all.filter((entry) => entry.action.startsWith('key.')).length);
       expect((await list('action=key.revoked')).map((entry) => entry.actor.type).toSorted()).toEqual(['cli', 'user']);
       expect(await list(`actor=${owner.user.userId}`)).toEqual(await list(`actor=${encodeURIComponent(owner.user.email.toUpperCase())}`));
-      expect((await list('actor=system')).map((entry) => entry.action).toSorted()).toEqual(['domain.added', 'key.created', 'tenant.created']);
+      expect((await list('actor=system')).map((entry): string => entry.action).toSorted()).toEqual(['domain.added', 'key.created', 'tenant.created']);
       // Whole UTC days, `to` inclusive.
       expect((await list('from=2026-01-16')).every((entry) => entry.occurredAt === DAY_THREE.toISOString())).toBe(true);
       expect((await list('from=2026-01-16')).length).toBe(all.filter((entry) => entry.occurredAt === DAY_THREE.toISOString()).length);
