@@ -405,7 +405,7 @@ export const en = {
     nav: 'Audit trail',
     title: 'Audit trail',
     intro:
-      'Every change to this account: API keys, allowed domains, webhook endpoints, members and roles, verification policy and plan, with who made it, when and from which address. Secrets are never recorded. Entries are kept 400 days.',
+      'Every change to this account: API keys, allowed domains, webhook endpoints, members and roles, policies and plan, with who made it, when and from which address. Secrets are never recorded. Entries are kept 400 days.',
     notAllowed: 'Your role ({{role}}) cannot read the audit trail.',
     filters: 'Filter the audit trail',
     action: 'Change',
@@ -436,7 +436,7 @@ export const en = {
       domain: 'Allowed domains',
       endpoint: 'Webhook endpoints',
       member: 'Members and invitations',
-      policy: 'Verification policy',
+      policy: 'Policies',
       plan: 'Plan',
     },
     actions: {
@@ -466,7 +466,7 @@ export const en = {
         role_changed: 'Role changed',
         removed: 'Member removed',
       },
-      policy: { changed: 'Policy changed' },
+      policy: { changed: 'Verification policy changed', two_factor_changed: 'Two-factor requirement changed' },
       plan: { changed: 'Plan changed' },
     },
   },
