@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { SessionTrafficResponse, WebhookTrafficResponse } from '@ageverify/protocol';
 import { chartTable, deliveriesPerDayChart, funnelChart, latencyChart, SERIES_STYLES, sessionsPerDayChart } from './chart-model';
-import { initI18n } from './i18n';
+import { initI18n, type LanguagePage } from './i18n';
 
 const zero = { PENDING: 0, VERIFIED: 0, FAILED: 0, CANCELLED: 0, EXPIRED: 0 };
 const sessions: SessionTrafficResponse = {
@@ -42,7 +42,14 @@ const webhooks: WebhookTrafficResponse = {
   totals: { counts: { delivered: 3, undelivered: 1, pending: 0 }, total: 4, attempts: 7, failedAttempts: 2, latencyMedianMs: 35, latencyP95Ms: 400 },
 };
 
-beforeAll(() => initI18n({ documentElement: {}, title: '' } as unknown as Document));
+// An English browser with nothing stored: initI18n reads a LanguagePage (i18n.ts), not a bare Document.
+const ENGLISH_PAGE: LanguagePage = {
+  document: { title: '', documentElement: { lang: '' } },
+  navigator: { languages: ['en'] },
+  localStorage: { getItem: () => null, setItem: () => {} },
+};
+
+beforeAll(() => initI18n(ENGLISH_PAGE));
 
 describe('the table view carries every figure of the chart', () => {
   test('sessions per day: a row per day, a column per status, the day’s total last', () => {
