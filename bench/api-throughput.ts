@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { systemClock } from '../backend/src/clock';
 import { openPglite, openPostgres, type Database } from '../backend/src/db/database';
+import { systemAudit } from '../backend/src/modules/audit';
 import { createTenant, setRateLimits } from '../backend/src/modules/tenants/service';
 import { addEndpoint } from '../backend/src/modules/webhooks';
 import { startReceiver } from '../backend/src/modules/webhooks/testing/https-receiver';
@@ -53,7 +54,7 @@ interface Fixture {
 /** A tenant whose limits never interfere: the bench measures the path, not the rate limiter's 429. */
 async function provision(database: Database): Promise<Fixture> {
   const tenant = await createTenant(database.db, systemClock, { name: 'Bench', domains: ['bench.example.com'], sandbox: false });
-  await setRateLimits(database.db, tenant.tenantId, { create: 1_000_000, validate: 1_000_000 });
+  await setRateLimits(database.db, tenant.tenantId, { create: 1_000_000, validate: 1_000_000 }, systemAudit(systemClock.now()));
   return { tenantId: tenant.tenantId, publishableKey: tenant.publishableKey, secretKey: tenant.secretKey };
 }
 
@@ -163,6 +164,7 @@ try {
           systemClock,
           { allowedCidrs: LOOPBACK_ONLY, caFile: receiver.caFile },
           { tenantId: fixture.tenantId, url, events: ['session.started'], enabled: true },
+          systemAudit(systemClock.now()),
         );
         receiver.expectSecret('/bench', added.secret);
       };

@@ -32,6 +32,7 @@ import { rowsOf } from '../backend/src/db/rows-of';
 import { events } from '../backend/src/db/schema';
 import { silentLogger, createLogger } from '../backend/src/log';
 import { completeSession } from '../backend/src/modules/sessions/session-state';
+import { systemAudit } from '../backend/src/modules/audit';
 import { createTenant } from '../backend/src/modules/tenants/service';
 import { addEndpoint, createWebhookWorker } from '../backend/src/modules/webhooks';
 import { attemptDelivery } from '../backend/src/modules/webhooks/delivery/attempt';
@@ -73,12 +74,18 @@ const settings = webhookSettings({
 const tenant = await createTenant(main.db, clock, { name: 'Bench', domains: ['bench.example.com'], sandbox: false });
 const secrets: string[] = [];
 for (let i = 0; i < ENDPOINTS; i++) {
-  const added = await addEndpoint(main.db, clock, guard, {
-    tenantId: tenant.tenantId,
-    url: receiver.url(`/service-${i}`),
-    events: ['verification.completed'],
-    enabled: true,
-  });
+  const added = await addEndpoint(
+    main.db,
+    clock,
+    guard,
+    {
+      tenantId: tenant.tenantId,
+      url: receiver.url(`/service-${i}`),
+      events: ['verification.completed'],
+      enabled: true,
+    },
+    systemAudit(clock.now()),
+  );
   secrets.push(added.secret);
   receiver.expectSecret(`/service-${i}`, added.secret);
   receiver.expectSecret(`/pgboss-${i}`, added.secret);

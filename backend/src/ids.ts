@@ -27,6 +27,8 @@ export const ID_PREFIXES = {
   notice: 'ntc',
   email: 'eml',
   pendingSignup: 'psu',
+  /** An audit trail entry (modules/audit). */
+  audit: 'aud',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

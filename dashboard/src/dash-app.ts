@@ -160,6 +160,7 @@ export class DashApp extends LitElement {
       ['sessions', i18n.t('nav.sessions')],
       ['team', i18n.t('nav.team')],
       ...(can(membership.role, 'emails') ? ([['emails', i18n.t('nav.emails')]] as Array<[ScreenName, string]>) : []),
+      ...(can(membership.role, 'audit') ? ([['audit', i18n.t('audit.nav')]] as Array<[ScreenName, string]>) : []),
     ];
     // Held back: the account screen, where two-factor sign-in is turned on, is all there is.
     const items: Array<[ScreenName, string]> = held ? [['account', i18n.t('nav.account')]] : allItems;
@@ -205,6 +206,8 @@ export class DashApp extends LitElement {
         return html`<dash-emails .tenantId=${tenantId} .userRole=${role}></dash-emails>`;
       case 'account':
         return this.renderAccount(membership, held);
+      case 'audit':
+        return html`<dash-audit .tenantId=${tenantId} .userRole=${role}></dash-audit>`;
     }
   }
 

@@ -6,6 +6,7 @@
 import { i18n, initI18n } from './i18n';
 import { DashAccount } from './dash-account';
 import { DashApp } from './dash-app';
+import { DashAudit } from './dash-audit';
 import { DashChart } from './dash-chart';
 import { DashConfirm } from './dash-confirm';
 import { DashDeliveryLog } from './dash-delivery-log';
@@ -61,6 +62,7 @@ const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['dash-session-detail', DashSessionDetail],
   ['dash-team', DashTeam],
   ['dash-emails', DashEmails],
+  ['dash-audit', DashAudit],
   ['dash-app', DashApp],
 ];
 void initI18n().then(() => {

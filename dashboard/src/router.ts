@@ -4,7 +4,7 @@
  * sent outside the app use paths: `/dashboard/setup#token=…` (logged at boot) and
  * `/dashboard/invite#secret=…` (invitation emails).
  */
-export const SCREENS = ['overview', 'keys', 'domains', 'webhooks', 'sessions', 'team', 'emails', 'account'] as const;
+export const SCREENS = ['overview', 'keys', 'domains', 'webhooks', 'sessions', 'team', 'emails', 'account', 'audit'] as const;
 export type ScreenName = (typeof SCREENS)[number];
 
 export interface Route {

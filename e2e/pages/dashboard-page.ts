@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
-export type DashboardScreen = 'Overview' | 'API keys' | 'Allowed domains' | 'Webhooks' | 'Sessions' | 'Team' | 'Emails';
+export type DashboardScreen = 'Overview' | 'API keys' | 'Allowed domains' | 'Webhooks' | 'Sessions' | 'Team' | 'Emails' | 'Audit trail';
 
 /**
  * The tenant dashboard's frame (issue 12): the entry pages (setup, sign-in, invitation), the

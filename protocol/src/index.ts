@@ -14,5 +14,6 @@ export * from './checks';
 export * from './accounts';
 export * from './dashboard';
 export * from './roles';
+export * from './audit';
 export * from './two-factor';
 export * from './traffic';

@@ -5,8 +5,8 @@ import { can, decideMemberChange, PERMISSIONS, type MemberChange, type MemberCha
 describe('can', () => {
   // The whole table: a role that gains or loses a permission changes a row here.
   const table: Record<UserRole, Permission[]> = {
-    owner: ['read', 'integrate', 'keys', 'members', 'emails', 'signInPolicy'],
-    admin: ['read', 'integrate', 'keys', 'members', 'emails'],
+    owner: ['read', 'integrate', 'keys', 'members', 'emails', 'signInPolicy', 'audit'],
+    admin: ['read', 'integrate', 'keys', 'members', 'emails', 'audit'],
     developer: ['read', 'integrate'],
   };
   for (const role of USER_ROLES)

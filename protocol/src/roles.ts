@@ -17,6 +17,8 @@ export const PERMISSIONS = {
   emails: { roles: ['owner', 'admin'], action: 'read the email outbox' },
   /** The tenant's sign-in policy: requiring two-factor sign-in (issue 23, decision 0057). Owners only. */
   signInPolicy: { roles: ['owner'], action: 'change the sign-in policy' },
+  /** The audit trail (issue 23): it names members, their addresses and every security change (decision 0056). */
+  audit: { roles: ['owner', 'admin'], action: 'read the audit trail' },
 } as const satisfies Record<string, { roles: readonly UserRole[]; action: string }>;
 export type Permission = keyof typeof PERMISSIONS;
 

@@ -6,7 +6,19 @@
  * SHA-256 hashes (a database dump reveals no usable credential). Publishable keys are public by design.
  */
 import { sql } from 'drizzle-orm';
-import type { BillingBlock, CallbackStatus, EventKind, KeyType, SessionState, TenantStatus, UserRole, VerificationMode } from '@ageverify/protocol';
+import type {
+  AuditAction,
+  AuditActorType,
+  AuditChange,
+  BillingBlock,
+  CallbackStatus,
+  EventKind,
+  KeyType,
+  SessionState,
+  TenantStatus,
+  UserRole,
+  VerificationMode,
+} from '@ageverify/protocol';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** The checks that ran on a session and the thresholds they applied (modules/receipts/receipt-claims.ts). */
@@ -607,6 +619,32 @@ export const dashboardNotices = pgTable(
     resolvedAt: ts('resolved_at'),
   },
   (t) => [index('dashboard_notices_tenant_idx').on(t.tenantId, t.createdAt)],
+);
+
+/**
+ * The audit trail (issue 23; modules/audit, decision 0056): one row per change to a tenant's keys,
+ * domains, webhook endpoints, members, policy or plan, written in the change's own transaction.
+ * `changes` holds `{ field: { from, to } }` and never a secret (modules/audit/no-secrets.ts). The
+ * actor's id and email are copied, not referenced: an entry outlives the user it names.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    occurredAt: ts('occurred_at').notNull(),
+    actorType: text('actor_type').$type<AuditActorType>().notNull(),
+    actorUserId: text('actor_user_id'),
+    actorEmail: text('actor_email'),
+    ip: text('ip'),
+    action: text('action').$type<AuditAction>().notNull(),
+    targetId: text('target_id'),
+    targetLabel: text('target_label'),
+    changes: jsonb('changes').$type<Record<string, AuditChange>>().notNull(),
+  },
+  (t) => [index('audit_log_tenant_occurred_idx').on(t.tenantId, t.occurredAt, t.id), index('audit_log_occurred_idx').on(t.occurredAt)],
 );
 
 /**

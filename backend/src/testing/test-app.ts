@@ -19,7 +19,8 @@ export interface TestContext {
 
 export async function createTestContext(
   target: 'pglite' | 'postgres',
-  options: Pick<AppDeps, 'engine' | 'l1AgeMargin' | 'webhookGuard' | 'dashboardSignup' | 'databaseIdentity'> & Partial<Pick<AppDeps, 'publicBaseUrl'>> = {},
+  options: Pick<AppDeps, 'engine' | 'l1AgeMargin' | 'webhookGuard' | 'dashboardSignup' | 'databaseIdentity' | 'clientIp'> &
+    Partial<Pick<AppDeps, 'publicBaseUrl'>> = {},
 ): Promise<TestContext> {
   const database = await openTestDatabase(target);
   const clock = new ManualClock();

@@ -1,4 +1,5 @@
-/** CLI commands of a tenant's key pairs and allowed domains. */
+/** CLI commands of a tenant's key pairs and allowed domains; their changes are audited with actor "cli". */
+import { cliAudit } from '../../modules/audit';
 import { addDomain, createKeyPair, listDomains, listKeyPairs, removeDomain, renameKeyPair, requireTenant, revokeKeyPair } from '../../modules/tenants/service';
 import { defineCommand } from '../command-table';
 
@@ -10,7 +11,7 @@ export const KEY_COMMANDS = [
     summary: 'A new key pair (the secret key is shown once).',
     options: { tenant, sandbox: { type: 'flag' }, label: { type: 'string', value: 'TEXT', help: 'a name for the pair, at most 100 characters' } },
     async run({ db, clock }, values) {
-      const pair = await createKeyPair(db, clock, values.tenant, values.sandbox, values.label);
+      const pair = await createKeyPair(db, clock, values.tenant, values.sandbox, values.label, cliAudit(clock));
       return { pairId: pair.pairId, label: pair.label, publishableKey: pair.publishableKey, secretKey: pair.secretKey, sandbox: pair.sandbox };
     },
   }),
@@ -18,8 +19,8 @@ export const KEY_COMMANDS = [
     command: 'keys rename',
     summary: "Sets a key pair's label (an empty TEXT removes it).",
     options: { tenant, pair: { type: 'string', required: true, value: 'ID' }, label: { type: 'string', required: true, value: 'TEXT' } },
-    async run({ db }, values) {
-      const row = await renameKeyPair(db, values.tenant, values.pair, values.label);
+    async run({ db, clock }, values) {
+      const row = await renameKeyPair(db, values.tenant, values.pair, values.label, cliAudit(clock));
       return { pairId: row.id, label: row.label };
     },
   }),
@@ -35,13 +36,13 @@ export const KEY_COMMANDS = [
       pair: { type: 'string', required: true, value: 'ID' },
       'publishable-only': { type: 'flag', help: 'revokes only the publishable key; the secret key still validates' },
     },
-    run: ({ db, clock }, values) => revokeKeyPair(db, clock, values.tenant, values.pair, values['publishable-only'] ? 'publishable' : 'pair'),
+    run: ({ db, clock }, values) => revokeKeyPair(db, clock, values.tenant, values.pair, values['publishable-only'] ? 'publishable' : 'pair', cliAudit(clock)),
   }),
   defineCommand({
     command: 'domains add|remove',
     options: { tenant, domain: { type: 'string', required: true, value: 'HOST', help: 'HOST, or *.parent.example for its subdomains' } },
     run: ({ db, clock }, values, verb) =>
-      verb === 'add' ? addDomain(db, clock, values.tenant, values.domain) : removeDomain(db, values.tenant, values.domain),
+      verb === 'add' ? addDomain(db, clock, values.tenant, values.domain, cliAudit(clock)) : removeDomain(db, values.tenant, values.domain, cliAudit(clock)),
   }),
   defineCommand({
     command: 'domains list',

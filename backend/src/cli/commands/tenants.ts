@@ -1,4 +1,5 @@
-/** CLI commands of the tenant itself: create, suspend/activate, verification policy, rate limits, plan. */
+/** CLI commands of the tenant itself: create, suspend/activate, verification policy, rate limits, plan; audited with actor "cli". */
+import { cliAudit } from '../../modules/audit';
 import { createTenant, setPlan, setPolicy, setRateLimits, setTenantStatus } from '../../modules/tenants/service';
 import { defineCommand } from '../command-table';
 
@@ -16,7 +17,13 @@ export const TENANT_COMMANDS = [
       password: { type: 'string', value: 'P', help: "the owner's password (at least 10 characters)" },
     },
     async run({ db, clock }, { name, domain, sandbox, owner, password }) {
-      const result = await createTenant(db, clock, { name, domains: domain ?? [], sandbox, owner: owner ? { email: owner, password: password! } : undefined });
+      const result = await createTenant(db, clock, {
+        name,
+        domains: domain ?? [],
+        sandbox,
+        owner: owner ? { email: owner, password: password! } : undefined,
+        audit: cliAudit(clock),
+      });
       return {
         tenantId: result.tenantId,
         pairId: result.pairId,
@@ -31,7 +38,7 @@ export const TENANT_COMMANDS = [
     command: 'tenant suspend|activate',
     summary: "A suspended tenant's keys answer 403.",
     options: { tenant },
-    run: ({ db }, values, verb) => setTenantStatus(db, values.tenant, verb === 'suspend' ? 'suspended' : 'active'),
+    run: ({ db, clock }, values, verb) => setTenantStatus(db, values.tenant, verb === 'suspend' ? 'suspended' : 'active', cliAudit(clock)),
   }),
   defineCommand({
     command: 'policy set',
@@ -44,20 +51,25 @@ export const TENANT_COMMANDS = [
       'legal-minimum-age': { type: 'integer', help: 'from 13 to 99' },
       'step-up': { type: 'boolean', help: 'an inconclusive face estimate continues with an ID document' },
     },
-    run: ({ db }, values) =>
-      setPolicy(db, values.tenant, {
-        verificationMode: values.mode,
-        challengeAge: values['challenge-age'] ?? undefined,
-        faceMatchEnabled: values['face-match'],
-        legalMinimumAge: values['legal-minimum-age'] ?? undefined,
-        stepUpAllowed: values['step-up'],
-      }),
+    run: ({ db, clock }, values) =>
+      setPolicy(
+        db,
+        values.tenant,
+        {
+          verificationMode: values.mode,
+          challengeAge: values['challenge-age'] ?? undefined,
+          faceMatchEnabled: values['face-match'],
+          legalMinimumAge: values['legal-minimum-age'] ?? undefined,
+          stepUpAllowed: values['step-up'],
+        },
+        cliAudit(clock),
+      ),
   }),
   defineCommand({
     command: 'rate-limit set',
     summary: 'Requests per minute for this tenant; "default" restores the default.',
     options: { tenant, create: { type: 'integer', keyword: 'default' }, validate: { type: 'integer', keyword: 'default' } },
-    run: ({ db }, values) => setRateLimits(db, values.tenant, { create: values.create, validate: values.validate }),
+    run: ({ db, clock }, values) => setRateLimits(db, values.tenant, { create: values.create, validate: values.validate }, cliAudit(clock)),
   }),
   defineCommand({
     command: 'plan set',
@@ -70,13 +82,18 @@ export const TENANT_COMMANDS = [
       'sandbox-allowance': { type: 'count', keyword: 'unlimited', help: 'sandbox sessions per month' },
       'portal-url': { type: 'string', value: 'URL', help: 'https:// page where the tenant settles billing' },
     },
-    run: ({ db }, values) =>
-      setPlan(db, values.tenant, {
-        code: values.code,
-        active: values.active,
-        monthlyAllowance: values.monthly,
-        sandboxAllowance: values['sandbox-allowance'],
-        portalUrl: values['portal-url'],
-      }),
+    run: ({ db, clock }, values) =>
+      setPlan(
+        db,
+        values.tenant,
+        {
+          code: values.code,
+          active: values.active,
+          monthlyAllowance: values.monthly,
+          sandboxAllowance: values['sandbox-allowance'],
+          portalUrl: values['portal-url'],
+        },
+        cliAudit(clock),
+      ),
   }),
 ];

@@ -1,4 +1,5 @@
-/** CLI commands of webhook endpoints: configuration, test and resume, redelivery, health, attempts, notices. */
+/** CLI commands of webhook endpoints: configuration, test and resume, redelivery, health, attempts, notices; changes audited with actor "cli". */
+import { cliAudit } from '../../modules/audit';
 import { listNotices } from '../../modules/notifications/dashboard-notices';
 import { listEmails } from '../../modules/notifications/email-outbox';
 import { requireTenant } from '../../modules/tenants/service';
@@ -35,7 +36,13 @@ export const WEBHOOK_COMMANDS = [
       disabled: { type: 'flag' },
     },
     run: ({ db, clock, guard }, values) =>
-      addEndpoint(db, clock, guard, { tenantId: values.tenant, url: values.url, events: values.events, pairId: values.pair, enabled: !values.disabled }),
+      addEndpoint(
+        db,
+        clock,
+        guard,
+        { tenantId: values.tenant, url: values.url, events: values.events, pairId: values.pair, enabled: !values.disabled },
+        cliAudit(clock),
+      ),
   }),
   defineCommand({
     command: 'webhooks list',
@@ -45,7 +52,7 @@ export const WEBHOOK_COMMANDS = [
   defineCommand({
     command: 'webhooks remove',
     options: { tenant, endpoint },
-    run: ({ db }, values) => removeEndpoint(db, values.tenant, values.endpoint),
+    run: ({ db, clock }, values) => removeEndpoint(db, values.tenant, values.endpoint, cliAudit(clock)),
   }),
   defineCommand({
     command: 'webhooks edit',
@@ -56,25 +63,30 @@ export const WEBHOOK_COMMANDS = [
       events,
       pair: { type: 'string', value: 'ID|none', help: '"none": events of every key pair' },
     },
-    run: ({ db, guard }, values) =>
-      updateEndpoint(db, guard, {
-        tenantId: values.tenant,
-        endpointId: values.endpoint,
-        url: values.url,
-        events: values.events,
-        pairId: values.pair === undefined ? undefined : values.pair === 'none' ? null : values.pair,
-      }),
+    run: ({ db, clock, guard }, values) =>
+      updateEndpoint(
+        db,
+        guard,
+        {
+          tenantId: values.tenant,
+          endpointId: values.endpoint,
+          url: values.url,
+          events: values.events,
+          pairId: values.pair === undefined ? undefined : values.pair === 'none' ? null : values.pair,
+        },
+        cliAudit(clock),
+      ),
   }),
   defineCommand({
     command: 'webhooks enable|disable',
     options: { tenant, endpoint },
-    run: ({ db, clock }, values, verb) => setEndpointEnabled(db, clock, values.tenant, values.endpoint, verb === 'enable'),
+    run: ({ db, clock }, values, verb) => setEndpointEnabled(db, clock, values.tenant, values.endpoint, verb === 'enable', cliAudit(clock)),
   }),
   defineCommand({
     command: 'webhooks test',
     summary: 'Sends a signed test event; resumes a paused endpoint on 2xx.',
     options: { tenant, endpoint },
-    run: (ctx, values) => testEndpoint(ctx, values.tenant, values.endpoint),
+    run: (ctx, values) => testEndpoint(ctx, values.tenant, values.endpoint, cliAudit(ctx.clock)),
   }),
   defineCommand({
     command: 'webhooks redeliver',
@@ -130,6 +142,7 @@ export const WEBHOOK_COMMANDS = [
       events: { ...events, required: true },
       secret: { type: 'string', required: true, value: 'S' },
     },
-    run: ({ db, guard }, values) => setLegacyWebhook(db, guard, { tenantId: values.tenant, url: values.url, secret: values.secret, events: values.events }),
+    run: ({ db, clock, guard }, values) =>
+      setLegacyWebhook(db, guard, { tenantId: values.tenant, url: values.url, secret: values.secret, events: values.events }, cliAudit(clock)),
   }),
 ];

@@ -18,6 +18,7 @@ import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import { authInvitations, authMembers, authOrganizations, authSessions, tenants } from '../../db/schema';
 import type { AppError } from '../../errors/app-error';
+import { createdFields, recordAudit, userAudit } from '../audit';
 import { createTenant } from '../tenants/service';
 import { checkNewAccount, checkNewPassword, findUserByEmail, hashPassword, insertMember, insertUser } from '../tenants/accounts';
 import type { AuthSource } from './auth';
@@ -172,6 +173,8 @@ export function authRoutes(deps: AuthRouteDeps) {
   const { db, clock, auth } = deps;
   const authSecret = betterAuthSecret(deps.serverSecret);
   const ipOf = (request: Request) => deps.clientIp?.(request) ?? 'unknown';
+  /** The address the audit trail records (none rather than a made-up one). */
+  const auditIpOf = (request: Request) => deps.clientIp?.(request) ?? null;
 
   /** Signs the new account in through better-auth, so the session and cookies are its own. */
   const signIn = async (email: string, password: string, request: Request) => {
@@ -264,7 +267,7 @@ export function authRoutes(deps: AuthRouteDeps) {
           let created: Awaited<ReturnType<typeof createTenantWithOwner>>;
           try {
             if (await anyTenantExists(db)) throw DASHBOARD_ERRORS.SETUP_ALREADY_DONE();
-            created = await createTenantWithOwner(body);
+            created = await createTenantWithOwner(body, auditIpOf(request));
           } catch (error) {
             if (!DASHBOARD_ERRORS.SETUP_ALREADY_DONE.is(error)) await restoreSetupToken(db, body.token);
             throw error;
@@ -307,7 +310,7 @@ export function authRoutes(deps: AuthRouteDeps) {
           // The password is checked here: counted like a sign-in, per address and per client.
           const taken = await reserveAttempt(db, passwordCheckKeys(pending.email, ipOf(request)), clock.now());
           if ('retryAfterSeconds' in taken) throw rateLimited(taken.retryAfterSeconds);
-          const { created, email } = await finishSignup(deps, pending, body.password);
+          const { created, email } = await finishSignup(deps, pending, body.password, auditIpOf(request));
           await releaseAttempt(db, taken);
           return withCookies(201, withSandboxPair(created), await signIn(email, body.password, request));
         },
@@ -339,14 +342,14 @@ export function authRoutes(deps: AuthRouteDeps) {
           const result: AcceptInvitationResponse = { tenantId: invitation.tenantId };
           if (signedIn) {
             if (signedIn.email.toLowerCase() !== invitation.email.toLowerCase()) throw DASHBOARD_ERRORS.INVITATION_OTHER_ACCOUNT({ email: invitation.email });
-            await acceptInto(db, clock, invitation, signedIn.id, null);
+            await acceptInto(db, clock, invitation, signedIn.id, null, auditIpOf(request));
             return result;
           }
           if (existing) throw DASHBOARD_ERRORS.INVITATION_NEEDS_SIGN_IN({ email: invitation.email });
           if (!body.password) throw DASHBOARD_ERRORS.INVITATION_NEEDS_PASSWORD();
           // The account is always for the invited address: the body carries no email to choose.
           checkNewAccount(invitation.email, body.password);
-          await acceptInto(db, clock, invitation, null, { password: body.password, name: body.name });
+          await acceptInto(db, clock, invitation, null, { password: body.password, name: body.name }, auditIpOf(request));
           return withCookies(200, result, await signIn(invitation.email, body.password, request));
         },
         {
@@ -375,12 +378,14 @@ export function authRoutes(deps: AuthRouteDeps) {
       })
   );
 
-  function createTenantWithOwner(body: { tenantName: string; email: string; password: string; name?: string }) {
+  function createTenantWithOwner(body: { tenantName: string; email: string; password: string; name?: string }, ip: string | null) {
     return createTenant(db, clock, {
       name: body.tenantName,
       domains: [],
       sandbox: true,
       owner: { email: body.email, password: body.password, name: body.name },
+      // The person setting up is the owner this creates: they are the entries' actor.
+      audit: { actor: 'owner', ip, at: clock.now() },
     });
   }
 }
@@ -421,9 +426,17 @@ async function openInvitation(db: Db, secret: string): Promise<OpenInvitation> {
 
 /**
  * Accepting: the invitation turns `accepted` only if it is still pending (a conditional update:
- * one use), and the membership (and, for a new person, the account) commit with it.
+ * one use), and the membership (and, for a new person, the account) and its audit entry, the
+ * invitee as actor, commit with it.
  */
-async function acceptInto(db: Db, clock: Clock, invitation: OpenInvitation, userId: string | null, account: { password: string; name?: string } | null) {
+async function acceptInto(
+  db: Db,
+  clock: Clock,
+  invitation: OpenInvitation,
+  userId: string | null,
+  account: { password: string; name?: string } | null,
+  ip: string | null,
+) {
   const passwordHash = account ? await hashPassword(account.password) : null;
   const now = clock.now();
   await db.transaction(async (tx) => {
@@ -440,5 +453,12 @@ async function acceptInto(db: Db, clock: Clock, invitation: OpenInvitation, user
       .where(and(eq(authMembers.organizationId, invitation.tenantId), eq(authMembers.userId, memberUserId)));
     if (already) throw DASHBOARD_ERRORS.ALREADY_MEMBER({ email: invitation.email });
     await insertMember(tx, invitation.tenantId, memberUserId, invitation.role, now);
+    await recordAudit(tx, userAudit({ id: memberUserId, email: invitation.email }, ip, now), {
+      tenantId: invitation.tenantId,
+      action: 'member.joined',
+      targetId: memberUserId,
+      targetLabel: invitation.email,
+      changes: createdFields({ email: invitation.email, role: invitation.role, invitationId: invitation.id }),
+    });
   });
 }

@@ -8,15 +8,19 @@
  * - `access.member(tenantId, need)`: the caller's membership of that tenant, read from the database
  *   on each call (404 when not a member: another tenant is never revealed), the tenant's two-factor
  *   policy (403 TWO_FACTOR_REQUIRED for a member who can manage keys and has no second factor yet:
- *   issue 23, decision 0057) and the role check (403 naming the role).
+ *   issue 23, decision 0057) and the role check (403 naming the role), and the audit context of the
+ *   changes the caller makes there: who, from which address (the socket's peer, as the sign-in
+ *   limits see it), when (modules/audit).
  */
 import { Elysia } from 'elysia';
 import { and, eq } from 'drizzle-orm';
 import { can, mustEnrolTwoFactor, PERMISSIONS, type Permission } from '@ageverify/protocol';
+import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import { authMembers, tenants } from '../../db/schema';
 import { DASHBOARD_ERRORS } from './errors';
 import { TENANT_ERRORS } from '../tenants/errors';
+import { userAudit } from '../audit';
 import type { AuthSource } from './auth';
 import { AUTH_BASE_PATH, DASHBOARD_API_PREFIX } from './paths';
 
@@ -35,8 +39,11 @@ export interface SignedInUser {
 
 export interface AccessDeps {
   db: Db;
+  clock: Clock;
   auth: AuthSource;
   publicBaseUrl: string;
+  /** The client's address (main.ts: Bun's requestIP); absent in-process (tests), then entries carry none. */
+  clientIp?: (request: Request) => string | null;
 }
 
 /** The CSRF rule on its own (also used by tests to name what is refused). */
@@ -84,8 +91,10 @@ export function dashboardAccess(deps: AccessDeps) {
         if (mustEnrolTwoFactor({ role: membership.role, tenantRequiresTwoFactor: membership.requireTwoFactor, userHasTwoFactor: signedIn.twoFactorEnabled }))
           throw DASHBOARD_ERRORS.TWO_FACTOR_REQUIRED({ role: membership.role });
         if (!can(membership.role, need)) throw DASHBOARD_ERRORS.ROLE_FORBIDDEN({ role: membership.role, action: PERMISSIONS[need].action });
-        return { user: signedIn, role: membership.role, memberId: membership.id, tenantId };
+        return { user: signedIn, role: membership.role, memberId: membership.id, tenantId, audit: auditBy(signedIn) };
       };
-      return { access: { session, user, member } };
+      /** Who changes what this request changes: the signed-in user, from the request's address, now. */
+      const auditBy = (signedIn: SignedInUser) => userAudit(signedIn, deps.clientIp?.(request) ?? null, deps.clock.now());
+      return { access: { session, user, member, auditBy } };
     });
 }

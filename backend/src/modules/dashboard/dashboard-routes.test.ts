@@ -18,8 +18,9 @@ import { startReceiver, type Receiver } from '../webhooks/testing/https-receiver
 import { fakeResolver, LOOPBACK_ONLY } from '../webhooks/testing/testbed';
 import { webhookSettings } from '../webhooks/settings';
 import { Browser, invitationSecretFromOutbox, signedIn } from './testing/dashboard-kit';
+import { TEST_AUDIT } from '../audit/testing/audit-kit';
 
-type Need = 'read' | 'integrate' | 'keys' | 'members' | 'emails';
+type Need = 'read' | 'integrate' | 'keys' | 'members' | 'emails' | 'audit';
 interface Route {
   method: string;
   path: string;
@@ -59,12 +60,15 @@ const ROUTES: Route[] = [
   { method: 'DELETE', path: '/members/usr_x', need: 'members' },
   { method: 'GET', path: '/stats/sessions', need: 'read' },
   { method: 'GET', path: '/stats/webhooks', need: 'read' },
+  { method: 'GET', path: '/audit', need: 'audit' },
+  { method: 'GET', path: '/audit/export?format=csv', need: 'audit' },
 ];
 
 const DEVELOPER_REFUSAL: Partial<Record<Need, string>> = {
   keys: 'Your role (developer) cannot manage API keys',
   members: 'Your role (developer) cannot manage members and invitations',
   emails: 'Your role (developer) cannot read the email outbox',
+  audit: 'Your role (developer) cannot read the audit trail',
 };
 
 for (const target of TARGETS) {
@@ -88,7 +92,7 @@ for (const target of TARGETS) {
       tenantA = shopA.tenantId;
       shopKey = shopA.secretKey;
       // A sandbox pair for "Try it", which a developer may use but not create (the test below).
-      await createKeyPair(ctx.database.db, ctx.clock, tenantA, true);
+      await createKeyPair(ctx.database.db, ctx.clock, tenantA, true, undefined, TEST_AUDIT);
       tenantB = (await ctx.tenant({ name: 'Shop B' })).tenantId;
       owner = await signedIn(ctx, tenantA, 'owner');
       developer = await signedIn(ctx, tenantA, 'developer');
@@ -119,7 +123,7 @@ for (const target of TARGETS) {
       }
     });
 
-    test('developer: 403 on keys, members and the email outbox; reads and integration allowed', async () => {
+    test('developer: 403 on keys, members, the email outbox and the audit trail; reads and integration allowed', async () => {
       for (const route of ROUTES) {
         const response = await developer.call(route.method, api(tenantA, route.path), route.body);
         const refusal = DEVELOPER_REFUSAL[route.need];

@@ -15,6 +15,8 @@ export interface TenantRouteDeps {
   /** Webhook destination rules (the same as the CLI's and every delivery attempt's). */
   guard: GuardOptions;
   webhookSettings: WebhookSettings;
+  /** The client's address, for the audit trail (dashboard-access.ts); main.ts reads it from Bun's server. */
+  clientIp?: (request: Request) => string | null;
 }
 
 /** Keyset cursors: opaque to the client, `[createdAt ISO, id]` inside. */

@@ -3,7 +3,8 @@
  * JSON under /dashboard/api, separate from the merchant API, never with CORS headers. Routes per
  * area: auth-routes.ts (better-auth, setup, sign-up, invitations, me), tenant-routes.ts (overview,
  * domains, emails, try-it), keys-routes.ts, webhook-routes.ts, session-routes.ts, member-routes.ts,
- * two-factor-policy-routes.ts, traffic-routes.ts (the charts' figures).
+ * two-factor-policy-routes.ts, traffic-routes.ts (the charts' figures), audit-routes.ts (the audit
+ * trail, issue 23).
  * Every tenant route checks the caller's membership and role on each call (dashboard-access.ts).
  */
 import { Elysia } from 'elysia';
@@ -12,6 +13,7 @@ import type { Db } from '../../db/database';
 import type { GuardOptions } from '../webhooks/destinations/destination-guard';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks/settings';
 import type { DashboardAuth } from './auth';
+import { auditRoutes } from './audit-routes';
 import { authRoutes } from './auth-routes';
 import { keysRoutes } from './keys-routes';
 import { memberRoutes } from './member-routes';
@@ -50,5 +52,6 @@ export function dashboardRoutes(deps: DashboardDeps) {
     .use(sessionRoutesForDashboard(routeDeps))
     .use(memberRoutes(routeDeps))
     .use(twoFactorPolicyRoutes(routeDeps))
-    .use(trafficRoutes(routeDeps));
+    .use(trafficRoutes(routeDeps))
+    .use(auditRoutes(routeDeps));
 }

@@ -45,8 +45,8 @@ export function keysRoutes(deps: TenantRouteDeps) {
     .post(
       '/keys',
       async ({ params, body, access, set }): Promise<CreateKeyPairResponse> => {
-        await access.member(params.tenantId, 'keys');
-        const pair = await createKeyPair(db, clock, params.tenantId, body.sandbox, body.label);
+        const me = await access.member(params.tenantId, 'keys');
+        const pair = await createKeyPair(db, clock, params.tenantId, body.sandbox, body.label, me.audit);
         set.status = 201;
         return { pairId: pair.pairId, label: pair.label, sandbox: pair.sandbox, publishableKey: pair.publishableKey, secretKey: pair.secretKey };
       },
@@ -55,16 +55,16 @@ export function keysRoutes(deps: TenantRouteDeps) {
     .patch(
       '/keys/:pairId',
       async ({ params, body, access }): Promise<KeyPairView> => {
-        await access.member(params.tenantId, 'keys');
-        return pairView(await renameKeyPair(db, params.tenantId, params.pairId, body.label));
+        const me = await access.member(params.tenantId, 'keys');
+        return pairView(await renameKeyPair(db, params.tenantId, params.pairId, body.label, me.audit));
       },
       { body: t.Object({ label: labelField }) },
     )
     .post(
       '/keys/:pairId/revoke',
       async ({ params, body, access }): Promise<KeyPairView> => {
-        await access.member(params.tenantId, 'keys');
-        await revokeKeyPair(db, clock, params.tenantId, params.pairId, body.only ?? 'pair');
+        const me = await access.member(params.tenantId, 'keys');
+        await revokeKeyPair(db, clock, params.tenantId, params.pairId, body.only ?? 'pair', me.audit);
         const [row] = await db
           .select()
           .from(keyPairs)

@@ -1,11 +1,13 @@
 /**
- * Members and invitations (issue 12, Deliver 2). Invitations go through better-auth's organization
- * plugin with the caller's own session (its permission checks apply on top of ours); the invitation
- * email goes to our outbox (auth.ts sendInvitationEmail). Who may change whom is protocol's
- * `decideMemberChange` (owner/admin only; an admin can neither remove nor demote an owner, nor make
- * one; the last owner stays). Role changes and removals are written here in one guarded statement
- * each (tenants/accounts.ts), not through better-auth's read-then-write, so two concurrent demotions
- * cannot leave a tenant without an owner.
+ * Members and invitations (issue 12, Deliver 2). Invitations are made through better-auth's
+ * organization plugin with the caller's own session (its permission checks apply on top of ours);
+ * the invitation email goes to our outbox (auth.ts sendInvitationEmail). Who may change whom is
+ * protocol's `decideMemberChange` (owner/admin only; an admin can neither remove nor demote an
+ * owner, nor make one; the last owner stays). Role changes and removals are written here in one
+ * guarded statement each (tenants/accounts.ts), not through better-auth's read-then-write, so two
+ * concurrent demotions cannot leave a tenant without an owner; cancelling an invitation is one
+ * guarded statement too. Each commits with its audit entry (issue 23); an invitation's entry follows
+ * better-auth's own write, which no transaction of ours can hold (decision 0056).
  */
 import { Elysia, t } from 'elysia';
 import { and, desc, eq } from 'drizzle-orm';
@@ -21,6 +23,7 @@ import {
   type RemoveMemberResponse,
 } from '@ageverify/protocol';
 import { authInvitations, authMembers, authUsers } from '../../db/schema';
+import { changedFields, createdFields, recordAudit, removedFields } from '../audit';
 import { ownerCount, removeMemberKeepingAnOwner, setMemberRoleKeepingAnOwner } from '../tenants/accounts';
 import { dashboardAccess } from './dashboard-access';
 import type { TenantRouteDeps } from './deps';
@@ -92,7 +95,7 @@ export function memberRoutes(deps: TenantRouteDeps) {
     .post(
       '/invitations',
       async ({ params, body, access, request, set }): Promise<InvitationView> => {
-        await access.member(params.tenantId, 'members');
+        const me = await access.member(params.tenantId, 'members');
         const email = body.email.trim().toLowerCase();
         const [already] = await db
           .select({ id: authMembers.id })
@@ -104,19 +107,38 @@ export function memberRoutes(deps: TenantRouteDeps) {
           (await auth()).api.createInvitation({ headers: request.headers, body: { email, role: body.role, organizationId: params.tenantId, resend: true } }),
         );
         const [row] = await db.select().from(authInvitations).where(eq(authInvitations.id, created.id));
+        // better-auth committed the invitation; its entry follows (a resend is recorded again).
+        await recordAudit(db, me.audit, {
+          tenantId: params.tenantId,
+          action: 'member.invited',
+          targetId: row!.id,
+          targetLabel: row!.email,
+          changes: createdFields({ email: row!.email, role: row!.role }),
+        });
         set.status = 201;
         return invitationView(row!);
       },
       { body: t.Object({ email: t.String({ maxLength: 254 }), role: t.Union(INVITABLE_ROLES.map((r) => t.Literal(r))) }) },
     )
-    .delete('/invitations/:invitationId', async ({ params, access, request }) => {
-      await access.member(params.tenantId, 'members');
-      const [row] = await db
-        .select()
-        .from(authInvitations)
-        .where(and(eq(authInvitations.id, params.invitationId), eq(authInvitations.organizationId, params.tenantId), eq(authInvitations.status, 'pending')));
-      if (!row) throw DASHBOARD_ERRORS.INVITATION_NOT_FOUND({ invitationId: params.invitationId });
-      await viaBetterAuth(async () => (await auth()).api.cancelInvitation({ headers: request.headers, body: { invitationId: row.id } }));
+    .delete('/invitations/:invitationId', async ({ params, access }) => {
+      const me = await access.member(params.tenantId, 'members');
+      // The role check above is the one better-auth's cancel would make (invitation:cancel is owner/admin).
+      const row = await db.transaction(async (tx) => {
+        const [cancelled] = await tx
+          .update(authInvitations)
+          .set({ status: 'canceled' })
+          .where(and(eq(authInvitations.id, params.invitationId), eq(authInvitations.organizationId, params.tenantId), eq(authInvitations.status, 'pending')))
+          .returning();
+        if (!cancelled) throw DASHBOARD_ERRORS.INVITATION_NOT_FOUND({ invitationId: params.invitationId });
+        await recordAudit(tx, me.audit, {
+          tenantId: params.tenantId,
+          action: 'member.invitation_cancelled',
+          targetId: cancelled.id,
+          targetLabel: cancelled.email,
+          changes: changedFields({ status: 'pending' }, { status: 'canceled' }),
+        });
+        return cancelled;
+      });
       return { invitationId: row.id, status: 'canceled' as const };
     })
     .patch(
@@ -125,7 +147,20 @@ export function memberRoutes(deps: TenantRouteDeps) {
         const me = await access.member(params.tenantId, 'members');
         const target = await memberOf(params.tenantId, params.userId);
         await refuseMemberChange(params.tenantId, me.role, target.member.role, { role: body.role });
-        const done = await setMemberRoleKeepingAnOwner(db, params.tenantId, target.member.id, body.role);
+        const done = await db.transaction(async (tx) => {
+          const updated = await setMemberRoleKeepingAnOwner(tx, params.tenantId, target.member.id, body.role);
+          const changes = changedFields({ role: target.member.role }, { role: body.role });
+          if (updated && Object.keys(changes).length > 0) {
+            await recordAudit(tx, me.audit, {
+              tenantId: params.tenantId,
+              action: 'member.role_changed',
+              targetId: params.userId,
+              targetLabel: target.email,
+              changes,
+            });
+          }
+          return updated;
+        });
         if (done === null) throw DASHBOARD_ERRORS.MEMBER_NOT_FOUND({ userId: params.userId });
         if (!done) throw DASHBOARD_ERRORS.LAST_OWNER();
         return view(await memberOf(params.tenantId, params.userId));
@@ -136,7 +171,19 @@ export function memberRoutes(deps: TenantRouteDeps) {
       const me = await access.member(params.tenantId, 'members');
       const target = await memberOf(params.tenantId, params.userId);
       await refuseMemberChange(params.tenantId, me.role, target.member.role, 'remove');
-      const done = await removeMemberKeepingAnOwner(db, params.tenantId, target.member.id);
+      const done = await db.transaction(async (tx) => {
+        const gone = await removeMemberKeepingAnOwner(tx, params.tenantId, target.member.id);
+        if (gone) {
+          await recordAudit(tx, me.audit, {
+            tenantId: params.tenantId,
+            action: 'member.removed',
+            targetId: params.userId,
+            targetLabel: target.email,
+            changes: removedFields({ email: target.email, role: target.member.role }),
+          });
+        }
+        return gone;
+      });
       if (done === null) throw DASHBOARD_ERRORS.MEMBER_NOT_FOUND({ userId: params.userId });
       if (!done) throw DASHBOARD_ERRORS.LAST_OWNER();
       return { userId: params.userId, removed: true };

@@ -5,7 +5,6 @@
  */
 import { Elysia, t } from 'elysia';
 import { and, asc, count, desc, eq, gte, lt, ne, or, type SQL } from 'drizzle-orm';
-import { stringify } from 'csv-stringify/sync';
 import {
   DASHBOARD_SESSION_STATUSES,
   type DashboardSessionStatus,
@@ -14,6 +13,7 @@ import {
   type SessionSummary,
 } from '@ageverify/protocol';
 import { events, sessions } from '../../db/schema';
+import { csvDocument } from '../../http/csv';
 import { issueReceipt } from '../receipts/service';
 import { SESSION_ERRORS } from '../sessions/errors';
 import { dashboardAccess } from './dashboard-access';
@@ -46,17 +46,6 @@ function exportRange(from: string, to: string): { start: Date; end: Date } | nul
   if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime()) || start >= end) return null;
   if (start.toISOString().slice(0, 10) !== from || (end.getTime() - start.getTime()) / DAY_MS > EXPORT_MAX_DAYS) return null;
   return { start, end };
-}
-
-/**
- * A spreadsheet opens a cell that starts with = + - @ (or a tab or carriage return) as a formula;
- * externalUserId is the merchant's customers' input, so such a value is written with a leading '
- * (OWASP, "CSV injection").
- */
-function cell(value: string | number | boolean | null): string {
-  if (value === null) return '';
-  const text = String(value);
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
 function statusOf(row: Pick<typeof sessions.$inferSelect, 'state' | 'outcome'>): DashboardSessionStatus {
@@ -135,13 +124,14 @@ export function sessionRoutesForDashboard(deps: TenantRouteDeps) {
           const [{ total }] = (await db.select({ total: count() }).from(sessions).where(inRange)) as [{ total: number }];
           if (Number(total) > EXPORT_MAX_ROWS) throw DASHBOARD_ERRORS.EXPORT_TOO_LARGE({ count: Number(total), max: EXPORT_MAX_ROWS });
           const rows = await db.select().from(sessions).where(inRange).orderBy(desc(sessions.createdAt), desc(sessions.id));
+          // externalUserId is the merchant's customers' input: csvDocument defuses formulas.
           const records = rows.map((row) => {
             const view = summary(row);
-            return CSV_COLUMNS.map((column) => cell(view[column]));
+            return CSV_COLUMNS.map((column) => view[column]);
           });
           set.headers['content-type'] = 'text/csv; charset=utf-8';
           set.headers['content-disposition'] = `attachment; filename="sessions-${query.from}-to-${query.to}.csv"`;
-          return stringify([[...CSV_COLUMNS], ...records], { record_delimiter: 'windows' });
+          return csvDocument(CSV_COLUMNS, records);
         },
         { query: t.Object({ from: t.String({ maxLength: 10 }), to: t.String({ maxLength: 10 }) }) },
       )

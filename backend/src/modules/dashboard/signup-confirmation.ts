@@ -122,7 +122,8 @@ export async function openSignup(db: Db, clock: Clock, secret: string) {
  * created first (the unique email makes a second use fail there), then every pending sign-up of
  * that address is dropped; a crash in between leaves a link that answers "sign in instead".
  */
-export async function finishSignup(deps: { db: Db; clock: Clock }, pending: Awaited<ReturnType<typeof openSignup>>, password: string) {
+/** `ip`: the client's address, for the new tenant's audit entries (its owner is their actor). */
+export async function finishSignup(deps: { db: Db; clock: Clock }, pending: Awaited<ReturnType<typeof openSignup>>, password: string, ip: string | null) {
   if (!(await verifyPassword(password, pending.passwordHash))) throw DASHBOARD_ERRORS.SIGNUP_PASSWORD_MISMATCH();
   if (await findUserByEmail(deps.db, pending.email)) {
     await deps.db.delete(pendingSignups).where(eq(pendingSignups.email, pending.email));
@@ -133,6 +134,7 @@ export async function finishSignup(deps: { db: Db; clock: Clock }, pending: Awai
     domains: [],
     sandbox: true,
     owner: { email: pending.email, password, name: pending.name ?? undefined },
+    audit: { actor: 'owner', ip, at: deps.clock.now() },
   });
   await deps.db.delete(pendingSignups).where(eq(pendingSignups.email, pending.email));
   return { created, email: pending.email };

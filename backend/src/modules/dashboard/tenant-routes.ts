@@ -55,17 +55,17 @@ export function tenantRoutes(deps: TenantRouteDeps) {
     .post(
       '/domains',
       async ({ params, body, access, set }): Promise<AddDomainResponse> => {
-        await access.member(params.tenantId, 'integrate');
+        const me = await access.member(params.tenantId, 'integrate');
         // A pasted URL is stored as its host; the answer says what was stored (issue 23).
-        const added = await addDomain(db, clock, params.tenantId, body.domain);
+        const added = await addDomain(db, clock, params.tenantId, body.domain, me.audit);
         set.status = 201;
         return { domain: added.domain, reducedFrom: added.reducedFrom, domains: added.domains };
       },
       { body: t.Object({ domain: t.String({ maxLength: 300 }) }) },
     )
     .delete('/domains/:domain', async ({ params, access }): Promise<DomainsResponse> => {
-      await access.member(params.tenantId, 'integrate');
-      await removeDomain(db, params.tenantId, decodeURIComponent(params.domain));
+      const me = await access.member(params.tenantId, 'integrate');
+      await removeDomain(db, params.tenantId, decodeURIComponent(params.domain), me.audit);
       return { domains: await listDomains(db, params.tenantId) };
     })
     .get('/emails', async ({ params, access }): Promise<EmailsResponse> => {
@@ -95,7 +95,7 @@ export function tenantRoutes(deps: TenantRouteDeps) {
         .orderBy(keyPairs.createdAt)
         .limit(1);
       if (!pair && !can(me.role, 'keys')) throw DASHBOARD_ERRORS.TRY_IT_NEEDS_SANDBOX_KEYS({ role: me.role });
-      const pairId = pair?.id ?? (await createKeyPair(db, clock, tenant.id, true)).pairId;
+      const pairId = pair?.id ?? (await createKeyPair(db, clock, tenant.id, true, null, me.audit)).pairId;
       const domains = await listDomains(db, tenant.id);
       // The dashboard's own host is an allowed return for try-it sessions, whatever the tenant's domains.
       const created = await createSession(

@@ -15,6 +15,7 @@ import { createKeyPair } from '../tenants/service';
 import type { EngineFindings } from '../engine/model';
 import { signedIn } from './testing/dashboard-kit';
 import { periodOf } from './traffic-stats';
+import { TEST_AUDIT } from '../audit/testing/audit-kit';
 
 type Json = Record<string, any>;
 
@@ -123,7 +124,7 @@ for (const target of TARGETS) {
       const live = await ctx.tenant({ sandbox: false });
       tenantId = live.tenantId;
       liveKey = live.secretKey;
-      sandboxKey = (await createKeyPair(ctx.database.db, ctx.clock, tenantId, true)).secretKey;
+      sandboxKey = (await createKeyPair(ctx.database.db, ctx.clock, tenantId, true, undefined, TEST_AUDIT)).secretKey;
       owner = await signedIn(ctx, tenantId, 'owner');
       const other = await ctx.tenant({ sandbox: true, name: 'Other Shop' });
       otherTenantId = other.tenantId;

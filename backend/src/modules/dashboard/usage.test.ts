@@ -7,6 +7,7 @@ import { createKeyPair } from '../tenants/service';
 import { createTestContext, type TestContext } from '../../testing/test-app';
 import { TARGETS } from '../../testing/test-databases';
 import { signedIn } from './testing/dashboard-kit';
+import { TEST_AUDIT } from '../audit/testing/audit-kit';
 
 for (const target of TARGETS) {
   describe(`dashboard usage [${target}]`, () => {
@@ -23,7 +24,7 @@ for (const target of TARGETS) {
       const live = await ctx.tenant({ sandbox: false });
       tenantId = live.tenantId;
       liveKey = live.secretKey;
-      sandboxKey = (await createKeyPair(ctx.database.db, ctx.clock, tenantId, true)).secretKey;
+      sandboxKey = (await createKeyPair(ctx.database.db, ctx.clock, tenantId, true, undefined, TEST_AUDIT)).secretKey;
       owner = await signedIn(ctx, tenantId, 'owner');
     });
     afterAll(() => ctx.close());

@@ -63,14 +63,14 @@ export function webhookRoutes(deps: TenantRouteDeps) {
     .post(
       '',
       async ({ params, body, access, set }) => {
-        await access.member(params.tenantId, 'integrate');
-        const created = await addEndpoint(db, clock, guard, {
-          tenantId: params.tenantId,
-          url: body.url,
-          events: body.events,
-          pairId: body.pairId ?? undefined,
-          enabled: true,
-        });
+        const me = await access.member(params.tenantId, 'integrate');
+        const created = await addEndpoint(
+          db,
+          clock,
+          guard,
+          { tenantId: params.tenantId, url: body.url, events: body.events, pairId: body.pairId ?? undefined, enabled: true },
+          me.audit,
+        );
         set.status = 201;
         return { endpoint: await oneView(params.tenantId, created.endpointId), secret: created.secret };
       },
@@ -79,8 +79,8 @@ export function webhookRoutes(deps: TenantRouteDeps) {
     .patch(
       '/:endpointId',
       async ({ params, body, access }): Promise<Endpoint> => {
-        await access.member(params.tenantId, 'integrate');
-        await updateEndpoint(db, guard, { tenantId: params.tenantId, endpointId: params.endpointId, ...body });
+        const me = await access.member(params.tenantId, 'integrate');
+        await updateEndpoint(db, guard, { tenantId: params.tenantId, endpointId: params.endpointId, ...body }, me.audit);
         return oneView(params.tenantId, params.endpointId);
       },
       {
@@ -92,27 +92,27 @@ export function webhookRoutes(deps: TenantRouteDeps) {
       },
     )
     .post('/:endpointId/enable', async ({ params, access }): Promise<Endpoint> => {
-      await access.member(params.tenantId, 'integrate');
-      await setEndpointEnabled(db, clock, params.tenantId, params.endpointId, true);
+      const me = await access.member(params.tenantId, 'integrate');
+      await setEndpointEnabled(db, clock, params.tenantId, params.endpointId, true, me.audit);
       return oneView(params.tenantId, params.endpointId);
     })
     .post('/:endpointId/disable', async ({ params, access }): Promise<Endpoint> => {
-      await access.member(params.tenantId, 'integrate');
-      await setEndpointEnabled(db, clock, params.tenantId, params.endpointId, false);
+      const me = await access.member(params.tenantId, 'integrate');
+      await setEndpointEnabled(db, clock, params.tenantId, params.endpointId, false, me.audit);
       return oneView(params.tenantId, params.endpointId);
     })
     .delete('/:endpointId', async ({ params, access }): Promise<RemoveEndpointResponse> => {
-      await access.member(params.tenantId, 'integrate');
-      await removeEndpoint(db, params.tenantId, params.endpointId);
+      const me = await access.member(params.tenantId, 'integrate');
+      await removeEndpoint(db, params.tenantId, params.endpointId, me.audit);
       return { endpointId: params.endpointId, removed: true };
     })
     .post('/:endpointId/rotate-secret', async ({ params, access }): Promise<RotateSecretResponse> => {
-      await access.member(params.tenantId, 'integrate');
-      return rotateSecret(db, params.tenantId, params.endpointId);
+      const me = await access.member(params.tenantId, 'integrate');
+      return rotateSecret(db, params.tenantId, params.endpointId, me.audit);
     })
     .post('/:endpointId/test-and-resume', async ({ params, access }): Promise<TestAndResumeResponse> => {
-      await access.member(params.tenantId, 'integrate');
-      const result = await testEndpoint(actionDeps, params.tenantId, params.endpointId);
+      const me = await access.member(params.tenantId, 'integrate');
+      const result = await testEndpoint(actionDeps, params.tenantId, params.endpointId, me.audit);
       return {
         ok: result.delivered,
         status: result.statusCode,

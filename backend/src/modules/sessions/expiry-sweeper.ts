@@ -10,6 +10,7 @@
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import { describeError, type Logger } from '../../log';
+import { purgeExpiredAuditEntries } from '../audit';
 import { deleteClosedWindows } from '../rate-limits/rate-limiter';
 import { purgeExpiredIdempotencyKeys } from '../idempotency/service';
 import { issueDueReceipts, type ReceiptDeps } from '../receipts/service';
@@ -55,6 +56,8 @@ export function startSweeper(deps: { db: Db; clock: Clock; logger: Logger; inter
         await deleteClosedWindows(deps.db, now);
         // Idempotency-Key results are kept 24 h (issue 15, item 4).
         await purgeExpiredIdempotencyKeys(deps.db, now);
+        // Audit entries are kept 400 days (modules/audit/retention.ts, decision 0056).
+        await purgeExpiredAuditEntries(deps.db, now);
         // Receipts not yet issued by a validation (issue 24): a crash after a completion loses none.
         if (deps.receipts) await issueDueReceipts(deps.receipts);
         if (count > 0) deps.logger.info('sessions expired', { count });

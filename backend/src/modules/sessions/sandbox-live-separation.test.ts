@@ -10,6 +10,7 @@ import { TARGETS } from '../../testing/test-databases';
 import { createTestContext, type TestContext } from '../../testing/test-app';
 import { sessions } from '../../db/schema';
 import { createKeyPair } from '../tenants/service';
+import { TEST_AUDIT } from '../audit/testing/audit-kit';
 
 type Json = Record<string, any>;
 
@@ -26,7 +27,7 @@ for (const target of TARGETS) {
       const tenant = await ctx.tenant({ sandbox: false });
       tenantId = tenant.tenantId;
       live = tenant;
-      sandbox = await createKeyPair(ctx.database.db, ctx.clock, tenantId, true);
+      sandbox = await createKeyPair(ctx.database.db, ctx.clock, tenantId, true, undefined, TEST_AUDIT);
     });
     afterAll(() => ctx.close());
 

@@ -11,6 +11,7 @@ import { createTestContext, type TestContext } from '../../testing/test-app';
 import { events, keyPairs, sessions } from '../../db/schema';
 import { addDomain, revokeKeyPair, setPlan, setPolicy, setRateLimits, setTenantStatus } from '../tenants/service';
 import { sweepExpiredSessions } from './expiry-sweeper';
+import { TEST_AUDIT } from '../audit/testing/audit-kit';
 
 type Tenant = Awaited<ReturnType<TestContext['tenant']>>;
 type Json = Record<string, any>;
@@ -108,10 +109,10 @@ for (const target of TARGETS) {
 
       test('403 insufficient permissions: a suspended account', async () => {
         const suspended = await fresh();
-        await setTenantStatus(ctx.database.db, suspended.tenantId, 'suspended');
+        await setTenantStatus(ctx.database.db, suspended.tenantId, 'suspended', TEST_AUDIT);
         const body = await errorOf(await create(suspended.publishableKey), 403);
         expect(body.message).toStartWith('Insufficient permissions');
-        await setTenantStatus(ctx.database.db, suspended.tenantId, 'active');
+        await setTenantStatus(ctx.database.db, suspended.tenantId, 'active', TEST_AUDIT);
         expect((await create(suspended.publishableKey)).status).toBe(201);
       });
 
@@ -122,7 +123,7 @@ for (const target of TARGETS) {
 
       test('429 rate limit, with the rate-limit headers', async () => {
         const limited = await fresh();
-        await setRateLimits(ctx.database.db, limited.tenantId, { create: 2 });
+        await setRateLimits(ctx.database.db, limited.tenantId, { create: 2 }, TEST_AUDIT);
         await create(limited.publishableKey);
         await create(limited.publishableKey);
         const response = await create(limited.publishableKey);
@@ -135,7 +136,7 @@ for (const target of TARGETS) {
 
       test('503 SESSION_LAUNCH_CONFIGURATION_UNAVAILABLE when the secret key has no active paired publishable key', async () => {
         const half = await fresh();
-        await revokeKeyPair(ctx.database.db, ctx.clock, half.tenantId, half.pairId, 'publishable');
+        await revokeKeyPair(ctx.database.db, ctx.clock, half.tenantId, half.pairId, 'publishable', TEST_AUDIT);
         const body = await errorOf(await create(half.secretKey), 503);
         expect(body.code).toBe('SESSION_LAUNCH_CONFIGURATION_UNAVAILABLE');
         expect(body).not.toHaveProperty('verifyUrl');
@@ -181,9 +182,9 @@ for (const target of TARGETS) {
 
       test('revoked keys: 401 (whole pair; publishable key only)', async () => {
         const pair = await fresh();
-        await revokeKeyPair(ctx.database.db, ctx.clock, pair.tenantId, pair.pairId, 'publishable');
+        await revokeKeyPair(ctx.database.db, ctx.clock, pair.tenantId, pair.pairId, 'publishable', TEST_AUDIT);
         expect((await create(pair.publishableKey)).status).toBe(401);
-        await revokeKeyPair(ctx.database.db, ctx.clock, pair.tenantId, pair.pairId, 'pair');
+        await revokeKeyPair(ctx.database.db, ctx.clock, pair.tenantId, pair.pairId, 'pair', TEST_AUDIT);
         expect((await validate(pair.secretKey, { sessionId: 'ses_x' })).status).toBe(401);
       });
 
@@ -204,7 +205,7 @@ for (const target of TARGETS) {
           ['http://127.0.0.1/return', 201],
         ];
         for (const [returnUrl, status] of cases) expect([returnUrl, (await create(d.publishableKey, { returnUrl })).status]).toEqual([returnUrl, status]);
-        await addDomain(ctx.database.db, ctx.clock, d.tenantId, 'www.shop.example.com');
+        await addDomain(ctx.database.db, ctx.clock, d.tenantId, 'www.shop.example.com', TEST_AUDIT);
         expect((await create(d.publishableKey, { returnUrl: 'https://www.shop.example.com/x' })).status).toBe(201);
       });
     });
@@ -305,7 +306,7 @@ for (const target of TARGETS) {
 
       test('policy fields: trusted overrides with sk_, only stricter with pk_ (docs/sessions-api.md)', async () => {
         const strict = await fresh();
-        await setPolicy(ctx.database.db, strict.tenantId, { verificationMode: 'L2', challengeAge: 30, faceMatchEnabled: true });
+        await setPolicy(ctx.database.db, strict.tenantId, { verificationMode: 'L2', challengeAge: 30, faceMatchEnabled: true }, TEST_AUDIT);
         const viewOf = async (session: Json) =>
           ctx.json(await ctx.request('POST', '/api/v1/verify/session', { body: { sessionId: session.sessionId, sessionToken: session.sessionToken } }));
         const loose = { verificationMode: 'L1', challengeAge: 25, faceMatchEnabled: false };
@@ -367,7 +368,7 @@ for (const target of TARGETS) {
         ['SANDBOX_LIMIT_REACHED', true, { sandboxAllowance: 1 }],
       ] as const)('%s: the session is created (201) with billingBlock; no check can start', async (code, sandbox, plan) => {
         const b = await fresh({ sandbox });
-        await setPlan(ctx.database.db, b.tenantId, { ...plan, portalUrl: 'https://billing.example.com/portal' });
+        await setPlan(ctx.database.db, b.tenantId, { ...plan, portalUrl: 'https://billing.example.com/portal' }, TEST_AUDIT);
         if (code !== 'SUBSCRIPTION_REQUIRED') expect((await created(b.publishableKey)).billingBlock).toBeUndefined();
         const session = await created(b.publishableKey);
         expect(session.billingBlock).toMatchObject({ code, message: expect.any(String), portalUrl: 'https://billing.example.com/portal' });
@@ -508,7 +509,7 @@ for (const target of TARGETS) {
         'POST /sessions/create: 300 per 60 s per account, all keys of the account in one bucket',
         async () => {
           const r = await fresh();
-          const second = await (await import('../tenants/service')).createKeyPair(ctx.database.db, ctx.clock, r.tenantId, true);
+          const second = await (await import('../tenants/service')).createKeyPair(ctx.database.db, ctx.clock, r.tenantId, true, undefined, TEST_AUDIT);
           // Start at the beginning of a window so the 301 requests fall in one.
           ctx.clock.set(new Date(Math.ceil(ctx.clock.now().getTime() / 60_000) * 60_000));
           for (let i = 0; i < 300; i++) {
@@ -547,7 +548,7 @@ for (const target of TARGETS) {
 
       test('per-tenant overrides ("higher limits by arrangement")', async () => {
         const r = await fresh();
-        await setRateLimits(ctx.database.db, r.tenantId, { create: 500 });
+        await setRateLimits(ctx.database.db, r.tenantId, { create: 500 }, TEST_AUDIT);
         const response = await create(r.publishableKey);
         expect(response.headers.get('x-ratelimit-limit')).toBe('500');
         expect(response.headers.get('x-ratelimit-remaining')).toBe('499');

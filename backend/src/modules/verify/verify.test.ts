@@ -5,6 +5,7 @@ import { TARGETS } from '../../testing/test-databases';
 import { createTestContext, type TestContext } from '../../testing/test-app';
 import { events } from '../../db/schema';
 import { setPolicy } from '../tenants/service';
+import { TEST_AUDIT } from '../audit/testing/audit-kit';
 
 type Json = Record<string, any>;
 
@@ -42,7 +43,7 @@ for (const target of TARGETS) {
       expect(before).toMatchObject({ verificationMode: 'L2', challengeAge: 30, legalMinimumAge: 18 });
 
       const other = await ctx.tenant({ name: 'Older Shop' });
-      await setPolicy(ctx.database.db, other.tenantId, { legalMinimumAge: 21 });
+      await setPolicy(ctx.database.db, other.tenantId, { legalMinimumAge: 21 }, TEST_AUDIT);
       const created = await ctx.json(
         await ctx.request('POST', '/api/v1/sessions/create', {
           key: other.publishableKey,

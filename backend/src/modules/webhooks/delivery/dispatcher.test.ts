@@ -17,6 +17,7 @@ import { testEndpoint } from '../endpoints/test-endpoint';
 import { createTestbed, driveToPaused, type Testbed } from '../testing/testbed';
 import { attemptDelivery } from './attempt';
 import { createDispatcher } from './dispatcher';
+import { TEST_AUDIT } from '../../audit/testing/audit-kit';
 
 const SEC = 1000;
 const MIN = 60 * SEC;
@@ -219,7 +220,7 @@ for (const target of TARGETS) {
         const queued = await bed.complete((await bed.session()).sessionId);
         await bed.run();
         bed.receiver.expectSecret(newPath, secret);
-        await updateEndpoint(bed.database.db, bed.guard, { tenantId: bed.tenantId, endpointId, url: bed.receiver.url(newPath) });
+        await updateEndpoint(bed.database.db, bed.guard, { tenantId: bed.tenantId, endpointId, url: bed.receiver.url(newPath) }, TEST_AUDIT);
         const later = await bed.complete((await bed.session()).sessionId);
         await bed.settle();
         expect(bed.receiver.requests(oldPath).map((r) => r.eventId)).toEqual([queued, queued]);
@@ -310,7 +311,7 @@ for (const target of TARGETS) {
         const missed = await bed.complete((await bed.session()).sessionId);
         bed.receiver.script(path, [], { status: 200 });
         const before = bed.receiver.requests(path).length;
-        const resumed = await testEndpoint({ db: bed.database.db, clock: bed.clock, guard: bed.guard }, bed.tenantId, endpointId);
+        const resumed = await testEndpoint({ db: bed.database.db, clock: bed.clock, guard: bed.guard }, bed.tenantId, endpointId, TEST_AUDIT);
         expect(resumed).toMatchObject({ delivered: true, resumed: true, state: 'active' });
         await bed.settle();
         const after = bed.receiver.requests(path).slice(before);
@@ -327,12 +328,17 @@ for (const target of TARGETS) {
         const legacyTenant = await createTenant(db, bed.clock, { name: 'Legacy', domains: ['legacy.example.com'], sandbox: false });
         const path = fresh('rule12-legacy');
         const legacySecret = 'legacy-shared-secret-v0';
-        await setLegacyWebhook(db, bed.guard, {
-          tenantId: legacyTenant.tenantId,
-          url: bed.receiver.url(path),
-          secret: legacySecret,
-          events: ['verification.completed'],
-        });
+        await setLegacyWebhook(
+          db,
+          bed.guard,
+          {
+            tenantId: legacyTenant.tenantId,
+            url: bed.receiver.url(path),
+            secret: legacySecret,
+            events: ['verification.completed'],
+          },
+          TEST_AUDIT,
+        );
         bed.receiver.expectSecret(path, legacySecret);
         const legacyBed = { ...bed, tenantId: legacyTenant.tenantId, pairId: legacyTenant.pairId };
         const sessionIn = async () => {
@@ -347,12 +353,18 @@ for (const target of TARGETS) {
         expect(bed.receiver.requests(path)[0]!.serviceSignatureValid).toBe(true);
         // The first endpoint migrates the legacy configuration: two endpoints now, legacy columns cleared.
         const newPath = fresh('rule12-new');
-        const created = await addEndpoint(db, bed.clock, bed.guard, {
-          tenantId: legacyTenant.tenantId,
-          url: bed.receiver.url(newPath),
-          events: ['verification.completed'],
-          enabled: true,
-        });
+        const created = await addEndpoint(
+          db,
+          bed.clock,
+          bed.guard,
+          {
+            tenantId: legacyTenant.tenantId,
+            url: bed.receiver.url(newPath),
+            events: ['verification.completed'],
+            enabled: true,
+          },
+          TEST_AUDIT,
+        );
         bed.receiver.expectSecret(newPath, created.secret);
         expect(created.migratedLegacyEndpointId).toBeDefined();
         const migrated = await bed.endpointRow(created.migratedLegacyEndpointId!);
@@ -371,18 +383,35 @@ for (const target of TARGETS) {
         const db = bed.database.db;
         const { createTenant } = await import('../../tenants/service');
         const t = await createTenant(db, bed.clock, { name: 'Limits', domains: ['limits.example.com'], sandbox: false });
-        await setLegacyWebhook(db, bed.guard, { tenantId: t.tenantId, url: bed.receiver.url('/limits-legacy'), secret: 's', events: ['session.started'] });
+        await setLegacyWebhook(
+          db,
+          bed.guard,
+          { tenantId: t.tenantId, url: bed.receiver.url('/limits-legacy'), secret: 's', events: ['session.started'] },
+          TEST_AUDIT,
+        );
         await createSessionFor(bed, t.tenantId, t.pairId); // materialises the legacy row
         for (let i = 0; i < 19; i++)
-          await addEndpoint(db, bed.clock, bed.guard, {
-            tenantId: t.tenantId,
-            url: bed.receiver.url(`/limits-${i}`),
-            events: ['session.started'],
-            enabled: false,
-          });
+          await addEndpoint(
+            db,
+            bed.clock,
+            bed.guard,
+            {
+              tenantId: t.tenantId,
+              url: bed.receiver.url(`/limits-${i}`),
+              events: ['session.started'],
+              enabled: false,
+            },
+            TEST_AUDIT,
+          );
         // 19 + the migrated legacy endpoint = 20: the 21st is refused.
         await expect(
-          addEndpoint(db, bed.clock, bed.guard, { tenantId: t.tenantId, url: bed.receiver.url('/limits-x'), events: ['session.started'], enabled: false }),
+          addEndpoint(
+            db,
+            bed.clock,
+            bed.guard,
+            { tenantId: t.tenantId, url: bed.receiver.url('/limits-x'), events: ['session.started'], enabled: false },
+            TEST_AUDIT,
+          ),
         ).rejects.toThrow(/already has 20 webhook endpoints/);
         await db.update(webhookEndpoints).set({ enabled: false }).where(eq(webhookEndpoints.tenantId, t.tenantId));
       });

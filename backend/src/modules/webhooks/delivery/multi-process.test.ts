@@ -25,6 +25,7 @@ import type { WebhookSettings } from '../settings';
 import { startReceiver, type Receiver } from '../testing/https-receiver';
 import { createTestbed, fakeResolver, LOOPBACK_ONLY, type Testbed } from '../testing/testbed';
 import type { ChildConfig } from '../testing/worker-process';
+import { TEST_AUDIT } from '../../audit/testing/audit-kit';
 
 const CHILD = join(import.meta.dir, '..', 'testing', 'worker-process.ts');
 const FAST: Partial<WebhookSettings> = {
@@ -195,12 +196,18 @@ for (const target of TARGETS) {
       let pairId: string;
       const where: Pick<ChildConfig, 'databaseUrl' | 'dataDir'> = {};
       if (bed) {
-        const added = await addEndpoint(bed.database.db, bed.clock, guard, {
-          tenantId: bed.tenantId,
-          url: receiver.url(path),
-          events: ['verification.completed'],
-          enabled: true,
-        });
+        const added = await addEndpoint(
+          bed.database.db,
+          bed.clock,
+          guard,
+          {
+            tenantId: bed.tenantId,
+            url: receiver.url(path),
+            events: ['verification.completed'],
+            enabled: true,
+          },
+          TEST_AUDIT,
+        );
         receiver.expectSecret(path, added.secret);
         ({ tenantId, pairId } = bed);
         where.databaseUrl = bed.database.url!;
@@ -209,12 +216,18 @@ for (const target of TARGETS) {
         const database = await openPglite(dataDir!);
         const clock = new ManualClock(new Date());
         const tenant = await createTenant(database.db, clock, { name: 'Crash', domains: ['c.example.com'], sandbox: false });
-        const added = await addEndpoint(database.db, clock, guard, {
-          tenantId: tenant.tenantId,
-          url: receiver.url(path),
-          events: ['verification.completed'],
-          enabled: true,
-        });
+        const added = await addEndpoint(
+          database.db,
+          clock,
+          guard,
+          {
+            tenantId: tenant.tenantId,
+            url: receiver.url(path),
+            events: ['verification.completed'],
+            enabled: true,
+          },
+          TEST_AUDIT,
+        );
         receiver.expectSecret(path, added.secret);
         ({ tenantId, pairId } = tenant);
         await database.close();

@@ -15,6 +15,7 @@ import { addEndpoint } from '../endpoints/endpoint-config';
 import { startReceiver, type Receiver } from '../testing/https-receiver';
 import { fakeResolver, LOOPBACK_ONLY } from '../testing/testbed';
 import type { GuardOptions } from './destination-guard';
+import { TEST_AUDIT } from '../../audit/testing/audit-kit';
 
 let receiver: Receiver;
 let database: Database;
@@ -123,7 +124,13 @@ test(`the table has at least 40 vectors (${vectors.length})`, () => expect(vecto
 describe('refused at configuration time', () => {
   for (const [name, url] of vectors) {
     test(name, async () => {
-      const refusal = addEndpoint(database.db, new ManualClock(), guard(), { tenantId, url: url(), events: ['verification.completed'], enabled: true });
+      const refusal = addEndpoint(
+        database.db,
+        new ManualClock(),
+        guard(),
+        { tenantId, url: url(), events: ['verification.completed'], enabled: true },
+        TEST_AUDIT,
+      );
       await expect(refusal).rejects.toThrow(/webhook (url|host)/);
     });
   }

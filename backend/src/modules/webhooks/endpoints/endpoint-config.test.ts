@@ -13,6 +13,7 @@ import { createTenant } from '../../tenants/service';
 import { serviceSignature } from '../signing';
 import { createTestbed, type Testbed } from '../testing/testbed';
 import { rotateSecret } from './endpoint-config';
+import { TEST_AUDIT } from '../../audit/testing/audit-kit';
 
 async function refusal(call: Promise<unknown>) {
   try {
@@ -46,7 +47,7 @@ for (const target of TARGETS) {
       await bed.complete((await bed.session()).sessionId);
       await bed.run();
 
-      const { secret } = await rotateSecret(bed.database.db, bed.tenantId, created.endpointId);
+      const { secret } = await rotateSecret(bed.database.db, bed.tenantId, created.endpointId, TEST_AUDIT);
       expect(secret).toStartWith('whsec_');
       expect(secret).not.toBe(created.secret);
       expect((await bed.endpointRow(created.endpointId)).secret).toBe(secret);
@@ -73,7 +74,7 @@ for (const target of TARGETS) {
         legacy: true,
         createdAt: bed.clock.now(),
       });
-      expect(await refusal(rotateSecret(bed.database.db, bed.tenantId, legacyId))).toEqual({
+      expect(await refusal(rotateSecret(bed.database.db, bed.tenantId, legacyId, TEST_AUDIT))).toEqual({
         code: 'LEGACY_ENDPOINT_NOT_EDITABLE',
         status: 409,
         message: 'the legacy webhook is migrated by creating the first endpoint; edit it after that',
@@ -87,12 +88,12 @@ for (const target of TARGETS) {
         sandbox: false,
         owner: { email: `owner-${newId('user')}@other.example.com`, password: 'correct horse battery' },
       });
-      expect(await refusal(rotateSecret(bed.database.db, other.tenantId, endpointId))).toEqual({
+      expect(await refusal(rotateSecret(bed.database.db, other.tenantId, endpointId, TEST_AUDIT))).toEqual({
         code: 'ENDPOINT_NOT_FOUND',
         status: 404,
         message: `tenant ${other.tenantId} has no webhook endpoint "${endpointId}"`,
       });
-      expect(await refusal(rotateSecret(bed.database.db, bed.tenantId, 'whe_nope'))).toEqual({
+      expect(await refusal(rotateSecret(bed.database.db, bed.tenantId, 'whe_nope', TEST_AUDIT))).toEqual({
         code: 'ENDPOINT_NOT_FOUND',
         status: 404,
         message: `tenant ${bed.tenantId} has no webhook endpoint "whe_nope"`,

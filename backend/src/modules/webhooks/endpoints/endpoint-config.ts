@@ -13,6 +13,7 @@ import type { Clock } from '../../../clock';
 import type { Db, DbOrTx } from '../../../db/database';
 import { keyPairs, tenants, webhookEndpoints } from '../../../db/schema';
 import { newId } from '../../../ids';
+import { changedFields, createdFields, recordAudit, removedFields, type AuditContext } from '../../audit';
 import { TENANT_ERRORS } from '../../tenants/errors';
 import { requireTenant } from '../../tenants/service';
 import { checkDestination, type GuardOptions } from '../destinations/destination-guard';
@@ -57,7 +58,7 @@ async function validatePair(db: Db, tenantId: string, pairId: string): Promise<v
  * endpoint created turns it into an ordinary endpoint with the same URL, secret and events (and,
  * if it already delivered, the same history and state). Runs inside the creating transaction.
  */
-async function migrateLegacy(tx: DbOrTx, tenantId: string, now: Date): Promise<string | null> {
+async function migrateLegacy(tx: DbOrTx, tenantId: string, now: Date, audit: AuditContext): Promise<string | null> {
   const [tenant] = await tx.select().from(tenants).where(eq(tenants.id, tenantId)).for('update');
   const rows = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.tenantId, tenantId));
   if (rows.some((row) => !row.legacy) || !tenant?.legacyWebhookUrl) return null;
@@ -68,10 +69,17 @@ async function migrateLegacy(tx: DbOrTx, tenantId: string, now: Date): Promise<s
   if (existing) await tx.update(webhookEndpoints).set(values).where(eq(webhookEndpoints.id, id));
   else await tx.insert(webhookEndpoints).values({ id, tenantId, pairId: null, enabled: true, createdAt: now, ...values });
   await tx.update(tenants).set({ legacyWebhookUrl: null, legacyWebhookSecret: null, legacyWebhookEvents: null }).where(eq(tenants.id, tenantId));
+  await recordAudit(tx, audit, {
+    tenantId,
+    action: 'endpoint.created',
+    targetId: id,
+    targetLabel: values.url,
+    changes: { ...createdFields({ url: values.url, events }), legacy: { from: true, to: false } },
+  });
   return id;
 }
 
-export async function addEndpoint(db: Db, clock: Clock, guard: GuardOptions, input: AddEndpointInput) {
+export async function addEndpoint(db: Db, clock: Clock, guard: GuardOptions, input: AddEndpointInput, audit: AuditContext) {
   await requireTenant(db, input.tenantId);
   const events = validateEvents(input.events);
   const verdict = await checkDestination(input.url, guard);
@@ -79,7 +87,7 @@ export async function addEndpoint(db: Db, clock: Clock, guard: GuardOptions, inp
   if (input.pairId) await validatePair(db, input.tenantId, input.pairId);
   return db.transaction(async (tx) => {
     const now = clock.now();
-    const migratedLegacyEndpointId = await migrateLegacy(tx, input.tenantId, now);
+    const migratedLegacyEndpointId = await migrateLegacy(tx, input.tenantId, now, audit);
     const [existing] = await tx
       .select({ n: count() })
       .from(webhookEndpoints)
@@ -98,6 +106,14 @@ export async function addEndpoint(db: Db, clock: Clock, guard: GuardOptions, inp
       pairId: input.pairId ?? null,
       enabled: input.enabled,
       createdAt: now,
+    });
+    // The signing secret is answered once and never recorded.
+    await recordAudit(tx, audit, {
+      tenantId: input.tenantId,
+      action: 'endpoint.created',
+      targetId: endpointId,
+      targetLabel: verdict.url.toString(),
+      changes: createdFields({ url: verdict.url.toString(), events, pairId: input.pairId ?? null, enabled: input.enabled }),
     });
     return migratedLegacyEndpointId ? { endpointId, secret, migratedLegacyEndpointId } : { endpointId, secret };
   });
@@ -132,13 +148,22 @@ export async function listEndpoints(db: Db, tenantId: string) {
   return rows.map(describe);
 }
 
-export async function removeEndpoint(db: Db, tenantId: string, endpointId: string) {
+export async function removeEndpoint(db: Db, tenantId: string, endpointId: string, audit: AuditContext) {
   await requireTenant(db, tenantId);
-  const removed = await db
-    .delete(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.tenantId, tenantId)))
-    .returning({ id: webhookEndpoints.id });
-  if (removed.length === 0) throw WEBHOOK_ERRORS.ENDPOINT_NOT_FOUND({ tenantId, endpointId });
+  await db.transaction(async (tx) => {
+    const [gone] = await tx
+      .delete(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.tenantId, tenantId)))
+      .returning();
+    if (!gone) throw WEBHOOK_ERRORS.ENDPOINT_NOT_FOUND({ tenantId, endpointId });
+    await recordAudit(tx, audit, {
+      tenantId,
+      action: 'endpoint.deleted',
+      targetId: endpointId,
+      targetLabel: gone.url,
+      changes: removedFields({ url: gone.url, events: gone.events, pairId: gone.pairId, enabled: gone.enabled }),
+    });
+  });
   return { endpointId, removed: true };
 }
 
@@ -151,6 +176,7 @@ export async function updateEndpoint(
   db: Db,
   guard: GuardOptions,
   input: { tenantId: string; endpointId: string; url?: string; events?: string[]; pairId?: string | null },
+  audit: AuditContext,
 ) {
   await requireTenant(db, input.tenantId);
   const row = await requireEndpoint(db, input.tenantId, input.endpointId);
@@ -167,16 +193,40 @@ export async function updateEndpoint(
     set.pairId = input.pairId;
   }
   if (Object.keys(set).length === 0) throw WEBHOOK_ERRORS.NOTHING_TO_CHANGE();
-  const [updated] = await db.update(webhookEndpoints).set(set).where(eq(webhookEndpoints.id, row.id)).returning();
-  return describe(updated!);
+  const updated = await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, row.id)).for('update');
+    if (!before) throw WEBHOOK_ERRORS.ENDPOINT_NOT_FOUND({ tenantId: input.tenantId, endpointId: input.endpointId });
+    const [after] = await tx.update(webhookEndpoints).set(set).where(eq(webhookEndpoints.id, row.id)).returning();
+    const changes = changedFields(
+      { url: before.url, events: before.events, pairId: before.pairId },
+      { url: set.url, events: set.events, pairId: set.pairId === undefined ? undefined : set.pairId },
+    );
+    if (Object.keys(changes).length > 0) {
+      await recordAudit(tx, audit, { tenantId: input.tenantId, action: 'endpoint.updated', targetId: row.id, targetLabel: after!.url, changes });
+    }
+    return after!;
+  });
+  return describe(updated);
 }
 
-export async function setEndpointEnabled(db: Db, clock: Clock, tenantId: string, endpointId: string, enabled: boolean) {
+export async function setEndpointEnabled(db: Db, clock: Clock, tenantId: string, endpointId: string, enabled: boolean, audit: AuditContext) {
   await requireTenant(db, tenantId);
-  await requireEndpoint(db, tenantId, endpointId);
-  const changed = await db.transaction((tx) => (enabled ? enableEndpoint(tx, endpointId, clock.now()) : disableEndpoint(tx, endpointId, clock.now())));
+  const endpoint = await requireEndpoint(db, tenantId, endpointId);
+  const changedNow = await db.transaction(async (tx) => {
+    const done = enabled ? await enableEndpoint(tx, endpointId, clock.now()) : await disableEndpoint(tx, endpointId, clock.now());
+    if (done) {
+      await recordAudit(tx, audit, {
+        tenantId,
+        action: enabled ? 'endpoint.enabled' : 'endpoint.disabled',
+        targetId: endpointId,
+        targetLabel: endpoint.url,
+        changes: changedFields({ enabled: !enabled }, { enabled }),
+      });
+    }
+    return done;
+  });
   const row = await requireEndpoint(db, tenantId, endpointId);
-  return { ...describe(row), changed };
+  return { ...describe(row), changed: changedNow };
 }
 
 export interface EndpointActionDeps {
@@ -208,12 +258,16 @@ export async function resendEvent(deps: EndpointActionDeps, tenantId: string, en
  * next attempt, retries of queued events included, is signed with the new secret only, since every
  * attempt reads the endpoint's current secret (Authentication 8).
  */
-export async function rotateSecret(db: Db, tenantId: string, endpointId: string): Promise<{ secret: string }> {
+export async function rotateSecret(db: Db, tenantId: string, endpointId: string, audit: AuditContext): Promise<{ secret: string }> {
   await requireTenant(db, tenantId);
   const row = await requireEndpoint(db, tenantId, endpointId);
   if (row.legacy) throw WEBHOOK_ERRORS.LEGACY_ENDPOINT_NOT_EDITABLE();
   const secret = newWebhookSecret();
-  await db.update(webhookEndpoints).set({ secret }).where(eq(webhookEndpoints.id, row.id));
+  await db.transaction(async (tx) => {
+    await tx.update(webhookEndpoints).set({ secret }).where(eq(webhookEndpoints.id, row.id));
+    // The action says the secret changed; neither secret is recorded.
+    await recordAudit(tx, audit, { tenantId, action: 'endpoint.secret_rotated', targetId: row.id, targetLabel: row.url, changes: {} });
+  });
   return { secret };
 }
 
@@ -221,7 +275,12 @@ export async function rotateSecret(db: Db, tenantId: string, endpointId: string)
  * Sets the tenant's legacy single-webhook configuration (what an import from the previous system
  * carries). Refused once an endpoint exists: from then on events go to endpoints (rule 12).
  */
-export async function setLegacyWebhook(db: Db, guard: GuardOptions, input: { tenantId: string; url: string; secret: string; events: string[] }) {
+export async function setLegacyWebhook(
+  db: Db,
+  guard: GuardOptions,
+  input: { tenantId: string; url: string; secret: string; events: string[] },
+  audit: AuditContext,
+) {
   await requireTenant(db, input.tenantId);
   const [endpoints] = await db
     .select({ n: count() })
@@ -232,9 +291,20 @@ export async function setLegacyWebhook(db: Db, guard: GuardOptions, input: { ten
   const verdict = await checkDestination(input.url, guard);
   if (!verdict.ok) throw WEBHOOK_ERRORS.DESTINATION_REFUSED({ reason: verdict.message });
   if (!input.secret) throw WEBHOOK_ERRORS.SIGNING_SECRET_REQUIRED();
-  await db
-    .update(tenants)
-    .set({ legacyWebhookUrl: verdict.url.toString(), legacyWebhookSecret: input.secret, legacyWebhookEvents: events })
-    .where(eq(tenants.id, input.tenantId));
+  await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(tenants).where(eq(tenants.id, input.tenantId)).for('update');
+    await tx
+      .update(tenants)
+      .set({ legacyWebhookUrl: verdict.url.toString(), legacyWebhookSecret: input.secret, legacyWebhookEvents: events })
+      .where(eq(tenants.id, input.tenantId));
+    // The signing secret given is never recorded.
+    await recordAudit(tx, audit, {
+      tenantId: input.tenantId,
+      action: 'endpoint.legacy_set',
+      targetId: input.tenantId,
+      targetLabel: verdict.url.toString(),
+      changes: changedFields({ url: before?.legacyWebhookUrl ?? null, events: before?.legacyWebhookEvents ?? null }, { url: verdict.url.toString(), events }),
+    });
+  });
   return { tenantId: input.tenantId, legacyWebhook: { url: verdict.url.toString(), events } };
 }

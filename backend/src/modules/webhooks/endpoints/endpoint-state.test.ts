@@ -15,6 +15,7 @@ import { redeliverEndpoint, setEndpointEnabled } from './endpoint-config';
 import { decideAfterAttempt, effectiveState, type EndpointRow } from './endpoint-state';
 import { endpointHealth } from './health';
 import { testEndpoint } from './test-endpoint';
+import { TEST_AUDIT } from '../../audit/testing/audit-kit';
 
 const T0 = new Date('2026-01-15T12:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -291,8 +292,13 @@ for (const target of TARGETS) {
         await driveToPaused(bed, endpointId, path);
         const deps = { db: bed.database.db, clock: bed.clock, guard: bed.guard };
         bed.receiver.script(path, [{ status: 500 }], { status: 200 });
-        expect(await testEndpoint(deps, bed.tenantId, endpointId)).toMatchObject({ delivered: false, resumed: false, state: 'paused', statusCode: 500 });
-        const result = await testEndpoint(deps, bed.tenantId, endpointId);
+        expect(await testEndpoint(deps, bed.tenantId, endpointId, TEST_AUDIT)).toMatchObject({
+          delivered: false,
+          resumed: false,
+          state: 'paused',
+          statusCode: 500,
+        });
+        const result = await testEndpoint(deps, bed.tenantId, endpointId, TEST_AUDIT);
         expect(result).toMatchObject({ delivered: true, resumed: true, state: 'active', event: 'verification.failed' });
         const testRequest = bed.receiver.requests(path).at(-1)!;
         expect(testRequest.serviceSignatureValid).toBe(true);
@@ -315,7 +321,7 @@ for (const target of TARGETS) {
         const { endpointId } = await bed.endpoint(path, ['verification.completed']);
         await driveToPaused(bed, endpointId, path);
         bed.receiver.script(path, [], { status: 200 });
-        await testEndpoint({ db: bed.database.db, clock: bed.clock, guard: bed.guard }, bed.tenantId, endpointId);
+        await testEndpoint({ db: bed.database.db, clock: bed.clock, guard: bed.guard }, bed.tenantId, endpointId, TEST_AUDIT);
         await driveToPaused(bed, endpointId, path);
         const emails = await bed.database.db
           .select()
@@ -334,7 +340,7 @@ for (const target of TARGETS) {
         await bed.step();
         expect((await bed.endpointRow(endpointId)).deliveryState).toBe('retrying');
         const sent = bed.receiver.requests(path).length;
-        const result = await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, false);
+        const result = await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, false, TEST_AUDIT);
         expect(result).toMatchObject({ state: 'disabled', changed: true });
         const fresh1 = await bed.complete((await bed.session()).sessionId);
         bed.clock.advance(HOUR);
@@ -346,20 +352,25 @@ for (const target of TARGETS) {
         const p = fresh('disable-paused');
         const pausedEndpoint = await bed.endpoint(p, ['verification.completed']);
         await driveToPaused(bed, pausedEndpoint.endpointId, p);
-        expect(await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, pausedEndpoint.endpointId, false)).toMatchObject({ state: 'disabled' });
+        expect(await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, pausedEndpoint.endpointId, false, TEST_AUDIT)).toMatchObject({
+          state: 'disabled',
+        });
       });
 
       test('Disabled → Active on re-enable; recent undelivered events can then be redelivered', async () => {
         await isolate();
         const path = fresh('reenable');
         const { endpointId } = await bed.endpoint(path, ['verification.completed']);
-        await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, false);
+        await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, false, TEST_AUDIT);
         const missed = await bed.complete((await bed.session()).sessionId);
         await bed.run();
         expect(bed.receiver.requests(path)).toHaveLength(0);
         const deps = { db: bed.database.db, clock: bed.clock, guard: bed.guard };
         await expect(redeliverEndpoint(deps, bed.tenantId, endpointId)).rejects.toThrow(/disabled; enable it first/);
-        expect(await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, true)).toMatchObject({ state: 'active', changed: true });
+        expect(await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, true, TEST_AUDIT)).toMatchObject({
+          state: 'active',
+          changed: true,
+        });
         expect(await redeliverEndpoint(deps, bed.tenantId, endpointId)).toMatchObject({ undeliveredEvents: 1 });
         await bed.settle();
         expect(bed.receiver.requests(path).map((r) => r.eventId)).toEqual([missed]);

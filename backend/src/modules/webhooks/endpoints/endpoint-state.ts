@@ -14,6 +14,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/database';
 import { webhookDeliveries, webhookEndpoints, webhookRedeliveries } from '../../../db/schema';
+import { changedFields, recordAudit, systemAudit } from '../../audit';
 import { resolveEndpointNotices } from '../../notifications/dashboard-notices';
 import { classifyOutcome, exponentialDelay, retryAfterMs, type AttemptResult } from '../delivery/retry-policy';
 import type { WebhookSettings } from '../settings';
@@ -151,10 +152,18 @@ export async function applyEndpointDecision(tx: DbOrTx, endpoint: EndpointRow, d
 
 /**
  * Side effects of Retrying → Paused, in the same transaction: queued deliveries are recorded as not
- * delivered (they stay redeliverable for 7 days), redeliveries in progress stop, and the dashboard
- * notice and the one email per pause are written (spec "Webhook endpoint delivery").
+ * delivered (they stay redeliverable for 7 days), redeliveries in progress stop, the dashboard
+ * notice and the one email per pause are written (spec "Webhook endpoint delivery"), and the audit
+ * trail records the pause with the service as its actor (issue 23).
  */
 async function onPaused(tx: DbOrTx, endpoint: EndpointRow, change: EndpointChange, now: Date): Promise<void> {
+  await recordAudit(tx, systemAudit(now), {
+    tenantId: endpoint.tenantId,
+    action: 'endpoint.paused',
+    targetId: endpoint.id,
+    targetLabel: endpoint.url,
+    changes: { ...changedFields({ state: endpoint.deliveryState }, { state: 'paused' }), reason: { from: null, to: change.pauseReason ?? null } },
+  });
   await settlePending(tx, endpoint.id, 'endpoint_paused', now);
   await interruptRedeliveries(tx, endpoint.id, 'endpoint paused', now);
   await enqueuePauseNotification(

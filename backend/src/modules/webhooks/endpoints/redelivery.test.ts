@@ -13,6 +13,7 @@ import { createTestbed, driveToPaused, type Testbed } from '../testing/testbed';
 import { redeliverEndpoint, resendEvent, rotateSecret, setEndpointEnabled } from './endpoint-config';
 import type { EndpointRow } from './endpoint-state';
 import { latestRedelivery, redeliveryProgress, refuseRedelivery } from './redelivery';
+import { TEST_AUDIT } from '../../audit/testing/audit-kit';
 
 const MIN = 60_000;
 
@@ -76,7 +77,7 @@ for (const target of TARGETS) {
       expect(bed.receiver.eventIds(path)).toEqual([eventId]);
       const first = bed.receiver.requests(path)[0]!;
 
-      const { secret } = await rotateSecret(bed.database.db, bed.tenantId, endpointId);
+      const { secret } = await rotateSecret(bed.database.db, bed.tenantId, endpointId, TEST_AUDIT);
       bed.receiver.expectSecret(path, secret);
       bed.clock.advance(MIN);
       expect(await resendEvent(deps(), bed.tenantId, endpointId, eventId)).toEqual({ eventId });
@@ -128,7 +129,7 @@ for (const target of TARGETS) {
       const { endpointId } = await bed.endpoint(path, ['verification.completed']);
       const eventId = await bed.complete((await bed.session()).sessionId);
       await bed.run();
-      await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, false);
+      await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, false, TEST_AUDIT);
       const before = await bed.delivery(eventId, endpointId);
 
       const redeliver = await refusal(redeliverEndpoint(deps(), bed.tenantId, endpointId));
@@ -202,10 +203,10 @@ for (const target of TARGETS) {
       expect(await redeliveryProgress(bed.database.db, endpointId)).toBeNull();
 
       // Two events missed while disabled, then asked for again.
-      await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, false);
+      await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, false, TEST_AUDIT);
       const missed = [await bed.complete((await bed.session()).sessionId), await bed.complete((await bed.session()).sessionId)];
       await bed.run();
-      await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, true);
+      await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, true, TEST_AUDIT);
       bed.clock.advance(MIN);
       const requested = await redeliverEndpoint(deps(), bed.tenantId, endpointId);
       const requestedAt = bed.clock.now().toISOString();
@@ -219,10 +220,10 @@ for (const target of TARGETS) {
       expect(await latestRedelivery(bed.database.db, endpointId)).toMatchObject({ redeliveryId: requested.redeliveryId, queued: 2 });
 
       // A later request is the one shown: one more missed event.
-      await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, false);
+      await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, false, TEST_AUDIT);
       await bed.complete((await bed.session()).sessionId);
       await bed.run();
-      await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, true);
+      await setEndpointEnabled(bed.database.db, bed.clock, bed.tenantId, endpointId, true, TEST_AUDIT);
       bed.clock.advance(MIN);
       const later = await redeliverEndpoint(deps(), bed.tenantId, endpointId);
       const laterAt = bed.clock.now().toISOString();

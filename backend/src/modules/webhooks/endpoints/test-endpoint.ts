@@ -7,6 +7,7 @@
 import { isEventKind, type EventKind } from '@ageverify/protocol';
 import { webhookAttempts } from '../../../db/schema';
 import { randomBase62 } from '../../../ids';
+import { changedFields, recordAudit, type AuditContext } from '../../audit';
 import { requireTenant } from '../../tenants/service';
 import { attemptDelivery } from '../delivery/attempt';
 import { classifyOutcome } from '../delivery/retry-policy';
@@ -17,7 +18,8 @@ import { DEFAULT_WEBHOOK_SETTINGS } from '../settings';
 import { requireEndpoint, type EndpointActionDeps } from './endpoint-config';
 import { effectiveState, resumeEndpoint } from './endpoint-state';
 
-export async function testEndpoint(deps: EndpointActionDeps, tenantId: string, endpointId: string) {
+/** `audit`: who tests; a test that resumes the endpoint records `endpoint.resumed` with the resume. */
+export async function testEndpoint(deps: EndpointActionDeps, tenantId: string, endpointId: string, audit: AuditContext) {
   const { db, clock } = deps;
   const settings = deps.settings ?? DEFAULT_WEBHOOK_SETTINGS;
   await requireTenant(db, tenantId);
@@ -61,7 +63,19 @@ export async function testEndpoint(deps: EndpointActionDeps, tenantId: string, e
       errorMessage: result.errorMessage,
       outcome,
     });
-    return outcome === 'success' ? resumeEndpoint(tx, endpointId, recordedAt) : false;
+    if (outcome !== 'success') return false;
+    const before = effectiveState(endpoint);
+    const resumedNow = await resumeEndpoint(tx, endpointId, recordedAt);
+    if (resumedNow) {
+      await recordAudit(tx, audit, {
+        tenantId,
+        action: 'endpoint.resumed',
+        targetId: endpointId,
+        targetLabel: endpoint.url,
+        changes: changedFields({ state: before }, { state: 'active' }),
+      });
+    }
+    return resumedNow;
   });
   const after = await requireEndpoint(db, tenantId, endpointId);
   return {

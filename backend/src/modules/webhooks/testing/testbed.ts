@@ -23,6 +23,7 @@ import type { GuardOptions, Resolver } from '../destinations/destination-guard';
 import { addEndpoint } from '../endpoints/endpoint-config';
 import { webhookSettings, type WebhookSettings } from '../settings';
 import { startReceiver, type Receiver } from './https-receiver';
+import { TEST_AUDIT } from '../../audit/testing/audit-kit';
 
 export const LOOPBACK_ONLY = [ipaddr.parseCIDR('127.0.0.1/32')] as GuardOptions['allowedCidrs'];
 
@@ -117,7 +118,13 @@ export async function createTestbed(
     dispatcher,
     async endpoint(path, events, opts = {}) {
       const url = receiver.url(path, opts.host);
-      const added = await addEndpoint(db, clock, guard, { tenantId: tenant.tenantId, url, events, pairId: opts.pairId, enabled: opts.enabled ?? true });
+      const added = await addEndpoint(
+        db,
+        clock,
+        guard,
+        { tenantId: tenant.tenantId, url, events, pairId: opts.pairId, enabled: opts.enabled ?? true },
+        TEST_AUDIT,
+      );
       receiver.expectSecret(path, added.secret);
       return { endpointId: added.endpointId, secret: added.secret, url };
     },
@@ -182,7 +189,7 @@ export async function createTestbed(
       return row!;
     },
     async secondPair() {
-      return (await createKeyPair(db, clock, tenant.tenantId, false)).pairId;
+      return (await createKeyPair(db, clock, tenant.tenantId, false, undefined, TEST_AUDIT)).pairId;
     },
     async close() {
       await receiver.stop();
