@@ -409,7 +409,7 @@ export const de: Translation = {
     nav: 'Änderungsprotokoll',
     title: 'Änderungsprotokoll',
     intro:
-      'Jede Änderung an diesem Konto: API-Schlüssel, erlaubte Domains, Webhook-Endpunkte, Mitglieder und Rollen, Richtlinien und Tarif, mit wer sie vorgenommen hat, wann und von welcher Adresse. Geheimnisse werden nie erfasst. Einträge werden 400 Tage aufbewahrt.',
+      'Jede Änderung an diesem Konto: API-Schlüssel, erlaubte Domains, Webhook-Endpunkte, Mitglieder und Rollen, Richtlinien und Tarif, mit Angabe, wer sie wann und von welcher Adresse vorgenommen hat. Geheimnisse werden nie erfasst. Einträge werden 400 Tage lang aufbewahrt.',
     notAllowed: 'Ihre Rolle ({{role}}) kann das Änderungsprotokoll nicht lesen.',
     filters: 'Änderungsprotokoll filtern',
     action: 'Änderung',
@@ -445,23 +445,23 @@ export const de: Translation = {
     },
     actions: {
       tenant: {
-        created: 'Konto erstellt',
+        created: 'Konto angelegt',
         suspended: 'Konto gesperrt',
         activated: 'Konto aktiviert',
         rate_limits_changed: 'Ratenlimits geändert',
       },
       key: {
-        created: 'Schlüsselpaar erstellt',
+        created: 'Schlüsselpaar angelegt',
         renamed: 'Schlüsselpaar umbenannt',
         revoked: 'Schlüsselpaar widerrufen',
-        publishable_revoked: 'Öffentlicher Schlüssel widerrufen',
+        publishable_revoked: 'Veröffentlichbarer Schlüssel widerrufen',
       },
       domain: {
         added: 'Domain hinzugefügt',
         removed: 'Domain entfernt',
       },
       endpoint: {
-        created: 'Endpunkt erstellt',
+        created: 'Endpunkt angelegt',
         updated: 'Endpunkt geändert',
         deleted: 'Endpunkt gelöscht',
         enabled: 'Endpunkt aktiviert',
@@ -479,8 +479,8 @@ export const de: Translation = {
         removed: 'Mitglied entfernt',
       },
       policy: {
-        changed: 'Prüfrichtlinie geändert',
-        two_factor_changed: 'Zwei-Faktor-Pflicht geändert',
+        changed: 'Verifizierungsrichtlinie geändert',
+        two_factor_changed: 'Pflicht zur Zwei-Faktor-Authentifizierung geändert',
       },
       plan: {
         changed: 'Tarif geändert',

@@ -424,7 +424,7 @@ export const es: Translation = {
     who: 'Hecho por',
     address: 'Dirección',
     what: 'Cambio',
-    target: 'Sobre',
+    target: 'Objeto',
     changes: 'Qué cambió',
     noDetails: '—',
     cli: 'Línea de comandos (cli)',
@@ -468,7 +468,7 @@ export const es: Translation = {
         secret_rotated: 'Secreto de firma renovado',
         paused: 'Endpoint en pausa',
         resumed: 'Endpoint reanudado',
-        legacy_set: 'Webhook antiguo configurado',
+        legacy_set: 'Webhook heredado configurado',
       },
       member: {
         invited: 'Miembro invitado',
@@ -479,7 +479,7 @@ export const es: Translation = {
       },
       policy: {
         changed: 'Política de verificación cambiada',
-        two_factor_changed: 'Exigencia de doble factor cambiada',
+        two_factor_changed: 'Exigencia de verificación en dos pasos cambiada',
       },
       plan: {
         changed: 'Plan cambiado',

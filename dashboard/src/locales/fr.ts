@@ -409,12 +409,12 @@ export const fr: Translation = {
     nav: 'Journal d’audit',
     title: 'Journal d’audit',
     intro:
-      'Chaque modification de ce compte : clés d’API, domaines autorisés, endpoints de webhook, membres et rôles, règles et offre, avec qui l’a faite, quand et depuis quelle adresse. Les secrets ne sont jamais enregistrés. Les entrées sont conservées 400 jours.',
+      'Chaque modification de ce compte : clés d’API, domaines autorisés, endpoints de webhook, membres et rôles, règles et offre, avec qui l’a faite, quand et depuis quelle adresse. Les secrets ne sont jamais enregistrés. Les entrées sont conservées 400 jours.',
     notAllowed: 'Votre rôle ({{role}}) ne permet pas de lire le journal d’audit.',
     filters: 'Filtrer le journal d’audit',
     action: 'Modification',
     anyAction: 'Toute modification',
-    wholeGroup: 'Tout : {{group}}',
+    wholeGroup: 'Tout : {{group}}',
     actor: 'Faite par',
     actorHint: 'Une adresse e-mail, cli (la ligne de commande de l’opérateur) ou system (le service lui-même).',
     from: 'Du',
@@ -425,7 +425,7 @@ export const fr: Translation = {
     who: 'Faite par',
     address: 'Adresse',
     what: 'Modification',
-    target: 'Sur',
+    target: 'Objet',
     changes: 'Ce qui a changé',
     noDetails: '—',
     cli: 'Ligne de commande (cli)',
@@ -433,7 +433,7 @@ export const fr: Translation = {
     exportTitle: 'Exporter',
     exportHint: 'Les entrées qui correspondent aux filtres ci-dessus, les plus récentes d’abord, dans un fichier.',
     exportCsv: 'Télécharger le CSV',
-    exportJsonl: 'Télécharger le JSON Lines',
+    exportJsonl: 'Télécharger en JSON Lines',
     groups: {
       tenant: 'Compte',
       key: 'Clés d’API',
@@ -458,7 +458,7 @@ export const fr: Translation = {
       },
       domain: {
         added: 'Domaine ajouté',
-        removed: 'Domaine retiré',
+        removed: 'Domaine supprimé',
       },
       endpoint: {
         created: 'Endpoint créé',
@@ -474,13 +474,13 @@ export const fr: Translation = {
       member: {
         invited: 'Membre invité',
         invitation_cancelled: 'Invitation annulée',
-        joined: 'Membre arrivé',
+        joined: 'Arrivée d’un membre',
         role_changed: 'Rôle modifié',
         removed: 'Membre retiré',
       },
       policy: {
         changed: 'Règles de vérification modifiées',
-        two_factor_changed: 'Exigence de double authentification modifiée',
+        two_factor_changed: 'Exigence d’authentification à deux facteurs modifiée',
       },
       plan: {
         changed: 'Offre modifiée',

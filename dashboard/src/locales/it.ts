@@ -423,7 +423,7 @@ export const it: Translation = {
     who: 'Fatta da',
     address: 'Indirizzo',
     what: 'Modifica',
-    target: 'Su',
+    target: 'Oggetto',
     changes: 'Che cosa è cambiato',
     noDetails: '—',
     cli: 'Riga di comando (cli)',
@@ -472,13 +472,13 @@ export const it: Translation = {
       member: {
         invited: 'Membro invitato',
         invitation_cancelled: 'Invito annullato',
-        joined: 'Membro entrato',
+        joined: 'Ingresso di un membro',
         role_changed: 'Ruolo modificato',
         removed: 'Membro rimosso',
       },
       policy: {
         changed: 'Criteri di verifica modificati',
-        two_factor_changed: 'Obbligo di due fattori modificato',
+        two_factor_changed: 'Obbligo di autenticazione a due fattori modificato',
       },
       plan: {
         changed: 'Piano modificato',

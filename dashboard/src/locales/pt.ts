@@ -427,7 +427,7 @@ export const pt: Translation = {
     who: 'Feita por',
     address: 'Endereço',
     what: 'Alteração',
-    target: 'Sobre',
+    target: 'Objeto',
     changes: 'O que mudou',
     noDetails: '—',
     cli: 'Linha de comandos (cli)',
@@ -454,7 +454,7 @@ export const pt: Translation = {
       },
       key: {
         created: 'Par de chaves criado',
-        renamed: 'Par de chaves renomeado',
+        renamed: 'Nome do par de chaves alterado',
         revoked: 'Par de chaves revogado',
         publishable_revoked: 'Chave publicável revogada',
       },
@@ -476,13 +476,13 @@ export const pt: Translation = {
       member: {
         invited: 'Membro convidado',
         invitation_cancelled: 'Convite cancelado',
-        joined: 'Membro entrou',
+        joined: 'Entrada de um membro',
         role_changed: 'Função alterada',
         removed: 'Membro removido',
       },
       policy: {
         changed: 'Política de verificação alterada',
-        two_factor_changed: 'Exigência de dois fatores alterada',
+        two_factor_changed: 'Exigência de autenticação de dois fatores alterada',
       },
       plan: {
         changed: 'Plano alterado',
