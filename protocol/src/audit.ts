@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   'member.joined',
   'member.role_changed',
   'member.removed',
+  'member.two_factor_reset',
   'policy.changed',
   'policy.two_factor_changed',
   'plan.changed',

@@ -13,6 +13,7 @@ import { commandIndex, parseArgs as parseWith, readOptions, usageText, type Comm
 import { KEY_COMMANDS } from './commands/keys';
 import { RECEIPT_COMMANDS } from './commands/receipts';
 import { TENANT_COMMANDS } from './commands/tenants';
+import { USER_COMMANDS } from './commands/users';
 import { WEBHOOK_COMMANDS } from './commands/webhooks';
 import { CLI_ERRORS } from './errors';
 
@@ -25,7 +26,7 @@ export interface CommandResult {
 }
 
 /** In the order `help` lists them. */
-const COMMANDS = [...TENANT_COMMANDS.slice(0, 1), ...KEY_COMMANDS, ...WEBHOOK_COMMANDS, ...RECEIPT_COMMANDS, ...TENANT_COMMANDS.slice(1)];
+const COMMANDS = [...TENANT_COMMANDS.slice(0, 1), ...KEY_COMMANDS, ...WEBHOOK_COMMANDS, ...RECEIPT_COMMANDS, ...TENANT_COMMANDS.slice(1), ...USER_COMMANDS];
 const INDEX = commandIndex(COMMANDS);
 /** Options that take no value: the flags of every command, and --help. */
 const FLAGS = new Set([

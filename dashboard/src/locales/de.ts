@@ -477,6 +477,7 @@ export const de: Translation = {
         joined: 'Mitglied beigetreten',
         role_changed: 'Rolle geändert',
         removed: 'Mitglied entfernt',
+        two_factor_reset: 'Zwei-Faktor-Authentifizierung vom Betreiber zurückgesetzt',
       },
       policy: {
         changed: 'Verifizierungsrichtlinie geändert',

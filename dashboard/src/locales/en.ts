@@ -465,6 +465,7 @@ export const en = {
         joined: 'Member joined',
         role_changed: 'Role changed',
         removed: 'Member removed',
+        two_factor_reset: 'Two-factor sign-in reset by the operator',
       },
       policy: { changed: 'Verification policy changed', two_factor_changed: 'Two-factor requirement changed' },
       plan: { changed: 'Plan changed' },

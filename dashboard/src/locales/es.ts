@@ -476,6 +476,7 @@ export const es: Translation = {
         joined: 'Miembro incorporado',
         role_changed: 'Rol cambiado',
         removed: 'Miembro eliminado',
+        two_factor_reset: 'Verificación en dos pasos restablecida por el operador',
       },
       policy: {
         changed: 'Política de verificación cambiada',

@@ -477,6 +477,7 @@ export const fr: Translation = {
         joined: 'Arrivée d’un membre',
         role_changed: 'Rôle modifié',
         removed: 'Membre retiré',
+        two_factor_reset: 'Authentification à deux facteurs réinitialisée par l’opérateur',
       },
       policy: {
         changed: 'Règles de vérification modifiées',

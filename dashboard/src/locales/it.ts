@@ -475,6 +475,7 @@ export const it: Translation = {
         joined: 'Ingresso di un membro',
         role_changed: 'Ruolo modificato',
         removed: 'Membro rimosso',
+        two_factor_reset: 'Autenticazione a due fattori reimpostata dall’operatore',
       },
       policy: {
         changed: 'Criteri di verifica modificati',

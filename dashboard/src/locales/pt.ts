@@ -479,6 +479,7 @@ export const pt: Translation = {
         joined: 'Entrada de um membro',
         role_changed: 'Função alterada',
         removed: 'Membro removido',
+        two_factor_reset: 'Autenticação de dois fatores reposta pelo operador',
       },
       policy: {
         changed: 'Política de verificação alterada',

@@ -46,6 +46,7 @@ export const DASHBOARD_ERRORS = defineErrors({
   INVITATION_NEEDS_SIGN_IN: { status: 409, message: (p: { email: string }) => `an account for ${p.email} exists; sign in as that user, then accept` },
   INVITATION_NEEDS_PASSWORD: { status: 400, message: 'password is required to create your account' },
   ALREADY_MEMBER: { status: 409, message: (p: { email: string }) => `${p.email} is already a member of this tenant` },
+  USER_NOT_FOUND: { status: 404, message: (p: { email: string }) => `no dashboard user with the email address "${p.email}"` },
   MEMBER_NOT_FOUND: { status: 404, message: (p: { userId: string }) => `no member "${p.userId}" in this tenant` },
   LAST_OWNER: { status: 409, message: 'the last owner can be neither removed nor demoted; make another member owner first' },
   CURSOR_INVALID: { status: 400, message: 'cursor is not one this API returned' },

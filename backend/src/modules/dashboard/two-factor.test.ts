@@ -4,14 +4,15 @@
  * and the tenant policy that holds back members who can manage keys.
  */
 import { afterAll, beforeAll, describe, expect, setSystemTime, test } from 'bun:test';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { EnableTwoFactorResponse, MeResponse } from '@ageverify/protocol';
 import { openTestDatabase, TARGETS } from '../../testing/test-databases';
 import { createTestContext, TEST_SECRET, type TestContext } from '../../testing/test-app';
 import { createApp } from '../../app';
 import { createLogger } from '../../log';
 import { ManualClock } from '../../clock';
-import { authTwoFactors, authUsers } from '../../db/schema';
+import { auditLog, authMembers, authTwoFactors, authUsers } from '../../db/schema';
+import { runCommand } from '../../cli/commands';
 import { createTenant } from '../tenants/service';
 import { addUser, Browser, ORIGIN, PASSWORD, signedIn } from './testing/dashboard-kit';
 import { secretOfUri, TOTP_PERIOD_MS, totpCode, wrongTotpCode } from './testing/totp';
@@ -66,6 +67,50 @@ for (const target of TARGETS) {
     afterAll(async () => {
       setSystemTime();
       await ctx.close();
+    });
+
+    test("the operator's reset (CLI user two-factor-off): the factor is gone, every session ends, the password alone signs in, each tenant's trail says 'cli'", async () => {
+      const owner = await signedIn(ctx, tenantId, 'owner');
+      await enrol(owner);
+      const { tenantId: second } = await ctx.tenant();
+      await ctx.database.db
+        .insert(authMembers)
+        .values({ id: `mem_${second}`, organizationId: second, userId: owner.user.userId, role: 'admin', createdAt: new Date() });
+
+      const cli = { db: ctx.database.db, clock: new ManualClock(), guard: { resolver: async () => [], allowedCidrs: [] } };
+      const reset = await runCommand(cli, ['user', 'two-factor-off', '--email', owner.user.email.toUpperCase()]);
+      expect(reset.exitCode).toBe(0);
+      expect(JSON.parse(reset.stdout)).toEqual({ userId: owner.user.userId, email: owner.user.email, wasEnabled: true, sessionsEnded: 1 });
+
+      expect(await ctx.database.db.select().from(authTwoFactors).where(eq(authTwoFactors.userId, owner.user.userId))).toEqual([]);
+      const [user] = await ctx.database.db.select().from(authUsers).where(eq(authUsers.id, owner.user.userId));
+      expect(user!.twoFactorEnabled).toBe(false);
+      // The old cookie no longer works; the password alone signs in again.
+      expect((await owner.call('GET', '/dashboard/api/me')).status).toBe(401);
+      const browser = new Browser(ctx);
+      expect(await (await browser.signIn(owner.user.email)).json()).not.toHaveProperty('twoFactorRedirect');
+      expect((await browser.call('GET', '/dashboard/api/me')).status).toBe(200);
+
+      for (const tenant of [tenantId, second]) {
+        const entries = await ctx.database.db
+          .select()
+          .from(auditLog)
+          .where(and(eq(auditLog.tenantId, tenant), eq(auditLog.action, 'member.two_factor_reset')));
+        expect(entries).toHaveLength(1);
+        expect(entries[0]).toMatchObject({
+          actorType: 'cli',
+          targetId: owner.user.userId,
+          targetLabel: owner.user.email,
+          changes: { twoFactor: { from: true, to: false } },
+        });
+      }
+
+      // Again: nothing to reset, nothing recorded; an unknown address is a 404 in the CLI's words.
+      const twice = await runCommand(cli, ['user', 'two-factor-off', '--email', owner.user.email]);
+      expect(JSON.parse(twice.stdout)).toMatchObject({ wasEnabled: false, sessionsEnded: 0 });
+      const unknown = await runCommand(cli, ['user', 'two-factor-off', '--email', 'nobody@example.com']);
+      expect(unknown.exitCode).not.toBe(0);
+      expect(unknown.stderr).toContain('no dashboard user with the email address "nobody@example.com"');
     });
 
     test('enrolment: the password starts it, the secret and recovery codes are stored encrypted, and only a first right code turns it on', async () => {
