@@ -1,6 +1,6 @@
 /** AppError, defineErrors, and the rules every module's registry keeps. */
 import { describe, expect, test } from 'bun:test';
-import { ERROR_CODES } from '@ageverify/protocol';
+import { ERROR_CODES, TWO_FACTOR_ERROR_CODES } from '@ageverify/protocol';
 import { AUTH_ERRORS } from '../auth/errors';
 import { CLI_ERRORS } from '../cli/errors';
 import { DASHBOARD_ERRORS } from '../modules/dashboard/errors';
@@ -83,9 +83,16 @@ describe('the registries', () => {
     }
   });
 
-  test('only the code the spec names goes into the error body', () => {
-    const exposed = ALL.filter(({ factory }) => factory.exposeCode).map(({ factory }) => factory.code);
+  test('only the code the spec names goes into the error body of the merchant and verify APIs', () => {
+    const exposed = ALL.filter(({ registry, factory }) => factory.exposeCode && registry !== 'DASHBOARD_ERRORS').map(({ factory }) => factory.code);
     expect(SESSION_ERRORS.SESSION_LAUNCH_CONFIGURATION_UNAVAILABLE().exposeCode).toBe(true);
     expect(exposed).toEqual([ERROR_CODES.launchConfigurationUnavailable]);
+  });
+
+  test('the dashboard API exposes exactly the two-factor codes its own contract names (docs/dashboard-api.md), which the dashboard acts on', () => {
+    const exposed = Object.values(DASHBOARD_ERRORS)
+      .filter((factory) => factory.exposeCode)
+      .map((factory) => factory.code);
+    expect(exposed.toSorted()).toEqual(Object.values(TWO_FACTOR_ERROR_CODES).toSorted());
   });
 });

@@ -23,6 +23,11 @@ export const MRZ_READINGS_TO_CONFIRM = 2;
  */
 const LETTER_CODES: ReadonlySet<string> = new Set(['documentCode', 'issuingState', 'nationality', 'sex']);
 
+/** Every failing field is a letter code (and at least one fails: a failure without a named field stays a failure). */
+function onlyLetterCodes(invalidFields: readonly string[]): boolean {
+  return invalidFields.length > 0 && invalidFields.every((field) => LETTER_CODES.has(field));
+}
+
 /** YYMMDD of an MRZ to YYYY-MM-DD. A birth date cannot be in the future, so a later year is 19yy. */
 export function mrzBirthDate(yymmdd: string, now: Date): string | null {
   const recent = mrzDate(yymmdd, (year) => year);
@@ -99,8 +104,7 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
   // agree on are what the document says (document_invalid); lines only one reading saw may be a
   // misread, which a retake fixes (retry, counted by the quality cap like any other retry).
   if (!reading.valid) {
-    const confirmed =
-      reading.source !== 'mrz' || (reading.agreeing >= MRZ_READINGS_TO_CONFIRM && reading.invalidFields.some((field) => !LETTER_CODES.has(field)));
+    const confirmed = reading.source !== 'mrz' || (reading.agreeing >= MRZ_READINGS_TO_CONFIRM && !onlyLetterCodes(reading.invalidFields));
     return confirmed ? { decision: 'failed', reason: 'document_invalid' } : { decision: 'retry', hint: 'document_unreadable', part: 'document' };
   }
   // Every check digit passes but a date does not exist: the document itself is malformed. Every MRZ
