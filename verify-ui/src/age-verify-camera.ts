@@ -1,20 +1,11 @@
-import { css, html, type PropertyValues } from 'lit';
+import { html } from 'lit';
 import { CHECK_LIMITS, type DocumentType } from '@ageverify/protocol';
 import { FRAME_SETTINGS, captureBurst } from './frame-capture';
 import { i18n } from './i18n';
 import { TranslatedElement } from './translated-element';
-import { CameraProblem, type CapturePurpose } from './live-flow';
-import { screenStyles } from './styles';
-
-/** Camera life cycle shown by the element; `failed` is reported to the owner, which shows the next step. */
-const CameraState = {
-  starting: 'starting',
-  live: 'live',
-  capturing: 'capturing',
-  paused: 'paused',
-  failed: 'failed',
-} as const;
-type CameraState = (typeof CameraState)[keyof typeof CameraState];
+import type { CapturePurpose } from './live-flow';
+import { CameraState, CameraStream } from './camera-stream';
+import { cameraStyles } from './age-verify-camera-styles';
 
 const GUIDE_KEYS = {
   passport: 'camera.passportGuide',
@@ -40,152 +31,32 @@ export class AgeVerifyCamera extends TranslatedElement {
   static override properties = {
     purpose: { type: String },
     documentType: { attribute: false },
-    state: { state: true },
     taken: { state: true },
   };
 
-  static override styles = [
-    screenStyles,
-    css`
-      /* Portrait: heading, preview, controls under each other. Landscape phones are short: preview
-         beside the text and buttons, so the capture button stays on screen without scrolling. */
-      .layout {
-        display: grid;
-        grid-template-areas: 'head' 'stage' 'controls';
-      }
-      .head {
-        grid-area: head;
-      }
-      .controls {
-        grid-area: controls;
-      }
-      .controls .actions {
-        margin-top: 0.75rem;
-      }
-      @media (orientation: landscape) and (max-height: 540px) {
-        .layout {
-          grid-template-columns: minmax(0, 1.1fr) minmax(0, 1fr);
-          grid-template-areas: 'stage head' 'stage controls';
-          grid-template-rows: auto 1fr;
-          column-gap: 1rem;
-        }
-        .stage {
-          margin: 0;
-          max-height: 75vh;
-          max-height: 75dvh;
-        }
-        h1 {
-          font-size: 1.125rem;
-        }
-        .head p {
-          font-size: 0.875rem;
-        }
-        button {
-          min-height: 2.5rem;
-        }
-      }
-      .stage {
-        grid-area: stage;
-        position: relative;
-        overflow: hidden;
-        margin: 0 0 1rem;
-        border-radius: 0.75rem;
-        background: #000;
-        aspect-ratio: 3 / 4;
-        max-height: 60vh;
-        max-height: 60dvh;
-        width: 100%;
-      }
-      @media (orientation: landscape) {
-        .stage {
-          aspect-ratio: 4 / 3;
-        }
-      }
-      video {
-        position: absolute;
-        inset: 0;
-        width: 100%;
-        height: 100%;
-        object-fit: cover;
-      }
-      :host([purpose='selfie']) video {
-        /* A mirror image is what people expect of a front camera; the frames sent are not mirrored. */
-        transform: scaleX(-1);
-      }
-      .guide {
-        position: absolute;
-        pointer-events: none;
-        border: 3px solid rgb(255 255 255 / 0.9);
-        box-shadow: 0 0 0 100vmax rgb(0 0 0 / 0.35);
-      }
-      .guide.face {
-        left: 50%;
-        top: 50%;
-        width: 56%;
-        height: 72%;
-        transform: translate(-50%, -52%);
-        border-radius: 50%;
-      }
-      .guide.document {
-        left: 6%;
-        right: 6%;
-        top: 50%;
-        aspect-ratio: 1.42;
-        transform: translateY(-50%);
-        border-radius: 0.75rem;
-      }
-      :host([state='capturing']) .guide {
-        border-color: var(--av-primary);
-        transition: border-color 0.2s;
-      }
-      @media (prefers-reduced-motion: reduce) {
-        :host([state='capturing']) .guide {
-          transition: none;
-        }
-      }
-      button.link {
-        background: none;
-        border: none;
-        color: var(--av-link);
-        text-decoration: underline;
-        font-weight: 500;
-        min-height: 2.75rem;
-      }
-    `,
-  ];
+  static override styles = cameraStyles;
 
   purpose: CapturePurpose = 'selfie';
   documentType: DocumentType | null = null;
-  private state: CameraState = CameraState.starting;
   private taken = 0;
-  private stream: MediaStream | null = null;
-  private startRequest = 0;
-  private readonly onVisibility = () => {
-    if (document.hidden && this.stream) {
-      this.stopStream();
-      if (this.state !== CameraState.failed) this.state = CameraState.paused;
-    }
-  };
+  private readonly camera = new CameraStream(this, {
+    video: () => this.renderRoot?.querySelector('video'),
+    constraints: () => ({
+      audio: false,
+      video:
+        this.purpose === 'selfie'
+          ? { facingMode: 'user', width: { ideal: 1280 }, height: { ideal: 720 } }
+          : { facingMode: { ideal: 'environment' }, width: { ideal: 1920 }, height: { ideal: 1080 } },
+    }),
+    onProblem: (reason) => this.dispatchEvent(new CustomEvent('verify-camera-problem', { detail: { reason } })),
+  });
 
   focusHeading(): void {
     this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    document.addEventListener('visibilitychange', this.onVisibility);
-    void this.start();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    document.removeEventListener('visibilitychange', this.onVisibility);
-    this.startRequest++;
-    this.stopStream();
-  }
-
-  protected override updated(changed: PropertyValues<this>): void {
-    if (changed.has('state' as keyof AgeVerifyCamera)) this.setAttribute('state', this.state);
+  protected override updated(): void {
+    if (this.getAttribute('state') !== this.camera.state) this.setAttribute('state', this.camera.state);
   }
 
   override render() {
@@ -201,7 +72,7 @@ export class AgeVerifyCamera extends TranslatedElement {
         : this.purpose === 'documentFront'
           ? i18n.t('camera.documentFrontHeading')
           : i18n.t('camera.documentHeading');
-    const busy = this.state === CameraState.capturing;
+    const busy = this.camera.state === CameraState.capturing;
     return html`<div class="layout">
       <div class="head">
         <h1 tabindex="-1">${heading}</h1>
@@ -215,9 +86,9 @@ export class AgeVerifyCamera extends TranslatedElement {
       <p class="muted" role="status" data-testid="camera-status">${this.statusLine()}</p>
       <div class="actions">
         ${
-          this.state === CameraState.paused
-            ? html`<button type="button" data-testid="camera-resume" @click=${this.start}>${i18n.t('camera.resume')}</button>`
-            : html`<button type="button" data-testid="capture" ?disabled=${this.state !== CameraState.live} aria-busy=${busy ? 'true' : 'false'} @click=${this.capture}>
+          this.camera.state === CameraState.paused
+            ? html`<button type="button" data-testid="camera-resume" @click=${() => void this.camera.start()}>${i18n.t('camera.resume')}</button>`
+            : html`<button type="button" data-testid="capture" ?disabled=${this.camera.state !== CameraState.live} aria-busy=${busy ? 'true' : 'false'} @click=${this.capture}>
               ${this.purpose === 'selfie' ? i18n.t('camera.capture') : i18n.t('camera.captureDocument')}
             </button>`
         }
@@ -228,7 +99,7 @@ export class AgeVerifyCamera extends TranslatedElement {
   }
 
   private statusLine(): string {
-    switch (this.state) {
+    switch (this.camera.state) {
       case CameraState.starting:
         return i18n.t('camera.starting');
       case CameraState.capturing:
@@ -244,84 +115,24 @@ export class AgeVerifyCamera extends TranslatedElement {
     return this.purpose === 'selfie' ? CHECK_LIMITS.maxSelfieFrames : 1;
   }
 
-  private async start(): Promise<void> {
-    const request = ++this.startRequest;
-    this.state = CameraState.starting;
-    if (!navigator.mediaDevices?.getUserMedia) {
-      this.fail(CameraProblem.unavailable);
-      return;
-    }
-    let stream: MediaStream;
-    try {
-      stream = await navigator.mediaDevices.getUserMedia({
-        audio: false,
-        video:
-          this.purpose === 'selfie'
-            ? { facingMode: 'user', width: { ideal: 1280 }, height: { ideal: 720 } }
-            : { facingMode: { ideal: 'environment' }, width: { ideal: 1920 }, height: { ideal: 1080 } },
-      });
-    } catch (error) {
-      if (request !== this.startRequest) return;
-      const name = error instanceof DOMException ? error.name : '';
-      this.fail(name === 'NotAllowedError' || name === 'SecurityError' ? CameraProblem.denied : CameraProblem.unavailable);
-      return;
-    }
-    // The element left the page, or the page was hidden, while the browser was asking.
-    if (request !== this.startRequest || document.hidden) {
-      for (const track of stream.getTracks()) track.stop();
-      if (request === this.startRequest) this.state = CameraState.paused;
-      return;
-    }
-    this.stream = stream;
-    await this.updateComplete;
-    const video = this.renderRoot.querySelector('video');
-    if (!video) return;
-    video.srcObject = stream;
-    try {
-      await video.play();
-    } catch {
-      // Autoplay of a muted inline video is allowed everywhere; a refusal means the stream ended.
-    }
-    if (request !== this.startRequest) return;
-    this.state = CameraState.live;
-    video.dataset.live = 'true';
-  }
-
-  private fail(reason: CameraProblem): void {
-    this.state = CameraState.failed;
-    this.stopStream();
-    this.dispatchEvent(new CustomEvent('verify-camera-problem', { detail: { reason } }));
-  }
-
-  private stopStream(): void {
-    for (const track of this.stream?.getTracks() ?? []) track.stop();
-    this.stream = null;
-    const video = this.renderRoot?.querySelector('video');
-    if (video) {
-      video.srcObject = null;
-      delete video.dataset.live;
-    }
-  }
-
   private async capture(): Promise<void> {
     const video = this.renderRoot.querySelector('video');
-    if (!video || this.state !== CameraState.live || video.videoWidth === 0) return;
-    this.state = CameraState.capturing;
+    if (!video || this.camera.state !== CameraState.live || video.videoWidth === 0) return;
+    this.camera.state = CameraState.capturing;
     this.taken = 0;
     const maxSide = this.purpose === 'selfie' ? FRAME_SETTINGS.selfieMaxSide : FRAME_SETTINGS.documentMaxSide;
     try {
       const images = await captureBurst(video, this.burstSize(), FRAME_SETTINGS.burstIntervalMs, maxSide, (taken) => (this.taken = taken));
-      this.stopStream();
+      this.camera.stop();
       this.dispatchEvent(new CustomEvent('verify-capture', { detail: { images } }));
     } catch {
       // The stream ended mid-burst (page hidden, camera unplugged): start it again.
-      if (this.isConnected && !document.hidden) void this.start();
+      if (this.isConnected && !document.hidden) void this.camera.start();
     }
   }
 
   private onUploadInstead(): void {
-    this.stopStream();
-    this.startRequest++;
+    this.camera.cancel();
     this.dispatchEvent(new CustomEvent('verify-upload-instead'));
   }
 }

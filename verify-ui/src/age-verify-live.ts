@@ -1,8 +1,7 @@
-import { css, html, nothing, type PropertyValues } from 'lit';
+import { css, html, type PropertyValues } from 'lit';
 import type { DocumentType, VerifyCredentials, VerifySessionView } from '@ageverify/protocol';
 import { submitCheck } from './check-submission';
 import { describeFailure } from './failure-text';
-import { FRAME_SETTINGS, photoToJpeg } from './frame-capture';
 import { i18n } from './i18n';
 import { TranslatedElement } from './translated-element';
 import {
@@ -29,11 +28,6 @@ const CAMERA_HEADINGS = {
   document: 'camera.documentHeading',
   documentFront: 'camera.documentFrontHeading',
 } as const satisfies Record<CapturePurpose, string>;
-const UPLOAD_LABELS = {
-  selfie: 'camera.uploadSelfie',
-  document: 'camera.uploadDocument',
-  documentFront: 'camera.uploadDocumentFront',
-} as const satisfies Record<CapturePurpose, string>;
 
 /**
  * A live check from the first camera explanation to the engine's decision (steps and diagram in
@@ -49,7 +43,6 @@ export class AgeVerifyLive extends TranslatedElement {
     credentials: { attribute: false },
     mobile: { type: Boolean },
     step: { state: true },
-    uploadError: { state: true },
   };
 
   static override styles = [
@@ -62,25 +55,6 @@ export class AgeVerifyLive extends TranslatedElement {
         margin: 1rem 0;
         accent-color: var(--av-primary);
       }
-      .file input {
-        position: absolute;
-        width: 1px;
-        height: 1px;
-        opacity: 0;
-      }
-      .file input:focus-visible + span {
-        outline: 3px solid var(--av-focus);
-        outline-offset: 2px;
-      }
-      .file {
-        display: block;
-      }
-      .file span {
-        width: 100%;
-      }
-      .error {
-        color: var(--av-error);
-      }
     `,
   ];
 
@@ -90,7 +64,6 @@ export class AgeVerifyLive extends TranslatedElement {
   mobile = false;
   private step: LiveStep = { kind: 'choose-document' };
   private context: LiveContext | null = null;
-  private uploadError = false;
   private abort: AbortController | null = null;
 
   focusHeading(): void {
@@ -145,30 +118,50 @@ export class AgeVerifyLive extends TranslatedElement {
           @verify-upload-instead=${() => this.apply(afterCameraProblem(this.context!, step.purpose, 'unavailable'))}
         ></age-verify-camera>`;
       case 'camera-blocked':
-        return this.renderBlocked(step);
+        return html`<age-verify-upload
+          data-step
+          .purpose=${step.purpose}
+          .reason=${step.reason}
+          .onPhone=${this.mobile || Boolean(this.session?.handoff)}
+          @verify-capture=${(event: CustomEvent<{ images: Blob[] }>) => this.apply(afterCapture(this.context!, step.purpose, event.detail.images))}
+          @verify-retry-camera=${this.onRetryCamera}
+        ></age-verify-upload>`;
       case 'uploading':
         return this.renderUploading(step.progress);
       case 'retry':
-        return html`<h1 tabindex="-1">${i18n.t('retry.heading')}</h1>
-          <p data-testid="retry-hint" data-hint=${step.hint}>${i18n.t(`retry.hints.${step.hint}`)}</p>
-          <p class="muted" data-testid="attempts-left">${i18n.t('retry.attemptsLeft', { count: step.attemptsLeft })}</p>
-          <div class="actions">
-            <button type="button" data-testid="retake" @click=${() => this.goTo(captureStep(this.context!, step.purpose))}>${i18n.t('retry.takeAgain')}</button>
-          </div>`;
+        return html`<age-verify-message
+          data-step
+          .heading=${i18n.t('retry.heading')}
+          .body=${i18n.t(`retry.hints.${step.hint}`)}
+          .bodyTestId=${'retry-hint'}
+          .bodyHint=${step.hint}
+          .hint=${i18n.t('retry.attemptsLeft', { count: step.attemptsLeft })}
+          .hintTestId=${'attempts-left'}
+          .actionLabel=${i18n.t('retry.takeAgain')}
+          .actionTestId=${'retake'}
+          @verify-action=${() => this.goTo(captureStep(this.context!, step.purpose))}
+        ></age-verify-message>`;
       case 'step-up':
-        return html`<h1 tabindex="-1">${i18n.t('stepUp.heading')}</h1>
-          <p data-testid="step-up-reason">${i18n.t('stepUp.body')}</p>
-          <div class="actions">
-            <button type="button" data-testid="step-up-continue" @click=${() => this.goTo({ kind: 'choose-document' })}>${i18n.t('stepUp.continue')}</button>
-          </div>`;
+        return html`<age-verify-message
+          data-step
+          .heading=${i18n.t('stepUp.heading')}
+          .body=${i18n.t('stepUp.body')}
+          .bodyTestId=${'step-up-reason'}
+          .actionLabel=${i18n.t('stepUp.continue')}
+          .actionTestId=${'step-up-continue'}
+          @verify-action=${() => this.goTo({ kind: 'choose-document' })}
+        ></age-verify-message>`;
       case 'send-failed': {
         const text = describeFailure(step.failure);
-        return html`<h1 tabindex="-1">${i18n.t('upload.failed')}</h1>
-          <p>${text.body}</p>
-          ${text.detail ? html`<p class="muted">${text.detail}</p>` : nothing}
-          <div class="actions">
-            <button type="button" data-testid="resend" @click=${() => void this.submit(this.context!)}>${i18n.t('upload.resend')}</button>
-          </div>`;
+        return html`<age-verify-message
+          data-step
+          .heading=${i18n.t('upload.failed')}
+          .body=${text.body}
+          .hint=${text.detail ?? ''}
+          .actionLabel=${i18n.t('upload.resend')}
+          .actionTestId=${'resend'}
+          @verify-action=${() => void this.submit(this.context!)}
+        ></age-verify-message>`;
       }
     }
   }
@@ -193,35 +186,6 @@ export class AgeVerifyLive extends TranslatedElement {
       </div>`;
   }
 
-  private renderBlocked(step: Extract<LiveStep, { kind: 'camera-blocked' }>) {
-    const denied = step.reason === 'denied';
-    const safari = /Safari/.test(navigator.userAgent) && !/Chrome|Chromium|Edg|Firefox|FxiOS|CriOS/.test(navigator.userAgent);
-    return html`<h1 tabindex="-1" data-testid="camera-blocked" data-reason=${step.reason} data-purpose=${step.purpose}>
-        ${denied ? i18n.t('camera.deniedHeading') : i18n.t('camera.unavailableHeading')}
-      </h1>
-      <p>${denied ? i18n.t('camera.deniedBody') : i18n.t('camera.unavailableBody')}</p>
-      ${
-        // The same screen follows the licence's back: say that the front is wanted now.
-        step.purpose === 'documentFront' ? html`<p data-testid="upload-what">${i18n.t('camera.documentFrontIntro')}</p>` : nothing
-      }
-      ${denied ? html`<p data-testid="camera-how-to">${safari ? i18n.t('camera.howToAllowSafari') : i18n.t('camera.howToAllow')}</p>` : nothing}
-      <p class="muted">${this.mobile || this.session?.handoff ? i18n.t('camera.phoneAlternative') : i18n.t('camera.desktopAlternative')}</p>
-      ${this.uploadError ? html`<p class="error" role="alert">${i18n.t('camera.uploadFailed')}</p>` : nothing}
-      <div class="actions">
-        <label class="file">
-          <input
-            type="file"
-            accept="image/*"
-            capture=${step.purpose === 'selfie' ? 'user' : 'environment'}
-            data-testid="upload-photo"
-            @change=${(event: Event) => void this.onPhotoPicked(event, step.purpose)}
-          />
-          <span class="button">${i18n.t(UPLOAD_LABELS[step.purpose])}</span>
-        </label>
-        <button type="button" class="secondary" data-testid="camera-retry" @click=${this.onRetryCamera}>${i18n.t('camera.retryCamera')}</button>
-      </div>`;
-  }
-
   private renderUploading(progress: number) {
     const percent = Math.round(progress * 100);
     return html`<h1 tabindex="-1">${i18n.t('upload.heading')}</h1>
@@ -230,7 +194,6 @@ export class AgeVerifyLive extends TranslatedElement {
   }
 
   private goTo(step: LiveStep): void {
-    this.uploadError = false;
     this.step = step;
   }
 
@@ -258,20 +221,6 @@ export class AgeVerifyLive extends TranslatedElement {
     if (!this.context || this.step.kind !== 'camera-blocked') return;
     this.context = { ...this.context, cameraUnusable: false };
     this.goTo({ kind: 'camera', purpose: this.step.purpose });
-  }
-
-  private async onPhotoPicked(event: Event, purpose: CapturePurpose): Promise<void> {
-    const input = event.target as HTMLInputElement;
-    const file = input.files?.[0];
-    input.value = '';
-    if (!file || !this.context) return;
-    try {
-      const image = await photoToJpeg(file, purpose === 'selfie' ? FRAME_SETTINGS.selfieMaxSide : FRAME_SETTINGS.documentMaxSide);
-      this.uploadError = false;
-      this.apply(afterCapture(this.context, purpose, [image]));
-    } catch {
-      this.uploadError = true;
-    }
   }
 
   private async submit(context: LiveContext): Promise<void> {

@@ -20,7 +20,10 @@ export class AgeVerifyMessage extends LitElement {
   static override properties = {
     heading: { type: String },
     body: { type: String },
+    bodyTestId: { attribute: false },
+    bodyHint: { attribute: false },
     hint: { type: String },
+    hintTestId: { attribute: false },
     detail: { type: String },
     tone: { type: String, reflect: true },
     busy: { type: Boolean },
@@ -71,7 +74,12 @@ export class AgeVerifyMessage extends LitElement {
 
   heading = '';
   body = '';
+  /** Test id of the body paragraph, for screens whose text tests read (the live check's retry and step-up). */
+  bodyTestId: string | null = null;
+  /** The retry hint the body explains, as the body paragraph's data-hint. */
+  bodyHint: string | null = null;
   hint = '';
+  hintTestId: string | null = null;
   detail = '';
   tone: MessageTone = MessageTone.info;
   busy = false;
@@ -91,8 +99,8 @@ export class AgeVerifyMessage extends LitElement {
     return html`
       ${this.busy ? html`<div class="spinner" aria-hidden="true"></div>` : nothing}
       <h1 tabindex="-1">${this.heading}</h1>
-      ${this.body ? html`<p>${this.body}</p>` : nothing}
-      ${this.hint ? html`<p class="muted">${this.hint}</p>` : nothing}
+      ${this.body ? html`<p data-testid=${this.bodyTestId ?? nothing} data-hint=${this.bodyHint ?? nothing}>${this.body}</p>` : nothing}
+      ${this.hint ? html`<p class="muted" data-testid=${this.hintTestId ?? nothing}>${this.hint}</p>` : nothing}
       ${this.detail ? html`<p class="detail">${this.detail}</p>` : nothing}
       ${
         hasActions

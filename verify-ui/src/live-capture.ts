@@ -7,11 +7,13 @@
 import { AgeVerifyCamera } from './age-verify-camera';
 import { AgeVerifyDocumentChoice } from './age-verify-document-choice';
 import { AgeVerifyLive } from './age-verify-live';
+import { AgeVerifyUpload } from './age-verify-upload';
 import { addLiveTranslations } from './i18n';
 
 const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['age-verify-camera', AgeVerifyCamera],
   ['age-verify-document-choice', AgeVerifyDocumentChoice],
+  ['age-verify-upload', AgeVerifyUpload],
   ['age-verify-live', AgeVerifyLive],
 ];
 
