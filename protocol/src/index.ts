@@ -17,3 +17,4 @@ export * from './roles';
 export * from './audit';
 export * from './two-factor';
 export * from './traffic';
+export * from './ui-language';

@@ -1,45 +1,16 @@
-import { UI_LANGUAGES, type UiLanguage } from '@ageverify/protocol';
-
-/** Spec "Verification UI query parameters": English is the last resort. */
-export const DEFAULT_LANGUAGE: UiLanguage = 'en';
+import type { UiLanguage } from '@ageverify/protocol';
 
 /**
- * Reduces a language tag to a supported base code: `pt-BR` and `pt_br` become `pt`
- * (spec: "Locale variants are normalized to the base code"). Anything else gives null.
+ * Spec "Verification UI query parameters": the `lang` parameter wins, then the browser's preferred
+ * languages, then English; locale variants become their base code. The rule is shared with the
+ * dashboard (protocol/src/ui-language.ts).
  */
-export function normalizeLanguage(tag: string | null | undefined): UiLanguage | null {
-  if (!tag) return null;
-  const base = tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
-  return (UI_LANGUAGES as readonly string[]).includes(base) ? (base as UiLanguage) : null;
-}
-
-/**
- * Chooses the UI language (spec "Verification UI query parameters"): the `lang` parameter wins;
- * an unsupported value is ignored, so the browser's preferred languages apply, in their order;
- * then English.
- */
-export function pickLanguage(langParam: string | null, browserLanguages: readonly string[]): UiLanguage {
-  const fromParam = normalizeLanguage(langParam);
-  if (fromParam) return fromParam;
-  for (const tag of browserLanguages) {
-    const fromBrowser = normalizeLanguage(tag);
-    if (fromBrowser) return fromBrowser;
-  }
-  return DEFAULT_LANGUAGE;
-}
-
-/**
- * Each language named in itself (issue 23): a user who cannot read the page's current language
- * still finds their own in the switch.
- */
-export const LANGUAGE_NAMES: Readonly<Record<UiLanguage, string>> = {
-  en: 'English',
-  de: 'Deutsch',
-  es: 'Español',
-  fr: 'Français',
-  pt: 'Português',
-  it: 'Italiano',
-};
+export {
+  DEFAULT_UI_LANGUAGE as DEFAULT_LANGUAGE,
+  UI_LANGUAGE_NAMES as LANGUAGE_NAMES,
+  normalizeUiLanguage as normalizeLanguage,
+  pickUiLanguage as pickLanguage,
+} from '@ageverify/protocol';
 
 /**
  * The page's query with `lang` set to the chosen language, so a reload (or the back button) keeps
