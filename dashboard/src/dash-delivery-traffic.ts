@@ -1,13 +1,11 @@
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, LitElement, type PropertyValues } from 'lit';
 import { TRAFFIC_DAYS_DEFAULT, type WebhookTrafficResponse } from '@ageverify/protocol';
-import { request, tenantPath } from './api';
+import { tenantPath } from './api';
 import { type ChartSpec, deliveriesPerDayChart, latencyChart } from './chart-model';
-import { TRAFFIC_PERIODS } from './dash-session-traffic';
 import { formatMilliseconds, formatNumber } from './format';
 import { i18n } from './i18n';
-import { LatestCall, Superseded } from './latest-call';
-import { errorMessage } from './screen-base';
 import { baseStyles } from './styles';
+import { periodField, TrafficFigures } from './traffic-figures';
 import { trafficStyles } from './traffic-styles';
 
 const RESULTS = ['delivered', 'undelivered', 'pending'] as const;
@@ -23,8 +21,6 @@ export class DashDeliveryTraffic extends LitElement {
     tenantId: { type: String },
     endpointId: { type: String },
     days: { state: true },
-    stats: { state: true },
-    problem: { state: true },
   };
   static override styles = [baseStyles, trafficStyles];
 
@@ -32,55 +28,27 @@ export class DashDeliveryTraffic extends LitElement {
   /** One endpoint's figures; empty for all the tenant's endpoints. */
   endpointId = '';
   days: number = TRAFFIC_DAYS_DEFAULT;
-  stats: WebhookTrafficResponse | null = null;
-  /** Made once per answer: a new spec object redraws its chart. */
-  private charts: { perDay: ChartSpec; latency: ChartSpec } | null = null;
-  problem: string | null = null;
-  private readonly calls = new LatestCall();
+  private readonly figures = new TrafficFigures(this, (stats: WebhookTrafficResponse) => ({
+    perDay: deliveriesPerDayChart(stats),
+    latency: latencyChart(stats),
+  }));
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if ((changed.has('tenantId') || changed.has('endpointId') || changed.has('days')) && this.tenantId) {
-      if (changed.has('tenantId') || changed.has('endpointId')) {
-        this.stats = null;
-        this.charts = null;
-      }
-      void this.load();
-    }
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.calls.start();
-  }
-
-  private async load(): Promise<void> {
-    const signal = this.calls.start();
-    const endpoint = this.endpointId ? `&endpointId=${encodeURIComponent(this.endpointId)}` : '';
-    try {
-      const stats = await request<WebhookTrafficResponse>('GET', tenantPath(this.tenantId, `/stats/webhooks?days=${this.days}${endpoint}`), undefined, signal);
-      this.charts = { perDay: deliveriesPerDayChart(stats), latency: latencyChart(stats) };
-      this.stats = stats;
-      this.problem = null;
-    } catch (error) {
-      if (!(error instanceof Superseded) && !signal.aborted) this.problem = errorMessage(error);
+      if (changed.has('tenantId') || changed.has('endpointId')) this.figures.clear();
+      const endpoint = this.endpointId ? `&endpointId=${encodeURIComponent(this.endpointId)}` : '';
+      void this.figures.load(tenantPath(this.tenantId, `/stats/webhooks?days=${this.days}${endpoint}`));
     }
   }
 
   override render() {
-    const { stats, charts } = this;
     return html`<section aria-labelledby="delivery-traffic-heading" data-testid="delivery-traffic">
       <h2 id="delivery-traffic-heading">${i18n.t('traffic.deliveriesTitle')}</h2>
       <p class="muted">${i18n.t('traffic.deliveriesIntro')}</p>
       <form class="actions" aria-label=${i18n.t('traffic.deliveriesTitle')} @submit=${(event: Event) => event.preventDefault()}>
-        <div class="field">
-          <label for="delivery-days">${i18n.t('traffic.period')}</label>
-          <select id="delivery-days" @change=${(event: Event) => (this.days = Number((event.target as HTMLSelectElement).value))}>
-            ${TRAFFIC_PERIODS.map((days) => html`<option value=${days} ?selected=${days === this.days}>${i18n.t('traffic.periodDays', { days })}</option>`)}
-          </select>
-        </div>
+        ${periodField('delivery-days', this.days, (days) => (this.days = days))}
       </form>
-      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
-      ${stats && charts ? this.renderStats(stats, charts) : this.problem ? nothing : html`<p class="muted" role="status">${i18n.t('common.loading')}</p>`}
+      ${this.figures.render((stats, charts) => this.renderStats(stats, charts))}
     </section>`;
   }
 

@@ -1,16 +1,13 @@
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, LitElement, type PropertyValues } from 'lit';
 import { type SessionTrafficResponse, TRAFFIC_DAYS_DEFAULT } from '@ageverify/protocol';
-import { request, tenantPath } from './api';
+import { tenantPath } from './api';
 import { type ChartSpec, funnelChart, sessionsPerDayChart } from './chart-model';
 import { formatNumber, formatShare } from './format';
 import { i18n } from './i18n';
-import { LatestCall, Superseded } from './latest-call';
-import { errorMessage } from './screen-base';
 import { baseStyles } from './styles';
+import { periodField, TrafficFigures } from './traffic-figures';
 import { trafficStyles } from './traffic-styles';
 
-/** The periods offered; the API takes any from 1 to TRAFFIC_DAYS_MAX. */
-export const TRAFFIC_PERIODS = [7, 30, 90] as const;
 const SCOPES = ['all', 'live', 'sandbox'] as const;
 type Scope = (typeof SCOPES)[number];
 const SCOPE_LABEL = { all: 'traffic.scopeAll', live: 'traffic.scopeLive', sandbox: 'traffic.scopeSandbox' } as const;
@@ -27,60 +24,28 @@ export class DashSessionTraffic extends LitElement {
     tenantId: { type: String },
     days: { state: true },
     scope: { state: true },
-    stats: { state: true },
-    problem: { state: true },
   };
   static override styles = [baseStyles, trafficStyles];
 
   tenantId = '';
   days: number = TRAFFIC_DAYS_DEFAULT;
   scope: Scope = 'all';
-  stats: SessionTrafficResponse | null = null;
-  /** Made once per answer: a new spec object redraws its chart. */
-  private charts: { perDay: ChartSpec; funnel: ChartSpec } | null = null;
-  problem: string | null = null;
-  private readonly calls = new LatestCall();
+  private readonly figures = new TrafficFigures(this, (stats: SessionTrafficResponse) => ({ perDay: sessionsPerDayChart(stats), funnel: funnelChart(stats) }));
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if ((changed.has('tenantId') || changed.has('days') || changed.has('scope')) && this.tenantId) {
-      if (changed.has('tenantId')) {
-        this.stats = null;
-        this.charts = null;
-      }
-      void this.load();
-    }
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.calls.start();
-  }
-
-  private async load(): Promise<void> {
-    const signal = this.calls.start();
-    const sandbox = this.scope === 'all' ? '' : `&sandbox=${this.scope === 'sandbox'}`;
-    try {
-      const stats = await request<SessionTrafficResponse>('GET', tenantPath(this.tenantId, `/stats/sessions?days=${this.days}${sandbox}`), undefined, signal);
-      this.charts = { perDay: sessionsPerDayChart(stats), funnel: funnelChart(stats) };
-      this.stats = stats;
-      this.problem = null;
-    } catch (error) {
-      if (!(error instanceof Superseded) && !signal.aborted) this.problem = errorMessage(error);
+      if (changed.has('tenantId')) this.figures.clear();
+      const sandbox = this.scope === 'all' ? '' : `&sandbox=${this.scope === 'sandbox'}`;
+      void this.figures.load(tenantPath(this.tenantId, `/stats/sessions?days=${this.days}${sandbox}`));
     }
   }
 
   override render() {
-    const { stats, charts } = this;
     return html`<section aria-labelledby="traffic-heading" data-testid="session-traffic">
       <h2 id="traffic-heading">${i18n.t('traffic.title')}</h2>
       <p class="muted">${i18n.t('traffic.intro')}</p>
       <form class="actions" aria-label=${i18n.t('traffic.title')} @submit=${(event: Event) => event.preventDefault()}>
-        <div class="field">
-          <label for="traffic-days">${i18n.t('traffic.period')}</label>
-          <select id="traffic-days" @change=${(event: Event) => (this.days = Number((event.target as HTMLSelectElement).value))}>
-            ${TRAFFIC_PERIODS.map((days) => html`<option value=${days} ?selected=${days === this.days}>${i18n.t('traffic.periodDays', { days })}</option>`)}
-          </select>
-        </div>
+        ${periodField('traffic-days', this.days, (days) => (this.days = days))}
         <div class="field">
           <label for="traffic-scope">${i18n.t('traffic.scope')}</label>
           <select id="traffic-scope" @change=${(event: Event) => (this.scope = (event.target as HTMLSelectElement).value as Scope)}>
@@ -88,8 +53,7 @@ export class DashSessionTraffic extends LitElement {
           </select>
         </div>
       </form>
-      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
-      ${stats && charts ? this.renderStats(stats, charts) : this.problem ? nothing : html`<p class="muted" role="status">${i18n.t('common.loading')}</p>`}
+      ${this.figures.render((stats, charts) => this.renderStats(stats, charts))}
     </section>`;
   }
 
