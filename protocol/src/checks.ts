@@ -12,6 +12,7 @@
  * Wire format: `POST /api/v1/verify/checks`, `multipart/form-data` with the text fields of
  * `CheckSubmissionFields` and the image parts named in `CHECK_IMAGE_PARTS`.
  */
+import { LIVENESS_CAPTURE } from './liveness';
 import type { CallbackStatus } from './session';
 
 export const CHECK_KINDS = ['age_estimation', 'document'] as const;
@@ -53,12 +54,16 @@ export interface CheckSubmissionFields {
   check: CheckKind;
   /** Required when check is `document`. */
   documentType?: DocumentType;
+  /** Required with selfie parts: the liveness challenge they answer (protocol/src/liveness.ts). */
+  challengeId?: string;
+  /** Required with selfie parts: the challenge step of each selfie part, comma-separated ("0,0,1,1,1,2,2,2"). */
+  selfieSteps?: string;
 }
 
 /** Limits of one submission; larger or more parts are refused with 413 / 400 before any decoding. */
 export const CHECK_LIMITS = {
-  /** Frames in one selfie burst. */
-  maxSelfieFrames: 5,
+  /** Frames of one liveness challenge: the baseline and every move (protocol/src/liveness.ts). */
+  maxSelfieFrames: LIVENESS_CAPTURE.baselineFrames + 2 * LIVENESS_CAPTURE.framesPerMove,
   /** Images in each document part (`document`, `documentFront`): one each, so at most two in all. */
   maxDocumentImages: 1,
   /** Bytes of one image part. */
@@ -87,6 +92,8 @@ export const RETRY_HINTS = [
   'document_unreadable', // "We could not read the document: avoid glare, fill the frame"
   'document_front_unreadable', // licence front (documentFront): "We could not see the photo on the front of your licence"
   'image_unreadable', // "The picture could not be opened; take it again"
+  'challenge_not_followed', // liveness challenge: "Turn your head as the arrow shows, then back"
+  'face_changed', // liveness challenge: "Keep the same face in view for the whole capture"
 ] as const;
 export type RetryHint = (typeof RETRY_HINTS)[number];
 

@@ -11,6 +11,7 @@ export * from './errors';
 export * from './url-rules';
 export * from './verify';
 export * from './checks';
+export * from './liveness';
 export * from './accounts';
 export * from './dashboard';
 export * from './roles';

@@ -79,6 +79,8 @@ export const liveDe: LiveTranslation = {
       document_front_unreadable:
         'Wir konnten das Foto auf der Vorderseite Ihres Führerscheins nicht erkennen. Vermeiden Sie Spiegelungen und füllen Sie den Rahmen aus.',
       image_unreadable: 'Das Bild konnte nicht geöffnet werden. Bitte nehmen Sie es erneut auf.',
+      challenge_not_followed: 'Drehen Sie den Kopf in die Richtung des Pfeils und schauen Sie dann wieder in die Kamera.',
+      face_changed: 'Lassen Sie während der ganzen Aufnahme nur Ihr eigenes Gesicht im Bild.',
     },
   },
   stepUp: {

@@ -82,6 +82,8 @@ export const liveEn = {
       document_unreadable: 'We could not read the document. Avoid glare and fill the frame.',
       document_front_unreadable: 'We could not see the photo on the front of your licence. Avoid glare and fill the frame.',
       image_unreadable: 'The picture could not be opened. Please take it again.',
+      challenge_not_followed: 'Turn your head the way the arrow shows, then look back at the camera.',
+      face_changed: 'Keep only your own face in view for the whole capture.',
     },
   },
   stepUp: {

@@ -78,6 +78,8 @@ export const liveEs: LiveTranslation = {
       document_unreadable: 'No pudimos leer el documento. Evita los reflejos y llena el marco.',
       document_front_unreadable: 'No pudimos ver la foto del anverso de tu permiso. Evita los reflejos y llena el marco.',
       image_unreadable: 'No se pudo abrir la imagen. Vuelve a tomarla.',
+      challenge_not_followed: 'Gira la cabeza hacia donde indica la flecha y luego vuelve a mirar a la cámara.',
+      face_changed: 'Mantén solo tu propia cara a la vista durante toda la captura.',
     },
   },
   stepUp: {

@@ -78,6 +78,8 @@ export const liveFr: LiveTranslation = {
       document_unreadable: 'Nous n’avons pas pu lire le document. Évitez les reflets et remplissez le cadre.',
       document_front_unreadable: 'Nous n’avons pas pu voir la photo au recto de votre permis. Évitez les reflets et remplissez le cadre.',
       image_unreadable: 'L’image n’a pas pu être ouverte. Reprenez-la.',
+      challenge_not_followed: 'Tournez la tête dans le sens de la flèche, puis regardez de nouveau la caméra.',
+      face_changed: 'Gardez uniquement votre propre visage dans le cadre pendant toute la capture.',
     },
   },
   stepUp: {

@@ -78,6 +78,8 @@ export const liveIt: LiveTranslation = {
       document_unreadable: 'Non siamo riusciti a leggere il documento. Evita i riflessi e riempi la cornice.',
       document_front_unreadable: 'Non siamo riusciti a vedere la foto sul fronte della patente. Evita i riflessi e riempi la cornice.',
       image_unreadable: 'Non è stato possibile aprire l’immagine. Scattala di nuovo.',
+      challenge_not_followed: 'Gira la testa nella direzione della freccia, poi torna a guardare la fotocamera.',
+      face_changed: 'Tieni inquadrato solo il tuo viso per tutta la ripresa.',
     },
   },
   stepUp: {

@@ -79,6 +79,8 @@ export const livePt: LiveTranslation = {
       document_unreadable: 'Não conseguimos ler o documento. Evite reflexos e preencha a moldura.',
       document_front_unreadable: 'Não conseguimos ver a foto na frente da sua carta. Evite reflexos e preencha a moldura.',
       image_unreadable: 'Não foi possível abrir a imagem. Tire-a novamente.',
+      challenge_not_followed: 'Vire a cabeça para o lado indicado pela seta e depois volte a olhar para a câmara.',
+      face_changed: 'Mantenha apenas o seu próprio rosto no enquadramento durante toda a captura.',
     },
   },
   stepUp: {
