@@ -72,7 +72,7 @@ export function scoresOf(findings: EngineFindings): Record<string, unknown> {
     if (!frame || typeof frame !== 'object' || !('face' in frame)) return frame;
     const { face, faceCount } = frame as { face: Record<string, unknown> | null; faceCount: number };
     if (!face) return { faceCount, face: null };
-    const { descriptor, ...rest } = face;
+    const { descriptor, landmarks, ...rest } = face;
     return { faceCount, face: rest, descriptor: descriptor ? `${(descriptor as unknown[]).length}-d` : undefined };
   };
   if (findings.kind === 'age_estimation') return { frames: findings.frames.map(strip) };

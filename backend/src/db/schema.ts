@@ -7,6 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type {
+  ChallengeMove,
   AuditAction,
   AuditActorType,
   AuditChange,
@@ -362,6 +363,13 @@ export const sessions = pgTable(
      */
     checkClaimId: text('check_claim_id'),
     checkClaimExpiresAt: ts('check_claim_expires_at'),
+    /**
+     * The session's current liveness challenge (engine/liveness/challenge.ts, decision 0062): issued
+     * by the server, consumed by the check that answers it, replaced when asked for again.
+     */
+    challengeId: text('challenge_id'),
+    challengeMoves: jsonb('challenge_moves').$type<ChallengeMove[]>(),
+    challengeExpiresAt: ts('challenge_expires_at'),
   },
   (t) => [
     index('sessions_receipt_due_idx').on(t.completedAt).where(sql`${t.receiptDue}`),

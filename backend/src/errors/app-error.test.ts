@@ -1,6 +1,6 @@
 /** AppError, defineErrors, and the rules every module's registry keeps. */
 import { describe, expect, test } from 'bun:test';
-import { ERROR_CODES, TWO_FACTOR_ERROR_CODES } from '@ageverify/protocol';
+import { CHALLENGE_ERROR_CODES, ERROR_CODES, TWO_FACTOR_ERROR_CODES } from '@ageverify/protocol';
 import { AUTH_ERRORS } from '../auth/errors';
 import { CLI_ERRORS } from '../cli/errors';
 import { DASHBOARD_ERRORS } from '../modules/dashboard/errors';
@@ -83,10 +83,10 @@ describe('the registries', () => {
     }
   });
 
-  test('only the code the spec names goes into the error body of the merchant and verify APIs', () => {
+  test('only the code the spec names, and the liveness challenge codes the verify UI acts on (decision 0062), go into the error body of the merchant and verify APIs', () => {
     const exposed = ALL.filter(({ registry, factory }) => factory.exposeCode && registry !== 'DASHBOARD_ERRORS').map(({ factory }) => factory.code);
     expect(SESSION_ERRORS.SESSION_LAUNCH_CONFIGURATION_UNAVAILABLE().exposeCode).toBe(true);
-    expect(exposed).toEqual([ERROR_CODES.launchConfigurationUnavailable]);
+    expect(exposed.toSorted()).toEqual([ERROR_CODES.launchConfigurationUnavailable, ...CHALLENGE_ERROR_CODES].toSorted());
   });
 
   test('the dashboard API exposes exactly the two-factor codes its own contract names (docs/dashboard-api.md), which the dashboard acts on', () => {

@@ -176,6 +176,12 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<number, Err
         message: ['no documentFront part unless check is document and documentType is driving_licence'],
       },
       {
+        name: 'challengeRequired',
+        summary: 'Selfie frames were sent without the liveness challenge they answer (challengeId and selfieSteps).',
+        message: ['challengeId and selfieSteps are required with selfie parts: ask POST /api/v1/verify/challenges for a liveness challenge first'],
+        code: 'CHALLENGE_REQUIRED',
+      },
+      {
         name: 'imageTooComplex',
         summary: 'An image would take the engine too long to decode: a JPEG with too many scans, or a decode over its time budget.',
         message: ['part selfie is a JPEG with more than 32 scans; send a baseline JPEG, PNG or WebP'],
@@ -196,6 +202,18 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<number, Err
         summary: 'Another check is running on this session; one check at a time, and its answer comes first.',
         message: 'A check is already running on this session; wait for its answer before sending another',
       },
+      {
+        name: 'challengeNotCurrent',
+        summary: 'The liveness challenge was already used, replaced by a newer one, or never issued: ask for a new one.',
+        message: "This liveness challenge is not the session's current one (it was used, replaced or never issued); ask for a new one",
+        code: 'CHALLENGE_NOT_CURRENT',
+      },
+      {
+        name: 'challengeExpired',
+        summary: 'The liveness challenge expired before the check was sent: ask for a new one.',
+        message: 'This liveness challenge has expired; ask for a new one',
+        code: 'CHALLENGE_EXPIRED',
+      },
     ],
     413: [{ name: 'imageTooLarge', summary: 'An image part or the whole body is over its limit.', message: 'Image part selfie is larger than 4194304 bytes' }],
     415: [
@@ -210,6 +228,17 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<number, Err
         message: 'The verification engine did not finish in time; retry shortly',
       },
     ],
+  },
+  '/api/v1/verify/challenges': {
+    400: [
+      { name: 'credentials', summary: 'Neither or both of sessionToken and handoffToken.', message: ['send exactly one of sessionToken or handoffToken'] },
+      invalidJson,
+    ],
+    401: [invalidSessionToken],
+    403: [{ name: 'billingBlock', summary: 'Billing blocks this session.', message: 'This session is blocked by billing; no check can start' }],
+    404: [sessionNotFound],
+    409: [alreadyCompleted, { name: 'sessionExpired', summary: 'The session has expired.', message: 'Session has expired' }],
+    429: [verifyLimit],
   },
   '/api/v1/verify/cancel': {
     400: [{ name: 'sessionTokenRequired', summary: 'Only the sessionToken holder may cancel.', message: ['sessionToken is required'] }],

@@ -37,6 +37,7 @@ describe('OpenAPI 3.1', () => {
       '/api/v1/sessions/create',
       '/api/v1/sessions/validate',
       '/api/v1/verify/cancel',
+      '/api/v1/verify/challenges',
       '/api/v1/verify/checks',
       '/api/v1/verify/session',
       '/api/v1/verify/simulate',

@@ -8,9 +8,21 @@
  *
  * One check runs at a time per session: the submission claims the session before the engine runs
  * and every write of its outcome is guarded by that claim (check-claim.ts, decision 0039).
+ *
+ * Selfies the engine looks at (an L1 check, a document check with face match) answer the session's
+ * liveness challenge: the claim consumes it before the engine runs, and the frames must show a
+ * live head following it before any age or face match decision counts (liveness/, decision 0062).
  */
 import { eq } from 'drizzle-orm';
-import { CHECK_ATTEMPT_LIMITS, needsDocumentFront, type CheckKind, type CheckResult, type FailureReason } from '@ageverify/protocol';
+import {
+  CHECK_ATTEMPT_LIMITS,
+  needsDocumentFront,
+  type ChallengeMove,
+  type CheckKind,
+  type CheckResult,
+  type FailureReason,
+  type LivenessChallenge,
+} from '@ageverify/protocol';
 import type { Logger } from '../../log';
 import { type CheckEvidence, sessions, tenants } from '../../db/schema';
 import { VERIFY_ERRORS } from '../verify/errors';
@@ -24,6 +36,8 @@ import { EngineBusy, EngineRefused, EngineTimeout, type EnginePool } from './eng
 import type { CheckSubmission } from './check-submission';
 import { claimCheck, heldBy, plusOne, RELEASED, releaseCheck } from './check-claim';
 import type { DecisionPolicy, EngineDecision, EngineFindings, Timings } from './model';
+import { consumeChallenge, issueChallenge } from './liveness/challenge';
+import { decideLiveness, LIVENESS_HINTS } from './liveness/liveness-decision';
 
 export interface CheckDeps extends VerifyDeps {
   engine: Pick<EnginePool, 'run'>;
@@ -36,6 +50,16 @@ export function expectedCheck(session: Pick<SessionRow, 'verificationMode' | 'ch
   return session.verificationMode === 'L2' || session.checkStage === 'document' ? 'document' : 'age_estimation';
 }
 
+/** `POST /api/v1/verify/challenges`: a liveness challenge for the session's next selfie capture (decision 0062). */
+export async function requestChallenge(deps: CheckDeps, { session }: VerifyCaller): Promise<LivenessChallenge> {
+  if (session.billingBlock) throw VERIFY_ERRORS.SESSION_BILLING_BLOCKED();
+  if (session.state === 'EXPIRED') throw ENGINE_ERRORS.CHECK_SESSION_EXPIRED();
+  if (session.state !== 'PENDING') throw VERIFY_ERRORS.SESSION_ALREADY_COMPLETED({ status: callbackStatusOf(session) });
+  const challenge = await issueChallenge(deps.db, session.id, deps.clock.now());
+  if (!challenge) return lostRace(deps, session);
+  return challenge;
+}
+
 export async function runCheck(deps: CheckDeps, { session }: VerifyCaller, submission: CheckSubmission): Promise<CheckResult> {
   if (session.billingBlock) throw VERIFY_ERRORS.SESSION_BILLING_BLOCKED();
   if (session.state === 'EXPIRED') throw ENGINE_ERRORS.CHECK_SESSION_EXPIRED();
@@ -44,6 +68,9 @@ export async function runCheck(deps: CheckDeps, { session }: VerifyCaller, submi
   if (submission.check !== expected) throw ENGINE_ERRORS.WRONG_CHECK({ expected });
   if (expected === 'document' && session.faceMatchEnabled && submission.selfies.length === 0) {
     throw ENGINE_ERRORS.SELFIE_REQUIRED();
+  }
+  if (selfiesJudged(session, expected) && (submission.challengeId === undefined || submission.selfieSteps === undefined)) {
+    throw ENGINE_ERRORS.CHALLENGE_REQUIRED();
   }
   // A missing front is a client bug, not a picture the user can fix, so a 400 rather than a retry.
   if (expected === 'document' && needsDocumentFront(submission.documentType!, session.faceMatchEnabled) && !submission.documentFront) {
@@ -65,7 +92,24 @@ export async function runCheck(deps: CheckDeps, { session }: VerifyCaller, submi
   }
 }
 
+/** Whether the engine looks at the selfies of this check: then they must answer a liveness challenge. */
+function selfiesJudged(session: Pick<SessionRow, 'faceMatchEnabled'>, check: CheckKind): boolean {
+  return check === 'age_estimation' || session.faceMatchEnabled;
+}
+
+interface Liveness {
+  steps: readonly number[];
+  moves: readonly ChallengeMove[];
+}
+
 async function decideClaimed(deps: CheckDeps, session: SessionRow, claimId: string, submission: CheckSubmission): Promise<CheckResult> {
+  let liveness: Liveness | null = null;
+  if (selfiesJudged(session, submission.check)) {
+    // Used up here, under the claim: a replay or a parallel submission of the same challenge never reaches the engine.
+    const consumed = await consumeChallenge(deps.db, session.id, claimId, submission.challengeId!, deps.clock.now());
+    if (!consumed.consumed) throw consumed.why === 'expired' ? ENGINE_ERRORS.CHALLENGE_EXPIRED() : ENGINE_ERRORS.CHALLENGE_NOT_CURRENT();
+    liveness = { steps: submission.selfieSteps!, moves: consumed.moves };
+  }
   const [tenant] = await deps.db.select().from(tenants).where(eq(tenants.id, session.tenantId));
   const policy: DecisionPolicy = {
     challengeAge: session.challengeAge,
@@ -106,7 +150,12 @@ async function decideClaimed(deps: CheckDeps, session: SessionRow, claimId: stri
   }
   const findings = outcome.findings!;
   const now = deps.clock.now();
-  const decision = findings.kind === 'age_estimation' ? decideAgeEstimation(findings.frames, policy) : decideDocument(findings, policy, now);
+  const decided = decide(findings, policy, now, liveness);
+  // Holding the claim, the counters are this check's to read: the retry that would reach the cap is answered as the cap's outcome.
+  const decision =
+    decided.decision === 'retry' && session.checkRetries + 1 >= CHECK_ATTEMPT_LIMITS.qualityRetries
+      ? outcomeAtRetryCap(decided, expectedCheck(session), policy)
+      : decided;
   // Scores and timings only: never image bytes or document fields (names, numbers).
   deps.logger?.info('check decided', {
     sessionId: session.id,
@@ -116,6 +165,36 @@ async function decideClaimed(deps: CheckDeps, session: SessionRow, claimId: stri
     ms: outcome.timings,
   });
   return apply(deps, session, claimId, decision, evidenceOf(session, submission, policy, decision));
+}
+
+function decide(findings: EngineFindings, policy: DecisionPolicy, now: Date, liveness: Liveness | null): EngineDecision {
+  if (findings.kind === 'age_estimation') {
+    return (liveness && decideLiveness(findings.frames, liveness.steps, liveness.moves)) ?? decideAgeEstimation(findings.frames, policy);
+  }
+  const decision = decideDocument(findings, policy, now);
+  // The selfies were analysed (the document was read) and the outcome rests on them: the face
+  // match counts only for frames of a live head that followed the challenge.
+  const restsOnSelfie =
+    decision.decision === 'verified' ||
+    (decision.decision === 'failed' && decision.reason === 'face_mismatch') ||
+    (decision.decision === 'retry' && decision.part === 'selfie');
+  if (liveness && findings.frames.length > 0 && restsOnSelfie) return decideLiveness(findings.frames, liveness.steps, liveness.moves) ?? decision;
+  return decision;
+}
+
+/**
+ * The last retry a session may have (decision 0062): on the face step of an L1 session whose tenant
+ * allows step-up, the user continues with a document rather than failing (a dim room or a camera
+ * that cannot see a turn is no reason to stop someone who holds an ID); otherwise the session fails,
+ * as `liveness_failed` when the challenge was what kept failing.
+ */
+export function outcomeAtRetryCap(
+  retry: Extract<EngineDecision, { decision: 'retry' }>,
+  stage: CheckKind,
+  policy: Pick<DecisionPolicy, 'stepUpAllowed'>,
+): EngineDecision {
+  if (stage === 'age_estimation' && policy.stepUpAllowed) return { decision: 'step_up' };
+  return { decision: 'failed', reason: LIVENESS_HINTS.includes(retry.hint) ? 'liveness_failed' : 'too_many_attempts' };
 }
 
 /**
@@ -164,7 +243,14 @@ async function apply(deps: CheckDeps, session: SessionRow, claimId: string, deci
     case 'step_up': {
       const [row] = await deps.db
         .update(sessions)
-        .set({ checkStage: 'document', checkDecisions: plusOne(sessions.checkDecisions), checkEvidence: evidence, ...RELEASED })
+        .set({
+          checkStage: 'document',
+          // The document gets its own retries (decision 0062); a session steps up at most once.
+          checkRetries: 0,
+          checkDecisions: plusOne(sessions.checkDecisions),
+          checkEvidence: evidence,
+          ...RELEASED,
+        })
         .where(pending)
         .returning();
       if (!row) return lostRace(deps, session);

@@ -4,7 +4,16 @@
  * counts at the limits, all before any image is decoded. Bad input is a 4xx with the spec's error
  * body, never a 500. Images stay in memory as bytes.
  */
-import { CHECK_IMAGE_PARTS, CHECK_KINDS, CHECK_LIMITS, DOCUMENT_TYPES, type CheckKind, type DocumentType } from '@ageverify/protocol';
+import {
+  CHALLENGE_MOVES,
+  CHECK_IMAGE_PARTS,
+  CHECK_KINDS,
+  CHECK_LIMITS,
+  DOCUMENT_TYPES,
+  parseSelfieSteps,
+  type CheckKind,
+  type DocumentType,
+} from '@ageverify/protocol';
 import { HTTP_ERRORS } from '../../http/errors';
 import { ENGINE_ERRORS } from './errors';
 import { textFieldProblem } from '../../http/json-body';
@@ -21,9 +30,12 @@ export interface CheckSubmission {
   document: Uint8Array | null;
   /** The front of a driving licence (the portrait), for face match; null when not sent. */
   documentFront: Uint8Array | null;
+  /** The liveness challenge the selfies answer, and the step of each selfie (protocol/src/liveness.ts). */
+  challengeId?: string;
+  selfieSteps?: number[];
 }
 
-const TEXT_FIELDS = new Set(['sessionId', 'sessionToken', 'handoffToken', 'check', 'documentType']);
+const TEXT_FIELDS = new Set(['sessionId', 'sessionToken', 'handoffToken', 'check', 'documentType', 'challengeId', 'selfieSteps']);
 
 export async function readCheckSubmission(request: Request, path: string): Promise<CheckSubmission> {
   const contentType = request.headers.get('content-type') ?? '';
@@ -93,6 +105,13 @@ export async function readCheckSubmission(request: Request, path: string): Promi
   // Whether the front is required depends on the session's face match (check-service.ts).
   if (fronts.length > 0 && (check !== 'document' || documentType !== 'driving_licence'))
     problems.push(`no ${CHECK_IMAGE_PARTS.documentFront} part unless check is document and documentType is driving_licence`);
+  if (text.challengeId !== undefined && (text.challengeId.length === 0 || text.challengeId.length > 64))
+    problems.push('challengeId must be 1 to 64 characters');
+  const selfieSteps = text.selfieSteps === undefined ? undefined : parseSelfieSteps(text.selfieSteps);
+  if (selfieSteps === null) problems.push('selfieSteps must be comma-separated step numbers, one per selfie part');
+  else if (selfieSteps && selfieSteps.length !== selfies.length)
+    problems.push(`selfieSteps names ${selfieSteps.length} steps for ${selfies.length} ${CHECK_IMAGE_PARTS.selfie} parts`);
+  else if (selfieSteps?.some((step) => step > CHALLENGE_MOVES.length)) problems.push(`selfieSteps must be between 0 and ${CHALLENGE_MOVES.length}`);
   if (problems.length > 0) throw ENGINE_ERRORS.INVALID_SUBMISSION({ problems });
 
   return {
@@ -104,5 +123,7 @@ export async function readCheckSubmission(request: Request, path: string): Promi
     selfies,
     document: documents[0] ?? null,
     documentFront: fronts[0] ?? null,
+    challengeId: text.challengeId,
+    selfieSteps: selfieSteps ?? undefined,
   };
 }

@@ -9,7 +9,6 @@ import { parentPort } from 'node:worker_threads';
 import { needsDocumentFront, type DocumentType } from '@ageverify/protocol';
 import type { Worker as OcrWorker } from 'tesseract.js';
 import { analyseFace, loadFaceModels, type FaceModels } from './face-analysis';
-import { faceQualityHint } from './face-quality';
 import { decodeImage, ImageRejected, type DecodedImage } from './image-decoding';
 import { createMrzOcr, readMrz } from './mrz-reading';
 import { readPdf417 } from './pdf417-reading';
@@ -67,19 +66,16 @@ async function decodeOrNull(bytes: Uint8Array, maxSide: number): Promise<Decoded
   }
 }
 
-async function analyseSelfies(selfies: Uint8Array[], descriptor: boolean, timings: Timings): Promise<FrameFindings[]> {
+/**
+ * Every frame is analysed, with its descriptor and mesh: the liveness challenge is judged across all
+ * of them (liveness/motion-check.ts), and the age over every good one (age-decision.ts).
+ */
+async function analyseSelfies(selfies: Uint8Array[], timings: Timings): Promise<FrameFindings[]> {
   const models = await timed(timings, 'loadFaceModels', faces);
   const frames: FrameFindings[] = [];
   for (const bytes of selfies) {
     const image = await timed(timings, 'decode', () => decodeOrNull(bytes, FACE_SIDE));
-    if (!image) {
-      frames.push({ unreadable: true });
-      continue;
-    }
-    const analysis = await timed(timings, 'face', () => analyseFace(models, image, { descriptor }));
-    frames.push(analysis);
-    // The first frame good enough to decide on is enough (age-decision.ts bestFrame): stop there.
-    if (faceQualityHint(analysis) === null) break;
+    frames.push(image ? await timed(timings, 'face', () => analyseFace(models, image, { descriptor: true, landmarks: true })) : { unreadable: true });
   }
   return frames;
 }
@@ -92,7 +88,7 @@ export async function runJob(job: EngineJob, timings: Timings = {}): Promise<Eng
       return null;
     }
     case 'age_estimation':
-      return { kind: 'age_estimation', frames: await analyseSelfies(job.selfies, false, timings) };
+      return { kind: 'age_estimation', frames: await analyseSelfies(job.selfies, timings) };
     case 'document': {
       const findings: DocumentFindings = { kind: 'document', documentType: job.documentType, reading: null, portrait: null, frames: [] };
       const image = await timed(timings, 'decode', () => decodeOrNull(job.document, DOCUMENT_SIDE));
@@ -112,7 +108,7 @@ export async function runJob(job: EngineJob, timings: Timings = {}): Promise<Eng
           ? job.documentFront && (await timed(timings, 'decode', () => decodeOrNull(job.documentFront!, DOCUMENT_SIDE)))
           : image;
         if (portraitImage) findings.portrait = await timed(timings, 'portrait', () => analyseFace(models, portraitImage, { descriptor: true }));
-        findings.frames = await analyseSelfies(job.selfies, true, timings);
+        findings.frames = await analyseSelfies(job.selfies, timings);
       }
       return findings;
     }

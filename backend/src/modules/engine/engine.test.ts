@@ -19,6 +19,8 @@ import { createLogger } from '../../log';
 import { openPglite, type Database } from '../../db/database';
 import { createTenant } from '../tenants/service';
 import { EnginePool } from './engine-pool';
+import { type ChallengeFrames, headTurner, stillFrames } from './liveness/testing/challenge-frames';
+import type { ChallengeMove } from '@ageverify/protocol';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name));
 type Json = Record<string, any>;
@@ -31,7 +33,13 @@ describe('verification engine with the real models', () => {
   let engine: EnginePool;
   let app: ReturnType<typeof createApp>;
   let keys: Json;
+  /** A tenant's live key pair: issue 19's attack came through a live key. */
+  let liveKeys: Json;
   let markedSelfie: Uint8Array;
+  /** The astronaut's head turning as a challenge asks (a genuine live user, rendered in 3D). */
+  let astronautTurning: (moves: readonly ChallengeMove[]) => Promise<ChallengeFrames>;
+  /** Another adult, as live: a genuine selfie of the wrong person. */
+  let otherTurning: (moves: readonly ChallengeMove[]) => Promise<ChallengeFrames>;
 
   beforeAll(async () => {
     database = await openPglite(dataDir);
@@ -49,6 +57,7 @@ describe('verification engine with the real models', () => {
       l1AgeMargin: 5,
     });
     keys = await createTenant(database.db, clock, { name: 'Engine Shop', domains: ['shop.example.com'], sandbox: true });
+    liveKeys = await createTenant(database.db, clock, { name: 'Live Shop', domains: ['shop.example.com'], sandbox: false });
     // The astronaut selfie with a distinctive marker in its EXIF: findable if anything keeps the bytes.
     markedSelfie = new Uint8Array(
       await sharp(fixture('astronaut.jpg'))
@@ -56,6 +65,8 @@ describe('verification engine with the real models', () => {
         .jpeg({ quality: 90 })
         .toBuffer(),
     );
+    astronautTurning = await headTurner(fixture('astronaut.jpg'));
+    otherTurning = await headTurner(fixture('other-adult.png'));
     await engine.warmUp();
   }, 120_000);
   afterAll(async () => {
@@ -64,20 +75,30 @@ describe('verification engine with the real models', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const create = async (body: Json = {}): Promise<Json> => {
+  const create = async (body: Json = {}, by: Json = keys): Promise<Json> => {
     const response = await app.handle(
       new Request('http://localhost:3000/api/v1/sessions/create', {
         method: 'POST',
-        headers: { authorization: `Bearer ${keys.publishableKey}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${by.publishableKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ returnUrl: 'https://shop.example.com/return', ...body }),
       }),
     );
     return response.json() as Promise<Json>;
   };
+  const post = (path: string, body: Json) =>
+    app.handle(new Request(`http://localhost:3000${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+  /** The session's liveness challenge, as the verify UI asks for it when the selfie capture starts. */
+  const challengeFor = async (session: Json): Promise<Json> =>
+    (await post('/api/v1/verify/challenges', { sessionId: session.sessionId, sessionToken: session.sessionToken })).json() as Promise<Json>;
+  /**
+   * Selfies answer a fresh challenge: `selfie` builds the frames from its moves (a genuine head
+   * turn, or a still photo whatever the moves), or is one picture sent as every frame.
+   */
+  type Selfie = Uint8Array | ((moves: readonly ChallengeMove[]) => Promise<ChallengeFrames>);
   const submit = async (
     session: Json,
     check: string,
-    parts: { selfie?: Uint8Array; document?: Uint8Array; documentFront?: Uint8Array },
+    parts: { selfie?: Selfie; document?: Uint8Array; documentFront?: Uint8Array },
     documentType?: string,
   ): Promise<Json> => {
     const form = new FormData();
@@ -85,22 +106,84 @@ describe('verification engine with the real models', () => {
     form.append('sessionToken', session.sessionToken);
     form.append('check', check);
     if (documentType) form.append('documentType', documentType);
-    if (parts.selfie) form.append('selfie', new Blob([parts.selfie]), 'selfie.jpg');
+    if (parts.selfie) {
+      const challenge = await challengeFor(session);
+      const frames = parts.selfie instanceof Uint8Array ? await stillFrames(parts.selfie, challenge.moves) : await parts.selfie(challenge.moves);
+      form.append('challengeId', challenge.challengeId);
+      form.append('selfieSteps', frames.steps.join(','));
+      for (const frame of frames.selfies) form.append('selfie', new Blob([frame]), 'selfie.jpg');
+    }
     if (parts.document) form.append('document', new Blob([parts.document]), 'document.jpg');
     if (parts.documentFront) form.append('documentFront', new Blob([parts.documentFront]), 'document-front.jpg');
     const response = await app.handle(new Request('http://localhost:3000/api/v1/verify/checks', { method: 'POST', body: form }));
     return response.json() as Promise<Json>;
   };
+  /** The genuine head turn, each frame carrying the marker in its EXIF (findable if anything keeps the bytes). */
+  const markedTurn = async (moves: readonly ChallengeMove[]): Promise<ChallengeFrames> => {
+    const frames = await astronautTurning(moves);
+    const selfies = await Promise.all(
+      frames.selfies.map(
+        async (frame) =>
+          new Uint8Array(
+            await sharp(frame)
+              .withExif({ IFD0: { ImageDescription: marker } })
+              .jpeg({ quality: 90 })
+              .toBuffer(),
+          ),
+      ),
+    );
+    markedSelfie = selfies[0]!;
+    return { ...frames, selfies };
+  };
 
-  test('L1: the adult astronaut passes at challengeAge 25', async () => {
-    expect(await submit(await create({ challengeAge: 25 }), 'age_estimation', { selfie: markedSelfie })).toMatchObject({
+  test('L1: the adult astronaut turning his head as the challenge asks passes at challengeAge 25', async () => {
+    expect(await submit(await create({ challengeAge: 25 }), 'age_estimation', { selfie: markedTurn })).toMatchObject({
       decision: 'verified',
       status: 'verified',
     });
   }, 60_000);
 
+  // Issue 19's acceptance: the photo the engine verifies above never verifies a live session as a
+  // still picture, sent as identical frames or jittered between frames, whatever the challenge.
+  test.each([
+    ['identical frames', (moves: readonly ChallengeMove[]) => stillFrames(fixture('astronaut.jpg'), moves)],
+    ['frames jittered between them', (moves: readonly ChallengeMove[]) => stillFrames(fixture('astronaut.jpg'), moves, true)],
+  ])(
+    'L1: the same adult as a still photo (%s) never verifies a live session: retry, then step-up at the cap',
+    async (_, frames) => {
+      const session = await create({ challengeAge: 25 }, liveKeys);
+      expect(session.sandboxMode).toBe(false);
+      const answers: Json[] = [];
+      for (let attempt = 0; attempt < 5; attempt++) answers.push(await submit(session, 'age_estimation', { selfie: frames }));
+      expect(answers.slice(0, 4).map((a) => [a.decision, a.hint])).toEqual(Array.from({ length: 4 }, () => ['retry', 'challenge_not_followed']));
+      // The fifth failed challenge is the cap: the tenant allows step-up, so the user goes on with a document (decision 0062).
+      expect(answers[4]).toEqual({ decision: 'step_up', next: 'document' });
+    },
+    120_000,
+  );
+
+  test('L1: a challenge is used once: the same challengeId again is refused with 409 CHALLENGE_NOT_CURRENT', async () => {
+    const session = await create({ challengeAge: 25 });
+    const challenge = await challengeFor(session);
+    const frames = await stillFrames(fixture('astronaut.jpg'), challenge.moves);
+    const send = () => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries({ sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' }))
+        form.append(name, value);
+      form.append('challengeId', challenge.challengeId);
+      form.append('selfieSteps', frames.steps.join(','));
+      for (const frame of frames.selfies) form.append('selfie', new Blob([frame]), 'selfie.jpg');
+      return app.handle(new Request('http://localhost:3000/api/v1/verify/checks', { method: 'POST', body: form }));
+    };
+    const first = await send();
+    expect(await first.json()).toMatchObject({ decision: 'retry', hint: 'challenge_not_followed' });
+    const replay = await send();
+    expect(replay.status).toBe(409);
+    expect(await replay.json()).toMatchObject({ code: 'CHALLENGE_NOT_CURRENT' });
+  }, 60_000);
+
   test('L1: at challengeAge 99 the estimate is inconclusive and steps up to a document', async () => {
-    expect(await submit(await create({ challengeAge: 99 }), 'age_estimation', { selfie: fixture('astronaut.jpg') })).toEqual({
+    expect(await submit(await create({ challengeAge: 99 }), 'age_estimation', { selfie: astronautTurning })).toEqual({
       decision: 'step_up',
       next: 'document',
     });
@@ -118,12 +201,14 @@ describe('verification engine with the real models', () => {
 
   test('L2: the generated passport with the astronaut portrait passes, face match on', async () => {
     const session = await create({ verificationMode: 'L2', faceMatchEnabled: true });
-    expect(await submit(session, 'document', { document: fixture('passport.jpg'), selfie: markedSelfie }, 'passport')).toMatchObject({ decision: 'verified' });
+    expect(await submit(session, 'document', { document: fixture('passport.jpg'), selfie: astronautTurning }, 'passport')).toMatchObject({
+      decision: 'verified',
+    });
   }, 60_000);
 
   test("L2: another adult's selfie against the passport is refused as face_mismatch", async () => {
     const session = await create({ verificationMode: 'L2', faceMatchEnabled: true });
-    expect(await submit(session, 'document', { document: fixture('passport.jpg'), selfie: fixture('other-adult.png') }, 'passport')).toMatchObject({
+    expect(await submit(session, 'document', { document: fixture('passport.jpg'), selfie: otherTurning }, 'passport')).toMatchObject({
       decision: 'failed',
       reason: 'face_mismatch',
     });
@@ -154,7 +239,7 @@ describe('verification engine with the real models', () => {
     async (file, reason) => {
       const session = await create({ verificationMode: 'L2', faceMatchEnabled: true });
       expect(
-        await submit(session, 'document', { document: fixture(file), selfie: fixture('astronaut.jpg') }, file.startsWith('id') ? 'id_card' : 'passport'),
+        await submit(session, 'document', { document: fixture(file), selfie: astronautTurning }, file.startsWith('id') ? 'id_card' : 'passport'),
       ).toMatchObject({ decision: 'failed', reason });
     },
     60_000,
@@ -167,7 +252,7 @@ describe('verification engine with the real models', () => {
       await submit(
         session,
         'document',
-        { document: fixture('licence.png'), documentFront: fixture('licence-front.jpg'), selfie: markedSelfie },
+        { document: fixture('licence.png'), documentFront: fixture('licence-front.jpg'), selfie: astronautTurning },
         'driving_licence',
       ),
     ).toMatchObject({ decision: 'verified' });
@@ -179,7 +264,7 @@ describe('verification engine with the real models', () => {
       await submit(
         session,
         'document',
-        { document: fixture('licence.png'), documentFront: fixture('licence-front.jpg'), selfie: fixture('other-adult.png') },
+        { document: fixture('licence.png'), documentFront: fixture('licence-front.jpg'), selfie: otherTurning },
         'driving_licence',
       ),
     ).toMatchObject({ decision: 'failed', reason: 'face_mismatch' });

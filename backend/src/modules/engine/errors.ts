@@ -24,4 +24,17 @@ export const ENGINE_ERRORS = defineErrors({
   // Issue 22, finding 3: a job past its time limit (engine-pool.ts) is never a 500.
   ENGINE_TIMEOUT: { status: 503, message: 'The verification engine did not finish in time; retry shortly' },
   IMAGE_REFUSED: { status: 400, message: (p: { problem: string }) => [p.problem] },
+  // The liveness challenge (decision 0062): the code is in the body because the verify UI acts on
+  // it (protocol CHALLENGE_ERROR_CODES): it asks for a new challenge and captures again.
+  CHALLENGE_REQUIRED: {
+    status: 400,
+    message: ['challengeId and selfieSteps are required with selfie parts: ask POST /api/v1/verify/challenges for a liveness challenge first'],
+    exposeCode: true,
+  },
+  CHALLENGE_NOT_CURRENT: {
+    status: 409,
+    message: "This liveness challenge is not the session's current one (it was used, replaced or never issued); ask for a new one",
+    exposeCode: true,
+  },
+  CHALLENGE_EXPIRED: { status: 409, message: 'This liveness challenge has expired; ask for a new one', exposeCode: true },
 });

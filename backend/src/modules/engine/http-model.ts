@@ -4,7 +4,17 @@
  * check-submission.ts, so the request body is described here rather than validated by Elysia.
  */
 import { t } from 'elysia';
-import { CAPTURE_PARTS, CHECK_IMAGE_PARTS, CHECK_KINDS, CHECK_LIMITS, DOCUMENT_TYPES, FAILURE_REASONS, RETRY_HINTS } from '@ageverify/protocol';
+import {
+  CAPTURE_PARTS,
+  CHALLENGE_MOVES,
+  CHECK_IMAGE_PARTS,
+  CHECK_KINDS,
+  CHECK_LIMITS,
+  DOCUMENT_TYPES,
+  FAILURE_REASONS,
+  LIVENESS_CAPTURE,
+  RETRY_HINTS,
+} from '@ageverify/protocol';
 import { literalUnion } from '../../http/literal-union';
 
 const redirectUrl = t.String({ description: 'The returnUrl with sessionId, status and timestamp appended: where the UI sends the user.' });
@@ -58,10 +68,20 @@ export const checkRequestBody = {
             description: 'age_estimation (L1 face) or document (L2 ID document, with face match when the session has it on).',
           },
           documentType: { type: 'string', enum: [...DOCUMENT_TYPES], description: 'Required when check is document.' },
+          challengeId: {
+            type: 'string',
+            maxLength: 64,
+            description: 'The liveness challenge the selfie frames answer (POST /api/v1/verify/challenges). Required with selfies the engine looks at.',
+          },
+          selfieSteps: {
+            type: 'string',
+            pattern: '^\\d{1,2}(,\\d{1,2})*$',
+            description: `The challenge step of each selfie part, comma-separated, in the parts' order: 0 while looking at the camera, k while making the challenge's k-th move (for example "0,0,1,1,1,2,2,2"). Required with challengeId.`,
+          },
           [CHECK_IMAGE_PARTS.selfie]: {
             type: 'array',
             maxItems: CHECK_LIMITS.maxSelfieFrames,
-            items: binary('One frame of a short selfie burst, oldest first.'),
+            items: binary('One frame of the liveness challenge, in capture order.'),
             description: 'Required for age_estimation, and for document when face match is on.',
           },
           [CHECK_IMAGE_PARTS.document]: binary(
@@ -76,3 +96,18 @@ export const checkRequestBody = {
     },
   },
 };
+
+/** protocol LivenessChallenge. */
+export const challengeResult = t.Object(
+  {
+    challengeId: t.String({ description: 'Send it with the selfie frames that answer this challenge; it is used once.' }),
+    moves: t.Array(literalUnion(CHALLENGE_MOVES, { description: "A turn of the head, in the user's own terms." }), {
+      description: 'The moves after looking at the camera, in order.',
+    }),
+    expiresAt: t.String({ format: 'date-time', description: `The check must be submitted before this (${LIVENESS_CAPTURE.ttlSeconds} s after issue).` }),
+  },
+  {
+    description: 'A liveness challenge bound to the session.',
+    examples: [{ challengeId: '6f1c2a4e-1b7d-4c1e-9a39-2a3e0c9f5d10', moves: ['right', 'left'], expiresAt: '2026-11-25T10:01:30.000Z' }],
+  },
+);

@@ -8,15 +8,48 @@ import { Elysia } from 'elysia';
 import { DEFAULT_VERIFY_UI_HEADERS, admitCaller } from '../verify/caller-gate';
 import { readCheckSubmission, type CheckSubmission } from './check-submission';
 import { runCheck, type CheckDeps } from './check-service';
-import { checkRequestBody, checkResult } from './http-model';
+import { challengeResult, checkRequestBody, checkResult } from './http-model';
 import { errorBodySchema } from '../sessions/model';
+import { loadSessionBody } from '../verify/model';
+import type { Credentials } from '../verify/service';
+import { requestChallenge } from './check-service';
 
 export const CHECKS_PATH = '/api/v1/verify/checks';
+export const CHALLENGES_PATH = '/api/v1/verify/challenges';
 
 export function checkRoutes(deps: CheckDeps) {
   return new Elysia({ name: 'verify-checks' })
+    .post(
+      CHALLENGES_PATH,
+      async ({ body, set }) => {
+        const caller = await admitCaller(deps, body as Credentials, 'either', set.headers as Record<string, string | number>);
+        return requestChallenge(deps, caller);
+      },
+      {
+        parse: 'json',
+        body: loadSessionBody,
+        response: {
+          200: challengeResult,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          429: errorBodySchema,
+        },
+        detail: {
+          summary: 'Get a liveness challenge for the selfie capture',
+          description:
+            'Issues the moves the user makes in front of the camera (a random order of head turns) and the id the selfie frames must answer. ' +
+            'Used once, by the next check; asking again replaces it. Authenticated by the sessionToken (desktop) or the handoffToken (phone).',
+          tags: ['Verify UI'],
+          security: [],
+        },
+      },
+    )
     .onRequest(({ request, set }) => {
-      if (new URL(request.url).pathname !== CHECKS_PATH) return;
+      const path = new URL(request.url).pathname;
+      if (path !== CHECKS_PATH && path !== CHALLENGES_PATH) return;
       set.headers['cache-control'] = 'no-store';
       Object.assign(set.headers, DEFAULT_VERIFY_UI_HEADERS);
     })
