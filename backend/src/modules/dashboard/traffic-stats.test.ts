@@ -12,6 +12,8 @@ import { newId, randomBase62 } from '../../ids';
 import { createTestContext, type TestContext } from '../../testing/test-app';
 import { TARGETS } from '../../testing/test-databases';
 import { createKeyPair } from '../tenants/service';
+import { liveHeadFrames } from '../engine/liveness/testing/synthetic-head';
+import type { FaceAnalysis } from '../engine/face-analysis';
 import type { EngineFindings } from '../engine/model';
 import { signedIn } from './testing/dashboard-kit';
 import { periodOf } from './traffic-stats';
@@ -104,15 +106,25 @@ for (const target of TARGETS) {
       const response = await ctx.request('POST', '/api/v1/sessions/validate', { key, body: { sessionId } });
       expect(response.status).toBe(200);
     };
+    /** A check as the verify UI sends it; a selfie answers the session's liveness challenge, followed by a live head (synthetic-head.ts). */
     async function check(session: { sessionId: string; sessionToken: string }, kind: 'age_estimation' | 'document', result: EngineFindings) {
-      findings.push(result);
       const form = new FormData();
       form.append('sessionId', session.sessionId);
       form.append('sessionToken', session.sessionToken);
       form.append('check', kind);
       if (kind === 'document') form.append('documentType', 'passport');
       const jpeg = new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], { type: 'image/jpeg' });
-      form.append(kind === 'document' ? 'document' : 'selfie', jpeg, 'image.jpg');
+      if (kind === 'document') {
+        findings.push(result);
+        form.append('document', jpeg, 'image.jpg');
+      } else {
+        const challenge = await verify('challenges', session);
+        const live = liveHeadFrames(result.frames[0] as FaceAnalysis, challenge.moves);
+        findings.push({ ...result, frames: live.frames });
+        form.append('challengeId', challenge.challengeId);
+        form.append('selfieSteps', live.steps.join(','));
+        for (const _ of live.steps) form.append('selfie', jpeg, 'image.jpg');
+      }
       const response = await ctx.app.handle(new Request('http://localhost:3000/api/v1/verify/checks', { method: 'POST', body: form }));
       expect(response.status, await response.clone().text()).toBe(200);
       return ctx.json(response);
