@@ -20,6 +20,7 @@ const ROUTES = [
   '/api/v1/verify/simulate',
   '/api/v1/verify/status',
   '/api/v1/verify/cancel',
+  '/api/v1/verify/challenges',
 ] as const;
 
 const MARK = 'hostile-marker';
@@ -52,6 +53,7 @@ const FIELD: Record<(typeof ROUTES)[number], string> = {
   '/api/v1/verify/simulate': 'sessionId',
   '/api/v1/verify/status': 'sessionId',
   '/api/v1/verify/cancel': 'sessionId',
+  '/api/v1/verify/challenges': 'sessionId',
 };
 
 const hostileBodies = (field: string): Hostile[] => [
