@@ -22,7 +22,7 @@ import type { SessionRow } from '../sessions/session-state';
 /**
  * How long a claim holds without being released. Above a check's worst case, so a live check never
  * loses its claim: the engine pool ends a job after LOAD_TIMEOUT_MS (120 s) on a cold worker and
- * JOB_TIMEOUT_MS (10 s) on a warm one, plus its wait in the queue. Short enough that a session whose
+ * JOB_TIMEOUT_MS (20 s) on a warm one, plus its wait in the queue. Short enough that a session whose
  * instance crashed mid-check can be tried again well within the session's 10 minutes.
  */
 export const CHECK_CLAIM_LEASE_MS = 180_000;

@@ -43,8 +43,13 @@ export interface EnginePoolOptions {
   loadTimeoutMs?: number;
 }
 
-/** A genuine job (decode, detection, OCR) takes well under a second to a few seconds; hostile input is cut here. */
-export const JOB_TIMEOUT_MS = 10_000;
+/**
+ * A genuine job (decode, detection, OCR) takes under a second to a few seconds; hostile input is cut
+ * here. A liveness challenge's 8 frames with a document and face match take about 4× a single
+ * selfie's work, and a busy 2-core machine slows that again (docs/verification.md "Latency"), so
+ * 20 s; each image's decode has its own budget besides (image-decoding.ts).
+ */
+export const JOB_TIMEOUT_MS = 20_000;
 /** Loading the models (face-api, Tesseract) on a cold worker takes longer; only the worker's first job has it. */
 export const LOAD_TIMEOUT_MS = 120_000;
 
