@@ -1,5 +1,5 @@
 /**
- * `bun scripts/faces/real-turn-sequences.ts --out DIR LABELS.csv [--scale S] [--pad F] [--people a,b,...]`:
+ * `bun scripts/faces/real-turn-sequences.ts --out DIR LABELS.csv [--scale S] [--pad F] [--people a,b,...] [--attack-sets N]`:
  * the liveness evaluation set of `bun run accuracy --liveness DIR` (issue 19) from photographs of
  * real people turning their heads, instead of the rendered turns of liveness-sequences.ts, which
  * the mesh reads as much smaller turns than a person makes (docs/verification.md "Liveness motion check").
@@ -11,7 +11,8 @@
  * For each person and session, and each move set of liveness-sequences.ts:
  * - genuine, per peak pan P: the frontal photo as the baseline, then for each move the photos of that
  *   side up to P, as a turn is filmed on its way out (amplitude P);
- * - attacks: the frontal photo moved as a held picture would be (liveness-sequences.ts ATTACKS).
+ * - attacks: the frontal photo moved as a held picture would be (liveness-sequences.ts ATTACKS), for
+ *   the first N move sets only with --attack-sets N (each costs some 100 frames to measure per session).
  * --scale and --pad enlarge small, tightly cropped photos (grey border of F × width), as the ORL
  * faces were for the rendered set. The photos' licences are the caller's to record; the frames stay
  * outside the repository unless the licence allows committing them.
@@ -93,12 +94,13 @@ if (import.meta.main) {
   const out = option('out');
   const labelsPath = args.find((arg, i) => !arg.startsWith('--') && !args[i - 1]?.startsWith('--'));
   if (!out || !labelsPath) {
-    console.error('usage: bun scripts/faces/real-turn-sequences.ts --out DIR LABELS.csv [--scale S] [--pad F] [--people a,b,...]');
+    console.error('usage: bun scripts/faces/real-turn-sequences.ts --out DIR LABELS.csv [--scale S] [--pad F] [--people a,b,...] [--attack-sets N]');
     process.exit(1);
   }
   const scale = Number(option('scale') ?? 1);
   const pad = Number(option('pad') ?? 0);
   const people = option('people')?.split(',');
+  const attackSets = Number(option('attack-sets') ?? MOVE_SETS.length);
   const labels = readLabels(labelsPath).filter((l) => !people || people.includes(l.person));
   const sessions = [...new Set(labels.map((l) => `${l.person}\t${l.session}`))].sort();
   let written = 0;
@@ -129,6 +131,7 @@ if (import.meta.main) {
         );
         written++;
       }
+      if (setIndex >= attackSets) continue;
       const random = seeded(stem.length * 7919 + base.width + setIndex);
       for (const [kind, transform] of Object.entries(ATTACKS)) {
         const frames: Frame[] = [];
@@ -139,7 +142,9 @@ if (import.meta.main) {
         written++;
       }
     }
-    console.log(`${person} session ${session}: ${peaks.length} peaks, ${Object.keys(ATTACKS).length} attacks × ${MOVE_SETS.length} move sets`);
+    console.log(
+      `${person} session ${session}: ${peaks.length} peaks × ${MOVE_SETS.length} move sets, ${Object.keys(ATTACKS).length} attacks × ${Math.min(attackSets, MOVE_SETS.length)}`,
+    );
   }
   console.log(`${written} sequences in ${out}`);
   process.exit(0);
