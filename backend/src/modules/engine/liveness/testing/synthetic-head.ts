@@ -63,7 +63,7 @@ export function liveHeadFrames(
   analysis: FaceAnalysis,
   moves: readonly ChallengeMove[],
   counts = { baseline: 2, perMove: 3 },
-  degrees = 28,
+  degrees = 35,
 ): { frames: FaceAnalysis[]; steps: number[] } {
   const baseYaw = analysis.face?.yaw ?? 0;
   const frames: FaceAnalysis[] = [];
