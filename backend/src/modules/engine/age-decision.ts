@@ -5,11 +5,11 @@
  * tenant allows it, and fails with `age_not_met` when it does not. Pure: decide, then apply
  * (check-service.ts applies through the session state machine).
  *
- * Issue 19: one estimate is a screen, not proof (the minors who pass are gross errors, not near
- * misses; ../shared/research/age-models.md). So the decision takes every frame that passes the
- * quality gate and every view of each (face-analysis.ts ageViews), and passes only when the lowest
- * of them clears challengeAge + margin and all but the highest agree within AGE_RULE.maxSpreadYears. Disagreement or too few good frames is
- * inconclusive. Limits and their measurements: docs/verification.md "L1 on the London set:
+ * Issue 19: one estimate is a screen, not proof; the minors who pass are gross errors, not near
+ * misses. So the decision takes every frame that passes the quality gate and every view of each
+ * (face-analysis.ts ageViews), and passes only when the lowest of them clears challengeAge + margin
+ * and all but the highest agree within AGE_RULE.maxSpreadYears. Disagreement or too few good frames
+ * is inconclusive. Limits and their measurements: docs/verification.md "L1 on the London set:
  * multi-frame rule".
  */
 import type { RetryHint } from '@ageverify/protocol';

@@ -30,7 +30,7 @@ export interface FaceMeasurement {
   /**
    * Age estimates of augmented views of the face (only when asked: the live L1 check, not document
    * portraits): Human's box, its mirror image, a square 1.15× the box around its centre, and that
-   * square's mirror image (AGE_VIEWS; docs/shared research age-models.md measured these four).
+   * square's mirror image (the four views measured in docs/verification.md "L1 on the London set").
    * age-decision.ts requires them to agree (issue 19).
    */
   ageViews?: number[];
