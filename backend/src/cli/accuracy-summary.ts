@@ -7,6 +7,9 @@ export interface FaceResult {
   estimatedAge: number | null;
   l1: Record<string, string>;
   ms: number;
+  /** Labels the set may carry (labels.csv `gender`, `group`): the fairness split of issue 19. */
+  gender?: string;
+  group?: string;
 }
 
 interface Share {
@@ -33,4 +36,17 @@ export function summariseFaces(results: readonly FaceResult[], challengeAges: re
       atLeastChallenge: share(c, (r) => r.ageMin >= c),
     })),
   };
+}
+
+/** The same pass shares per value of a label (gender, or ethnic group / skin tone), for the labels the set has. */
+export function summariseFacesBy(results: readonly FaceResult[], challengeAges: readonly number[], key: 'gender' | 'group') {
+  const values = [...new Set(results.map((r) => r[key]).filter((v): v is string => !!v))].sort();
+  return values.map((value) => ({
+    value,
+    n: results.filter((r) => r[key] === value).length,
+    ...summariseFaces(
+      results.filter((r) => r[key] === value),
+      challengeAges,
+    ),
+  }));
 }

@@ -1,9 +1,13 @@
 /**
  * `bun run accuracy --faces DIR [--documents DIR] [--pairs FILE] [--out FILE] [--pad F] [--limit N]`:
  * measures the engine on labelled data (issue 10; figures in docs/verification.md).
- *   --faces DIR: images + labels.csv `file,age_min,age_max` (inclusive). MAE where the age is exact;
- *     for challengeAge 25, 30, 35 the share passing L1 among faces with age_max < 18, age_max < C,
- *     and age_min ≥ C. --pad F adds a grey border of F × width (tight crops such as UTKFace).
+ *   --faces DIR: images + labels.csv `file,age_min,age_max[,gender,group,person]` (inclusive). MAE where
+ *     the age is exact; for challengeAge 25, 30, 35 the share passing L1 among faces with age_max < 18,
+ *     age_max < C, and age_min ≥ C, overall and per `gender` and per `group` (ethnic group or skin
+ *     tone) where labelled. Each image is measured with its age views and decided as a check of one
+ *     good frame (the L1 rule's minimum set to 1: issue 19); --min-frames N > 1 decides the images of
+ *     one `person` together, as the frames of one live check. --pad F adds a grey border of F × width
+ *     (tight crops such as UTKFace).
  *   --documents DIR: images + labels.csv `file,document_type,birth_date,valid[,layout,degradation]`
  *     (scripts/documents): DOB read correctly, documents wrongly accepted, genuine documents per
  *     failure class (no MRZ found, misread, refused as invalid) and p50/p99 per document type, and
@@ -30,9 +34,10 @@ import { FACE_MATCH_MIN_SIMILARITY } from '../modules/engine/face-match';
 import { loadAlignedDescriptor } from './aligned-descriptor';
 import { type FaceDescriptors, PAIR_DESCRIPTORS, type PairDescriptor, pairScore } from './pair-scores';
 import { decodeImage } from '../modules/engine/image-decoding';
-import type { AgeFindings, DocumentFindings } from '../modules/engine/model';
+import type { DocumentFindings, FrameFindings } from '../modules/engine/model';
+import { faceQualityHint } from '../modules/engine/face-quality';
 import { parseArgs } from './commands';
-import { summariseFaces, type FaceResult } from './accuracy-summary';
+import { summariseFaces, summariseFacesBy, type FaceResult } from './accuracy-summary';
 import { type PairScore, type Rates, ratesAt, rocPoints, thresholdForFar } from './pair-summary';
 import { checkMotion, type Move, type MotionFrame } from '../modules/engine/liveness/motion-check';
 import { type LivenessResult, summariseLiveness } from './liveness-summary';
@@ -48,46 +53,97 @@ function readCsv(path: string): Record<string, string>[] {
 
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}% (${n}/${d})`);
 
-async function faces(dir: string, out: string | undefined, pad: number, limit: number, margin: number) {
+/** Selfies are decoded at the engine worker's size (engine-worker.ts FACE_SIDE) so the face measures as in a live check. */
+const FACE_SIDE = 640;
+
+async function faces(dir: string, out: string | undefined, pad: number, limit: number, margin: number, minFrames: number) {
+  const models = await loadFaceModels();
+  const rows = readCsv(join(dir, 'labels.csv')).slice(0, limit);
+  // One check per image (minFrames 1: the estimate is measured, not the capture), or, with
+  // --min-frames N > 1, the images of one `person` are the frames of one check (issue 19).
+  const checks = new Map<string, Record<string, string>[]>();
+  for (const row of rows) {
+    const key = minFrames > 1 ? (row.person ?? row.file!) : row.file!;
+    checks.set(key, [...(checks.get(key) ?? []), row]);
+  }
   const results: FaceResult[] = [];
-  for (const row of readCsv(join(dir, 'labels.csv')).slice(0, limit)) {
-    let bytes: Uint8Array = readFileSync(join(dir, row.file!));
-    if (pad > 0) {
-      const width = (await sharp(bytes).metadata()).width ?? 200;
-      const border = Math.round(width * pad);
-      bytes = await sharp(bytes)
-        .extend({ top: border, bottom: border, left: border, right: border, background: { r: 128, g: 128, b: 128 } })
-        .png()
-        .toBuffer();
-    }
+  for (const [key, group] of checks) {
     const started = performance.now();
-    const findings = (await runJob({ kind: 'age_estimation', selfies: [bytes] })) as AgeFindings;
-    const frame = findings.frames[0];
-    const face = frame && 'face' in frame ? frame.face : null;
+    const frames: FrameFindings[] = [];
+    for (const row of group) {
+      let bytes: Uint8Array = readFileSync(join(dir, row.file!));
+      if (pad > 0) {
+        const width = (await sharp(bytes).metadata()).width ?? 200;
+        const border = Math.round(width * pad);
+        bytes = await sharp(bytes)
+          .extend({ top: border, bottom: border, left: border, right: border, background: { r: 128, g: 128, b: 128 } })
+          .png()
+          .toBuffer();
+      }
+      frames.push(await analyseFace(models, await decodeImage(bytes, { maxSide: FACE_SIDE }), { descriptor: false, ageViews: true }));
+    }
+    const first = group[0]!;
+    const face = frames.map((f) => ('face' in f ? f.face : null)).find((f) => f !== null) ?? null;
     const l1 = Object.fromEntries(
-      CHALLENGE_AGES.map((c) => [String(c), decideAgeEstimation(findings.frames, { challengeAge: c, l1Margin: margin, stepUpAllowed: true }).decision]),
+      CHALLENGE_AGES.map((c) => [
+        String(c),
+        decideAgeEstimation(frames, { challengeAge: c, l1Margin: margin, stepUpAllowed: true, l1MinFrames: minFrames }).decision,
+      ]),
     );
     const result: FaceResult = {
-      file: row.file!,
-      ageMin: Number(row.age_min),
-      ageMax: Number(row.age_max),
+      file: key,
+      ageMin: Number(first.age_min),
+      ageMax: Number(first.age_max),
       face: face !== null,
       estimatedAge: face?.estimatedAge ?? null,
       l1,
       ms: Math.round(performance.now() - started),
+      gender: first.gender || undefined,
+      group: first.group || undefined,
     };
     results.push(result);
-    if (out)
-      appendFileSync(out, `${JSON.stringify({ file: result.file, face: result.face, estimatedAge: result.estimatedAge, l1: result.l1, ms: result.ms })}\n`);
+    if (out) {
+      // The measurements behind each quality limit, so limits can be chosen again without re-running the models.
+      const measured = frames.map((f) =>
+        'face' in f && f.face
+          ? {
+              faceCount: f.faceCount,
+              hint: faceQualityHint(f),
+              widthPx: f.face.widthPx,
+              boxWidth: f.face.box[2],
+              yaw: f.face.yaw,
+              pitch: f.face.pitch,
+              roll: f.face.roll,
+              brightness: f.face.brightness,
+              sharpness: f.face.sharpness,
+              estimatedAge: f.face.estimatedAge,
+              ageViews: f.face.ageViews,
+            }
+          : { faceCount: 0 },
+      );
+      appendFileSync(
+        out,
+        `${JSON.stringify({ file: key, ageMin: result.ageMin, ageMax: result.ageMax, gender: result.gender, group: result.group, l1, frames: measured, ms: result.ms })}\n`,
+      );
+    }
   }
+  const pass = (share: { passed: number; total: number }) => pct(share.passed, share.total);
+  const table = (summary: ReturnType<typeof summariseFaces>, indent: string) => {
+    for (const row of summary.byChallenge)
+      console.log(
+        `${indent}${String(row.challengeAge).padEnd(12)} | ${pass(row.minors).padEnd(22)} | ${pass(row.underChallenge).padEnd(18)} | ${pass(row.atLeastChallenge)}`,
+      );
+  };
   const summary = summariseFaces(results, CHALLENGE_AGES);
-  console.log(`\nFaces: ${dir} (${results.length} images, L1 margin ${margin})`);
+  console.log(`\nFaces: ${dir} (${rows.length} images, ${results.length} checks of at least ${minFrames} good frame(s), L1 margin ${margin})`);
   console.log(`  face found: ${pct(summary.found, results.length)}   MAE (exact ages): ${summary.mae?.toFixed(2) ?? 'n/a'}   p50 ${summary.p50Ms} ms`);
-  console.log('  challengeAge | passes L1: age_max < 18 | age_max < C | age_min >= C');
-  for (const row of summary.byChallenge) {
-    console.log(
-      `  ${String(row.challengeAge).padEnd(12)} | ${pct(row.minors.passed, row.minors.total).padEnd(22)} | ${pct(row.underChallenge.passed, row.underChallenge.total).padEnd(11)} | ${pct(row.atLeastChallenge.passed, row.atLeastChallenge.total)}`,
-    );
+  console.log('  challengeAge | passes L1: age_max < 18 | age_max < C        | age_min >= C');
+  table(summary, '  ');
+  for (const key of ['gender', 'group'] as const) {
+    for (const split of summariseFacesBy(results, CHALLENGE_AGES, key)) {
+      console.log(`  ${key} ${split.value} (n=${split.n}; MAE ${split.mae?.toFixed(2) ?? 'n/a'}):`);
+      table(split, '    ');
+    }
   }
 }
 
@@ -252,11 +308,12 @@ if (out) writeFileSync(out, '');
 const limit = Number(one('limit') ?? Infinity);
 if (!one('faces') && !one('documents') && !one('pairs') && !one('liveness')) {
   console.error(
-    'Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE [--descriptor faceres|aligned|fusion] [--threshold T]] [--liveness DIR] [--out FILE] [--pad F] [--limit N] [--margin N]',
+    'Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE [--descriptor faceres|aligned|fusion] [--threshold T]] [--liveness DIR] [--out FILE] [--pad F] [--limit N] [--margin N] [--min-frames N]',
   );
   process.exit(1);
 }
-if (one('faces')) await faces(one('faces')!, out, Number(one('pad') ?? '0'), limit, Number(one('margin') ?? DEFAULT_L1_AGE_MARGIN));
+if (one('faces'))
+  await faces(one('faces')!, out, Number(one('pad') ?? '0'), limit, Number(one('margin') ?? DEFAULT_L1_AGE_MARGIN), Number(one('min-frames') ?? '1'));
 if (one('documents')) await documents(one('documents')!, out, limit);
 if (one('pairs')) {
   const kind = (one('descriptor') ?? 'faceres') as PairDescriptor;

@@ -27,6 +27,13 @@ export interface FaceMeasurement {
   brightness: number;
   sharpness: number;
   estimatedAge: number;
+  /**
+   * Age estimates of augmented views of the face (only when asked: the live L1 check, not document
+   * portraits): Human's box, its mirror image, a square 1.15× the box around its centre, and that
+   * square's mirror image (the four views measured in docs/verification.md "L1 on the London set").
+   * age-decision.ts requires them to agree (issue 19).
+   */
+  ageViews?: number[];
   /** Passive signals (soft): Human antispoof (real) and liveness, 0–1. */
   antispoof: number | null;
   liveness: number | null;
@@ -63,8 +70,56 @@ export async function loadFaceModels(): Promise<FaceModels> {
 
 /** Margin around Human's box for the face-api crop. 0 measured best on UTKFace (MAE 6.0 vs 7.9 at 0.25; docs/verification.md). */
 const CROP_MARGIN = 0;
+/** Side of the square view as a multiple of the box's longer side (the research note's "1.15× square"). */
+const SQUARE_VIEW_SCALE = 1.15;
 
-export async function analyseFace(models: FaceModels, image: DecodedImage, options: { descriptor: boolean; landmarks?: boolean }): Promise<FaceAnalysis> {
+// biome-ignore lint/suspicious/noExplicitAny: tfjs tensors are untyped here (see FaceModels.tf).
+type Tensor = any;
+
+/** The views whose ages ageViews reports, in this order: box, mirrored box, 1.15× square, mirrored square. */
+async function ageViews(
+  models: FaceModels,
+  image: Tensor,
+  box: { x: number; y: number; w: number; h: number; age: number },
+  width: number,
+  height: number,
+): Promise<number[]> {
+  const { faceApi, tf } = models;
+  const side = Math.max(box.w, box.h) * SQUARE_VIEW_SCALE;
+  const cx = box.x + box.w / 2;
+  const cy = box.y + box.h / 2;
+  const regions = [
+    { x0: box.x, y0: box.y, x1: box.x + box.w, y1: box.y + box.h },
+    { x0: cx - side / 2, y0: cy - side / 2, x1: cx + side / 2, y1: cy + side / 2 },
+  ];
+  // The box itself is the crop estimatedAge came from (CROP_MARGIN 0): its age is not estimated twice.
+  const ages: number[] = [];
+  for (const [index, region] of regions.entries()) {
+    const x0 = Math.max(0, Math.round(region.x0));
+    const y0 = Math.max(0, Math.round(region.y0));
+    const x1 = Math.min(width, Math.round(region.x1));
+    const y1 = Math.min(height, Math.round(region.y1));
+    const crop = tf.slice(image, [y0, x0, 0], [y1 - y0, x1 - x0, 3]);
+    // Mirrored along the width axis: a face and its mirror image are the same age.
+    const mirrored = tf.reverse(crop, 1);
+    try {
+      for (const view of [crop, mirrored]) {
+        const age = index === 0 && view === crop ? box.age : (await faceApi.ageGenderNet.predictAgeAndGender(view)).age;
+        ages.push(Math.round(age * 10) / 10);
+      }
+    } finally {
+      crop.dispose();
+      mirrored.dispose();
+    }
+  }
+  return ages;
+}
+
+export async function analyseFace(
+  models: FaceModels,
+  image: DecodedImage,
+  options: { descriptor: boolean; landmarks?: boolean; ageViews?: boolean },
+): Promise<FaceAnalysis> {
   const { human, faceApi, tf } = models;
   const tensor = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
   try {
@@ -94,6 +149,7 @@ export async function analyseFace(models: FaceModels, image: DecodedImage, optio
           roll: degrees(angle.roll),
           ...brightnessAndSharpness(image, { x, y, width: w, height: h }),
           estimatedAge: Math.round(age * 10) / 10,
+          ageViews: options.ageViews ? await ageViews(models, tensor, { x, y, w, h, age }, image.width, image.height) : undefined,
           antispoof: largest.real ?? null,
           liveness: largest.live ?? null,
           descriptor,
