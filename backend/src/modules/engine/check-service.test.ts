@@ -208,10 +208,10 @@ for (const target of TARGETS) {
       const session = await create();
       const credentials = { sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' };
       for (let left = CHECK_ATTEMPT_LIMITS.qualityRetries - 1; left >= 1; left--) {
-        next.push(age(40, { yaw: 60 }));
-        expect(await ctx.json(await submit(credentials))).toEqual({ decision: 'retry', hint: 'face_not_frontal', part: 'selfie', attemptsLeft: left });
+        next.push(age(40, { brightness: 10 }));
+        expect(await ctx.json(await submit(credentials))).toEqual({ decision: 'retry', hint: 'too_dark', part: 'selfie', attemptsLeft: left });
       }
-      next.push(age(40, { brightness: 10 }));
+      next.push(age(40, { sharpness: 1 }));
       expect(await ctx.json(await submit(credentials))).toEqual({ decision: 'step_up', next: 'document' });
       const stepped = await row(session.sessionId);
       expect([stepped.state, stepped.checkStage, stepped.checkRetries]).toEqual(['PENDING', 'document', 0]);
@@ -227,7 +227,7 @@ for (const target of TARGETS) {
       const session = await strictSession();
       const credentials = { sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'age_estimation' };
       for (let i = 0; i < CHECK_ATTEMPT_LIMITS.qualityRetries - 1; i++) {
-        next.push(age(40, { yaw: 60 }));
+        next.push(age(40, { brightness: 10 }));
         expect((await ctx.json(await submit(credentials))).decision).toBe('retry');
       }
       next.push({ kind: 'age_estimation', frames: [{ faceCount: 0, face: null }] });
@@ -297,7 +297,7 @@ for (const target of TARGETS) {
         const session = await create();
         const challenge = (await challengeFor(credentialsOf(session)))!;
         lastMoves = challenge.moves;
-        next.push(age(27, { yaw: 60 }));
+        next.push(age(27, { brightness: 10 }));
         expect((await ctx.json(await answer(session, challenge.challengeId))).decision).toBe('retry');
         const before = jobs.length;
         const replay = await answer(session, challenge.challengeId);

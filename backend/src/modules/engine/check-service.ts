@@ -30,7 +30,7 @@ import { ENGINE_ERRORS } from './errors';
 import { callbackStatusOf, callbackUrl } from '../sessions/callback-url';
 import { completeSession, type SessionRow } from '../sessions/session-state';
 import type { VerifyCaller, VerifyDeps } from '../verify/service';
-import { decideAgeEstimation } from './age-decision';
+import { AGE_RULE, decideAgeEstimation } from './age-decision';
 import { decideDocument } from './document-decision';
 import { EngineBusy, EngineRefused, EngineTimeout, type EnginePool } from './engine-pool';
 import type { CheckSubmission } from './check-submission';
@@ -169,7 +169,11 @@ async function decideClaimed(deps: CheckDeps, session: SessionRow, claimId: stri
 
 function decide(findings: EngineFindings, policy: DecisionPolicy, now: Date, liveness: Liveness | null): EngineDecision {
   if (findings.kind === 'age_estimation') {
-    return (liveness && decideLiveness(findings.frames, liveness.steps, liveness.moves)) ?? decideAgeEstimation(findings.frames, policy);
+    // Every frame of the challenge was analysed, so the age rule asks for several good ones (issue 19 Deliver 4).
+    return (
+      (liveness && decideLiveness(findings.frames, liveness.steps, liveness.moves)) ??
+      decideAgeEstimation(findings.frames, { ...policy, l1MinFrames: AGE_RULE.minGoodFrames })
+    );
   }
   const decision = decideDocument(findings, policy, now);
   // The selfies were analysed (the document was read) and the outcome rests on them: the face

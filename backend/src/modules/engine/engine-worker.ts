@@ -68,14 +68,15 @@ async function decodeOrNull(bytes: Uint8Array, maxSide: number): Promise<Decoded
 
 /**
  * Every frame is analysed, with its descriptor and mesh: the liveness challenge is judged across all
- * of them (liveness/motion-check.ts), and the age over every good one (age-decision.ts).
+ * of them (liveness/motion-check.ts), and an L1 age over every view of every good one
+ * (age-decision.ts; a face-match selfie's age is not asked, so its views are not computed).
  */
-async function analyseSelfies(selfies: Uint8Array[], timings: Timings): Promise<FrameFindings[]> {
+async function analyseSelfies(selfies: Uint8Array[], timings: Timings, ageViews: boolean): Promise<FrameFindings[]> {
   const models = await timed(timings, 'loadFaceModels', faces);
   const frames: FrameFindings[] = [];
   for (const bytes of selfies) {
     const image = await timed(timings, 'decode', () => decodeOrNull(bytes, FACE_SIDE));
-    frames.push(image ? await timed(timings, 'face', () => analyseFace(models, image, { descriptor: true, landmarks: true })) : { unreadable: true });
+    frames.push(image ? await timed(timings, 'face', () => analyseFace(models, image, { descriptor: true, landmarks: true, ageViews })) : { unreadable: true });
   }
   return frames;
 }
@@ -88,7 +89,7 @@ export async function runJob(job: EngineJob, timings: Timings = {}): Promise<Eng
       return null;
     }
     case 'age_estimation':
-      return { kind: 'age_estimation', frames: await analyseSelfies(job.selfies, timings) };
+      return { kind: 'age_estimation', frames: await analyseSelfies(job.selfies, timings, true) };
     case 'document': {
       const findings: DocumentFindings = { kind: 'document', documentType: job.documentType, reading: null, portrait: null, frames: [] };
       const image = await timed(timings, 'decode', () => decodeOrNull(job.document, DOCUMENT_SIDE));
@@ -108,7 +109,7 @@ export async function runJob(job: EngineJob, timings: Timings = {}): Promise<Eng
           ? job.documentFront && (await timed(timings, 'decode', () => decodeOrNull(job.documentFront!, DOCUMENT_SIDE)))
           : image;
         if (portraitImage) findings.portrait = await timed(timings, 'portrait', () => analyseFace(models, portraitImage, { descriptor: true }));
-        findings.frames = await analyseSelfies(job.selfies, timings);
+        findings.frames = await analyseSelfies(job.selfies, timings, false);
       }
       return findings;
     }
