@@ -105,7 +105,7 @@ export class AgeVerifyCamera extends TranslatedElement {
     return html`<div class="layout">
       <div class="head">
         <h1 tabindex="-1">${heading}</h1>
-        <p id="guide-text">${guide}${selfie ? html` ${i18n.t('camera.challengeIntro')}` : nothing}</p>
+        <p id="guide-text">${guide}</p>
       </div>
       <div class="stage">
         <video part="preview" data-testid="camera-preview" aria-label=${i18n.t('camera.previewLabel')} aria-describedby="guide-text" muted playsinline autoplay></video>
@@ -218,7 +218,12 @@ export class AgeVerifyCamera extends TranslatedElement {
     try {
       const selfie = await captureChallenge({
         challenge: challenge.value,
-        grab: () => encodeJpeg(video, video.videoWidth, video.videoHeight, FRAME_SETTINGS.selfieMaxSide),
+        // A pause (page hidden) ends the capture even if the camera is back on by the next frame: one
+        // challenge's frames must come from one uninterrupted sequence.
+        grab: () =>
+          this.camera.state === CameraState.capturing
+            ? encodeJpeg(video, video.videoWidth, video.videoHeight, FRAME_SETTINGS.selfieMaxSide)
+            : Promise.reject(new Error('The camera stopped during the capture')),
         onPhase: (current, index, phases) => (this.phase = { current, index, count: phases.length }),
         signal: abort.signal,
       });

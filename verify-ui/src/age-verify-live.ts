@@ -1,4 +1,4 @@
-import { css, html, type PropertyValues } from 'lit';
+import { css, html, nothing, type PropertyValues } from 'lit';
 import type { DocumentType, VerifyCredentials, VerifySessionView } from '@ageverify/protocol';
 import { requestChallenge, type ApiFailure } from './api';
 import { submitCheck } from './check-submission';
@@ -234,6 +234,11 @@ export class AgeVerifyLive extends TranslatedElement {
                 : i18n.t('camera.documentFrontIntro')
         }
       </p>
+      ${
+        // What the liveness challenge will ask, said before the camera is on; the camera screen itself
+        // keeps only its short guide, so the capture button stays on a small phone's screen.
+        purpose === 'selfie' ? html`<p data-testid="challenge-explanation">${i18n.t('camera.challengeIntro')}</p>` : nothing
+      }
       <p class="muted">${i18n.t('camera.permissionHint')}</p>
       <div class="actions">
         <button type="button" data-testid="camera-allow" @click=${() => this.goTo({ kind: 'camera', purpose })}>${i18n.t('camera.allow')}</button>
