@@ -1,13 +1,15 @@
 /**
  * The verify UI's side of the submission API (protocol/src/checks.ts), with the engine's answers
- * played by page.route: every CheckResult shown correctly in the six languages, the multipart
- * request exactly as agreed, step-up without a second selfie, the camera refused, the upload
- * fallback, and the QR handoff fixes. Everything else is real: backend, sessions, camera (Chromium's
- * fake device showing a committed face photo), CSP. The same journeys against the real engine are
- * in live-*.spec.ts.
+ * and the liveness challenges (protocol/src/liveness.ts) played by page.route: every CheckResult
+ * shown correctly in the six languages, the multipart request exactly as agreed (the challenge's id
+ * and each frame's step), the challenge's prompts, a refused challenge taken again, step-up with a
+ * new selfie, the camera refused (no selfie upload), the document upload fallback, and the QR
+ * handoff fixes. Everything else is real: backend, sessions, camera (Chromium's fake device showing
+ * a committed face photo, or the head turn that follows the prompt), CSP. The same journeys against
+ * the real engine are in live-*.spec.ts.
  */
-import { chromium, devices, type Page, type Route } from '@playwright/test';
-import { CHECK_LIMITS, FAILURE_REASONS, RETRY_HINTS, UI_LANGUAGES, type CheckResult, type UiLanguage } from '../protocol/src/index';
+import { chromium, devices } from '@playwright/test';
+import { FAILURE_REASONS, RETRY_HINTS, UI_LANGUAGES, type UiLanguage } from '../protocol/src/index';
 import { de } from '../verify-ui/src/locales/de';
 import { en, type Translation } from '../verify-ui/src/locales/en';
 import { es } from '../verify-ui/src/locales/es';
@@ -22,10 +24,12 @@ import { liveIt } from '../verify-ui/src/locales/live-it';
 import { livePt } from '../verify-ui/src/locales/live-pt';
 import { VerifyPage } from './pages/verify-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { readSubmission, type SubmittedCheck } from './support/check-submissions';
+import type { SubmittedCheck } from './support/check-submissions';
 import { fakeCameraLaunchOptions, fixtureImage } from './support/fake-camera';
+import { captureSelfie, livenessCameraLog, useLivenessCamera, waitForChallengePhase } from './support/liveness-camera';
 import { expect, test } from './support/fixtures';
 import { createLiveSession, withParams } from './support/live-sessions';
+import { expectChallengeFrames, playEngine } from './support/played-engine';
 import type { TargetEnvironment } from './support/environment';
 
 /** What the page shows: the first screens' strings merged with the live check's (loaded with the capture chunk). */
@@ -49,30 +53,6 @@ function callbackUrl(environment: TargetEnvironment, sessionId: string, status: 
   return withParams(`${environment.merchantUrl}/return`, { sessionId, status, timestamp: String(Date.now()), externalUserId: 'user-42' });
 }
 
-/** Answers POST /verify/checks with the given results in turn and records what the page sent. */
-async function playEngine(page: Page, answers: Array<CheckResult | { status: number; body: unknown }>): Promise<SubmittedCheck[]> {
-  const submissions: SubmittedCheck[] = [];
-  await page.route('**/api/v1/verify/checks', async (route: Route) => {
-    submissions.push(await readSubmission(route.request()));
-    const answer = answers.shift();
-    if (!answer) throw new Error('The page sent more submissions than the test expected');
-    if ('decision' in answer) await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(answer) });
-    else await route.fulfill({ status: answer.status, contentType: 'application/json', body: JSON.stringify(answer.body) });
-  });
-  return submissions;
-}
-
-function expectSelfieBurst(submission: SubmittedCheck | undefined, frames: number = CHECK_LIMITS.maxSelfieFrames): void {
-  const selfie = submission?.images.filter((image) => image.name === 'selfie') ?? [];
-  expect(selfie).toHaveLength(frames);
-  for (const [index, image] of selfie.entries()) {
-    expect(image.type).toBe('image/jpeg');
-    expect(image.filename).toBe(`selfie-${index + 1}.jpg`);
-    expect(image.bytes).toBeLessThanOrEqual(CHECK_LIMITS.maxImageBytes);
-    expect(Math.max(image.width ?? Infinity, image.height ?? Infinity)).toBeLessThanOrEqual(960);
-  }
-}
-
 for (const [index, lang] of UI_LANGUAGES.entries()) {
   const t = LOCALES[lang];
   const hint = RETRY_HINTS[index % RETRY_HINTS.length]!;
@@ -83,9 +63,10 @@ for (const [index, lang] of UI_LANGUAGES.entries()) {
     api,
     verifyPage,
   }) => {
+    test.slow(); // four captures, three of them selfie challenges of about nine seconds each
     const session = await createLiveSession(api, environment, { faceMatchEnabled: true });
     const failedUrl = callbackUrl(environment, session.sessionId, 'failed');
-    const submissions = await playEngine(page, [
+    const { submissions, challenges, challengeRequests } = await playEngine(page, [
       { decision: 'retry', hint, part: 'selfie', attemptsLeft: 3 },
       { decision: 'step_up', next: 'document' },
       { decision: 'failed', status: 'failed', reason, redirectUrl: failedUrl },
@@ -98,7 +79,7 @@ for (const [index, lang] of UI_LANGUAGES.entries()) {
 
     await verifyPage.allowCamera('selfie-camera');
     await expectNoSeriousA11yViolations(page, `${lang} selfie camera`);
-    await verifyPage.capture();
+    await captureSelfie(page);
 
     // retry: the hint in plain words, then a fresh capture.
     await expect(page.getByTestId('retry-hint')).toHaveText(t.retry.hints[hint]);
@@ -106,7 +87,7 @@ for (const [index, lang] of UI_LANGUAGES.entries()) {
     await expectNoSeriousA11yViolations(page, `${lang} retry`);
     await page.getByTestId('retake').click();
     await expect(page.getByTestId('selfie-camera').getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
-    await verifyPage.capture();
+    await captureSelfie(page);
 
     // step_up: one sentence why, then the document in the same session.
     await expect(page.getByTestId('step-up-reason')).toHaveText(t.stepUp.body);
@@ -120,6 +101,10 @@ for (const [index, lang] of UI_LANGUAGES.entries()) {
     await expect(page.getByTestId('document-camera')).toContainText(t.camera.idCardGuide);
     await expectNoSeriousA11yViolations(page, `${lang} document camera`);
     await verifyPage.capture();
+    // Face match: a new selfie, as the L1 frames answered a challenge the server consumed (decision 0062).
+    await expect(page.getByTestId('camera-explanation')).toHaveText(t.camera.selfieAfterDocument);
+    await verifyPage.allowCamera('selfie-camera');
+    await captureSelfie(page);
 
     // failed: the reason on the result screen, then the merchant's callback.
     await expect(page.getByTestId('result-reason')).toHaveText(t.result.reasons[reason]);
@@ -136,14 +121,17 @@ for (const [index, lang] of UI_LANGUAGES.entries()) {
       expect(submission.fields).not.toHaveProperty('handoffToken');
     }
     expect(submissions[0]!.fields.check).toBe('age_estimation');
-    expectSelfieBurst(submissions[0]);
-    expectSelfieBurst(submissions[1]);
-    // After the step-up, ONE submission carries the document and the kept selfie frames: no second selfie was asked for.
+    // One challenge per selfie, asked for with this page's credentials, each used by one submission.
+    expect(challenges).toHaveLength(3);
+    expect(challengeRequests).toEqual(challenges.map(() => ({ sessionId: session.sessionId, sessionToken: session.sessionToken })));
+    expectChallengeFrames(submissions[0], challenges[0]);
+    expectChallengeFrames(submissions[1], challenges[1]);
+    // After the step-up, ONE submission carries the document and the new selfie's frames.
     const documentCheck = submissions[2]!;
     expect(documentCheck.fields).toMatchObject({ check: 'document', documentType: 'id_card' });
-    expect(documentCheck.order.slice(0, 4)).toEqual(['sessionId', 'sessionToken', 'check', 'documentType']);
+    expect(documentCheck.order.slice(0, 6)).toEqual(['sessionId', 'sessionToken', 'check', 'documentType', 'challengeId', 'selfieSteps']);
     expect(documentCheck.images.filter((image) => image.name === 'document')).toHaveLength(1);
-    expectSelfieBurst(documentCheck);
+    expectChallengeFrames(documentCheck, challenges[2]);
   });
 }
 
@@ -163,7 +151,7 @@ test('verified with auto_return=true: straight to the callback, no result screen
   await page.goto(withParams(session.verifyUrl, { auto_return: 'true' }));
   await verifyPage.start();
   await verifyPage.allowCamera('selfie-camera');
-  await verifyPage.capture();
+  await captureSelfie(page);
   await page.waitForURL(verifiedUrl);
   const callback = new URL(page.url());
   expect([...callback.searchParams.keys()].sort()).toEqual(['externalUserId', 'sessionId', 'status', 'timestamp']);
@@ -177,7 +165,7 @@ test('too many attempts: a clear final screen, then the failed callback', async 
   await playEngine(page, [{ decision: 'failed', status: 'failed', reason: 'too_many_attempts', redirectUrl: failedUrl }]);
   await page.goto(withParams(session.verifyUrl, { skip_intro: 'true' }));
   await verifyPage.allowCamera('selfie-camera');
-  await verifyPage.capture();
+  await captureSelfie(page);
   await expect(page.getByTestId('result-heading')).toHaveText(english.result.tooManyHeading);
   await expect(page.getByTestId('result-reason')).toHaveText(english.result.reasons.too_many_attempts);
   await page.waitForURL(failedUrl);
@@ -186,7 +174,7 @@ test('too many attempts: a clear final screen, then the failed callback', async 
 test('L2 with face match: the passport, then a selfie, in one submission; verified', async ({ page, environment, api, verifyPage }) => {
   const session = await createLiveSession(api, environment, { verificationMode: 'L2', faceMatchEnabled: true });
   const verifiedUrl = callbackUrl(environment, session.sessionId, 'verified');
-  const submissions = await playEngine(page, [{ decision: 'verified', status: 'verified', redirectUrl: verifiedUrl }]);
+  const { submissions, challenges } = await playEngine(page, [{ decision: 'verified', status: 'verified', redirectUrl: verifiedUrl }]);
   await page.goto(session.verifyUrl);
   await verifyPage.start();
   await verifyPage.chooseDocument('passport');
@@ -195,7 +183,7 @@ test('L2 with face match: the passport, then a selfie, in one submission; verifi
   await verifyPage.capture();
   await expect(page.getByTestId('camera-explanation')).toHaveText(english.camera.selfieAfterDocument);
   await verifyPage.allowCamera('selfie-camera');
-  await verifyPage.capture();
+  await captureSelfie(page);
   await expect(page.getByTestId('result-heading')).toHaveText(en.result.verifiedHeading);
   await page.waitForURL(verifiedUrl);
   expect(submissions).toHaveLength(1);
@@ -203,7 +191,7 @@ test('L2 with face match: the passport, then a selfie, in one submission; verifi
   const document = submissions[0]!.images.find((image) => image.name === 'document');
   expect(document?.type).toBe('image/jpeg');
   expect(Math.max(document?.width ?? Infinity, document?.height ?? Infinity)).toBeLessThanOrEqual(1600);
-  expectSelfieBurst(submissions[0]);
+  expectChallengeFrames(submissions[0], challenges[0]);
 });
 
 // Issue 25 item 1: a dark selfie in a document check is the selfie's problem. The engine names the
@@ -212,7 +200,7 @@ test('L2 with face match: the passport, then a selfie, in one submission; verifi
 test('L2 with face match: retry(too_dark) on the selfie retakes the selfie, not the document; verified', async ({ page, environment, api, verifyPage }) => {
   const session = await createLiveSession(api, environment, { verificationMode: 'L2', faceMatchEnabled: true });
   const verifiedUrl = callbackUrl(environment, session.sessionId, 'verified');
-  const submissions = await playEngine(page, [
+  const { submissions, challenges } = await playEngine(page, [
     { decision: 'retry', hint: 'too_dark', part: 'selfie', attemptsLeft: 4 },
     { decision: 'verified', status: 'verified', redirectUrl: verifiedUrl },
   ]);
@@ -222,18 +210,18 @@ test('L2 with face match: retry(too_dark) on the selfie retakes the selfie, not 
   await verifyPage.allowCamera('document-camera');
   await verifyPage.capture();
   await verifyPage.allowCamera('selfie-camera');
-  await verifyPage.capture();
+  await captureSelfie(page);
   await expect(page.getByTestId('retry-hint')).toHaveText(english.retry.hints.too_dark);
   await page.getByTestId('retake').click();
   await expect(page.getByTestId('selfie-camera').getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
   await expect(page.getByTestId('document-camera')).toHaveCount(0);
-  await verifyPage.capture();
+  await captureSelfie(page);
   await page.waitForURL(verifiedUrl);
   expect(submissions).toHaveLength(2);
-  // The second submission: the same passport picture, a fresh selfie burst.
+  // The second submission: the same passport picture, a fresh selfie with a new challenge.
   const documentOf = (submission: SubmittedCheck) => submission.images.find((image) => image.name === 'document');
   expect(documentOf(submissions[1]!)?.bytes).toBe(documentOf(submissions[0]!)?.bytes);
-  expectSelfieBurst(submissions[1]);
+  expectChallengeFrames(submissions[1], challenges[1]);
 });
 
 test('a reload after a step-up resumes at the document (nextCheck from the session view)', async ({ page, environment, api }) => {
@@ -251,18 +239,94 @@ test('a reload after a step-up resumes at the document (nextCheck from the sessi
 test('a failed upload says so and sends the same pictures again', async ({ page, environment, api, verifyPage }) => {
   const session = await createLiveSession(api, environment);
   const verifiedUrl = callbackUrl(environment, session.sessionId, 'verified');
-  const submissions = await playEngine(page, [
+  const { submissions, challenges } = await playEngine(page, [
     { status: 503, body: { statusCode: 503, message: 'Engine busy' } },
     { decision: 'verified', status: 'verified', redirectUrl: verifiedUrl },
   ]);
   await page.goto(withParams(session.verifyUrl, { skip_intro: 'true' }));
   await verifyPage.allowCamera('selfie-camera');
-  await verifyPage.capture();
+  await captureSelfie(page);
   await expect(page.getByTestId('resend')).toBeVisible();
   await page.getByTestId('resend').click();
   await page.waitForURL(verifiedUrl);
   expect(submissions).toHaveLength(2);
   expect(submissions[1]!.images.map((image) => image.bytes)).toEqual(submissions[0]!.images.map((image) => image.bytes));
+  // The same challenge too: no new one was asked for.
+  expect(challenges).toHaveLength(1);
+  expect(submissions[1]!.fields.challengeId).toBe(challenges[0]!.challengeId);
+});
+
+// Decision 0062: a late, replayed or superseded challenge is refused with 409 and a code; the page
+// says so, asks for a new challenge and takes the selfie again. No attempt is counted for it.
+test('a refused challenge (409 CHALLENGE_EXPIRED): said plainly, a new challenge, the selfie again; verified', async ({
+  page,
+  environment,
+  api,
+  verifyPage,
+}) => {
+  const session = await createLiveSession(api, environment);
+  const verifiedUrl = callbackUrl(environment, session.sessionId, 'verified');
+  const { submissions, challenges } = await playEngine(page, [
+    { status: 409, body: { statusCode: 409, message: 'The liveness challenge has expired', code: 'CHALLENGE_EXPIRED' } },
+    { decision: 'verified', status: 'verified', redirectUrl: verifiedUrl },
+  ]);
+  await page.goto(withParams(session.verifyUrl, { skip_intro: 'true' }));
+  await verifyPage.allowCamera('selfie-camera');
+  await captureSelfie(page);
+  await expect(page.getByTestId('challenge-renewed-reason')).toHaveText(english.camera.challengeRenewedBody);
+  await expect(page.getByTestId('resend')).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page, 'challenge renewed');
+  await page.getByTestId('challenge-renew').click();
+  await expect(page.getByTestId('selfie-camera').getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
+  await captureSelfie(page);
+  await page.waitForURL(verifiedUrl);
+  expect(challenges).toHaveLength(2);
+  expectChallengeFrames(submissions[0], challenges[0]);
+  expectChallengeFrames(submissions[1], challenges[1]);
+});
+
+test('the prompt follows the challenge step by step (words, arrow side, live region), and the fake camera turns the head with it', async ({
+  page,
+  environment,
+  api,
+  verifyPage,
+}) => {
+  await useLivenessCamera(page);
+  const session = await createLiveSession(api, environment);
+  const verifiedUrl = callbackUrl(environment, session.sessionId, 'verified');
+  const { submissions, challenges } = await playEngine(page, [{ decision: 'verified', status: 'verified', redirectUrl: verifiedUrl }]);
+  await page.goto(withParams(session.verifyUrl, { skip_intro: 'true' }));
+  await expect(page.getByTestId('challenge-explanation')).toHaveText(english.camera.challengeIntro);
+  await verifyPage.allowCamera('selfie-camera');
+  const camera = page.getByTestId('selfie-camera');
+  await camera.getByTestId('capture').click();
+  const step = (number: number, text: string) =>
+    english.camera.challengeAnnouncement.replace('{{step}}', String(number)).replace('{{total}}', '4').replace('{{prompt}}', text);
+
+  expect(await waitForChallengePhase(page, 'look')).toEqual({
+    phase: 'look',
+    step: '0',
+    move: '',
+    prompt: english.camera.challengeLook,
+    announcement: step(1, english.camera.challengeLook),
+    cue: null,
+  });
+  await expect(camera.getByTestId('liveness-announcement')).toHaveAttribute('aria-live', 'polite');
+  // The first challenge is left, then right (movesOf). The arrow sits on the side to turn to, as the
+  // user sees the mirrored preview, and nudges that way (motion is allowed here).
+  const left = await waitForChallengePhase(page, 'left');
+  expect(left).toMatchObject({ step: '1', move: 'left', prompt: english.camera.challengeLeft, announcement: step(2, english.camera.challengeLeft) });
+  expect(left.cue?.centreShare).toBeLessThan(0.5);
+  expect(left.cue?.animation).toBe('nudge-left');
+  expect(await waitForChallengePhase(page, 'back')).toMatchObject({ step: '', move: '', prompt: english.camera.challengeBack, cue: null });
+  const right = await waitForChallengePhase(page, 'right');
+  expect(right).toMatchObject({ step: '2', move: 'right', prompt: english.camera.challengeRight, announcement: step(4, english.camera.challengeRight) });
+  expect(right.cue?.centreShare).toBeGreaterThan(0.5);
+  expect(right.cue?.animation).toBe('nudge-right');
+  // The fake camera showed the head turned as the prompt asked, in the challenge's order (read before the page leaves).
+  await expect.poll(() => livenessCameraLog(page)).toEqual(['frontal', 'left', 'frontal', 'right']);
+  await page.waitForURL(verifiedUrl);
+  expectChallengeFrames(submissions[0], challenges[0]);
 });
 
 test('the camera stops when the page is hidden and comes back on request', async ({ page, environment, api, verifyPage }) => {
@@ -290,25 +354,27 @@ test('the camera stops when the page is hidden and comes back on request', async
   await expect(page.getByTestId('camera-preview')).toHaveAttribute('data-live', 'true');
 });
 
-test('camera refused (desktop): how to allow it, the phone offered, and a photo upload that is submitted', async ({ environment, api }) => {
+// Issue 19 Deliver 2: a selfie comes only from the live camera. Without one, the desktop offers the phone.
+test('camera refused (desktop): how to allow it, no selfie upload, the phone offered', async ({ environment, api }) => {
   // A browser whose permission prompt answers "Block" (launch options cannot change within a file's worker).
   const browser = await chromium.launch(fakeCameraLaunchOptions('astronaut', 'deny'));
   try {
     const page = await browser.newPage();
-    const verifyPage = new VerifyPage(page, environment.serviceUrl);
     const session = await createLiveSession(api, environment);
-    const verifiedUrl = callbackUrl(environment, session.sessionId, 'verified');
-    const submissions = await playEngine(page, [{ decision: 'verified', status: 'verified', redirectUrl: verifiedUrl }]);
+    const { submissions, challenges } = await playEngine(page, []);
     await page.goto(withParams(session.verifyUrl, { skip_intro: 'true' }));
     await page.getByTestId('camera-allow').click();
     await expect(page.getByTestId('camera-blocked')).toHaveAttribute('data-reason', 'denied');
+    await expect(page.getByTestId('camera-blocked')).toHaveAttribute('data-purpose', 'selfie');
     await expect(page.getByTestId('camera-how-to')).toHaveText(english.camera.howToAllow);
+    await expect(page.getByTestId('selfie-camera-only')).toHaveText(english.camera.selfieCameraOnly);
+    await expect(page.getByTestId('selfie-alternative')).toHaveText(english.camera.selfieHandoffAlternative);
+    await expect(page.getByTestId('upload-photo')).toHaveCount(0);
+    await expect(page.getByTestId('camera-retry')).toBeVisible();
     await expect(page.getByTestId('handoff-open')).toBeVisible();
     await expectNoSeriousA11yViolations(page, 'camera refused');
-    await verifyPage.uploadPhoto(fixtureImage('astronaut'));
-    await page.waitForURL(verifiedUrl);
-    expect(submissions[0]!.fields.check).toBe('age_estimation');
-    expectSelfieBurst(submissions[0], 1);
+    expect(submissions).toEqual([]);
+    expect(challenges).toEqual([]);
   } finally {
     await browser.close();
   }
@@ -321,7 +387,7 @@ test('phone: no "continue on your phone", the rear-camera document by photo uplo
     const phone = await phoneContext.newPage();
     const phoneVerify = new VerifyPage(phone, environment.serviceUrl);
     const verifiedUrl = callbackUrl(environment, session.sessionId, 'verified');
-    const submissions = await playEngine(phone, [{ decision: 'verified', status: 'verified', redirectUrl: verifiedUrl }]);
+    const { submissions } = await playEngine(phone, [{ decision: 'verified', status: 'verified', redirectUrl: verifiedUrl }]);
     await phone.goto(session.verifyUrl);
     await expect(phone.getByTestId('intro')).toBeVisible();
     await expect(phone.getByTestId('handoff-open')).toHaveCount(0);
@@ -393,6 +459,9 @@ for (const viewport of [
     await page.keyboard.press('Tab');
     await expect(page.getByTestId('capture')).toBeFocused();
     await page.keyboard.press('Enter');
+    // Reduced motion: the arrow of each move stands still; its side and the words say where to turn.
+    const firstMove = await waitForChallengePhase(page, 'left');
+    expect(firstMove.cue).toMatchObject({ animation: 'none' });
     await page.waitForURL(verifiedUrl);
   });
 }

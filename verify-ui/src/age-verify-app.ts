@@ -105,7 +105,7 @@ export class AgeVerifyApp extends TranslatedElement {
   }
 
   private liveContext(): LiveScreenContext {
-    return { module: this.liveModule, credentials: this.launch.credentials, mobile: this.mobile };
+    return { module: this.liveModule, credentials: this.launch.credentials, mobile: this.mobile, handoffOffered: this.handoff.url !== null && !this.isPhone };
   }
 
   protected override willUpdate(): void {

@@ -101,6 +101,87 @@ export const cameraStyles = [
         transition: none;
       }
     }
+    /* The liveness challenge (issue 19): the prompt over the top of the preview, an arrow at the side
+       to turn to, and the oval's same side drawn thick. Not mirrored: only the video is. */
+    .prompt {
+      position: absolute;
+      top: 0.75rem;
+      left: 50%;
+      transform: translateX(-50%);
+      width: max-content;
+      max-width: calc(100% - 1.5rem);
+      margin: 0;
+      padding: 0.375rem 0.75rem;
+      border-radius: 0.5rem;
+      background: rgb(0 0 0 / 0.7);
+      color: #fff;
+      font-size: 1.25rem;
+      font-weight: 600;
+      text-align: center;
+    }
+    .cue {
+      position: absolute;
+      top: 50%;
+      width: 18%;
+      max-width: 5rem;
+      transform: translateY(-50%);
+      pointer-events: none;
+    }
+    .cue[data-move='left'] {
+      left: 3%;
+    }
+    .cue[data-move='right'] {
+      right: 3%;
+    }
+    .cue svg {
+      display: block;
+      width: 100%;
+      fill: none;
+      stroke: #fff;
+      stroke-width: 6;
+      stroke-linecap: round;
+      stroke-linejoin: round;
+      filter: drop-shadow(0 0 3px rgb(0 0 0 / 0.8));
+      animation: nudge-left 0.9s ease-in-out infinite alternate;
+    }
+    .cue[data-move='right'] svg {
+      transform: scaleX(-1);
+      animation-name: nudge-right;
+    }
+    @keyframes nudge-left {
+      to {
+        transform: translateX(-30%);
+      }
+    }
+    @keyframes nudge-right {
+      to {
+        transform: scaleX(-1) translateX(-30%);
+      }
+    }
+    .guide.face[data-move='left'] {
+      border-left: 8px solid var(--av-primary);
+    }
+    .guide.face[data-move='right'] {
+      border-right: 8px solid var(--av-primary);
+    }
+    /* Reduced motion: the arrow stands still; its side and the words say where to turn. */
+    @media (prefers-reduced-motion: reduce) {
+      .cue svg,
+      .cue[data-move='right'] svg {
+        animation: none;
+      }
+    }
+    .visually-hidden {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      margin: -1px;
+      padding: 0;
+      overflow: hidden;
+      clip: rect(0 0 0 0);
+      white-space: nowrap;
+      border: 0;
+    }
     button.link {
       background: none;
       border: none;

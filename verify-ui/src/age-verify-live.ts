@@ -1,5 +1,6 @@
-import { css, html, type PropertyValues } from 'lit';
+import { css, html, nothing, type PropertyValues } from 'lit';
 import type { DocumentType, VerifyCredentials, VerifySessionView } from '@ageverify/protocol';
+import { requestChallenge, type ApiFailure } from './api';
 import { submitCheck } from './check-submission';
 import { describeFailure } from './failure-text';
 import { i18n } from './i18n';
@@ -9,14 +10,18 @@ import {
   afterCapture,
   afterDocumentChosen,
   afterResult,
+  afterSelfie,
+  afterSubmitFailed,
   captureStep,
   startLive,
   type CameraProblem,
   type CapturePurpose,
+  type DocumentPurpose,
   type LiveContext,
   type LiveStep,
   type LiveTransition,
 } from './live-flow';
+import type { ChallengeFrames } from './liveness-capture';
 import { screenStyles } from './styles';
 
 const CAMERA_TEST_IDS = { selfie: 'selfie-camera', document: 'document-camera', documentFront: 'document-front-camera' } as const satisfies Record<
@@ -42,6 +47,7 @@ export class AgeVerifyLive extends TranslatedElement {
     session: { attribute: false },
     credentials: { attribute: false },
     mobile: { type: Boolean },
+    handoffOffered: { attribute: false },
     step: { state: true },
   };
 
@@ -62,6 +68,8 @@ export class AgeVerifyLive extends TranslatedElement {
   credentials: VerifyCredentials | null = null;
   /** A phone or tablet: the upload fallback comes first when the camera fails, and no QR panel is mentioned. */
   mobile = false;
+  /** The desktop page shows the QR panel (a handoff link exists): where a selfie without a camera here can go on. */
+  handoffOffered = false;
   private step: LiveStep = { kind: 'choose-document' };
   private context: LiveContext | null = null;
   private abort: AbortController | null = null;
@@ -113,7 +121,10 @@ export class AgeVerifyLive extends TranslatedElement {
           data-testid=${CAMERA_TEST_IDS[step.purpose]}
           purpose=${step.purpose}
           .documentType=${this.context?.documentType ?? null}
-          @verify-capture=${(event: CustomEvent<{ images: Blob[] }>) => this.apply(afterCapture(this.context!, step.purpose, event.detail.images))}
+          .challengeSource=${this.challengeSource}
+          @verify-capture=${(event: CustomEvent<{ images: Blob[] }>) => this.onDocumentPicture(step.purpose, event.detail.images)}
+          @verify-selfie=${(event: CustomEvent<{ selfie: ChallengeFrames }>) => this.apply(afterSelfie(this.context!, event.detail.selfie))}
+          @verify-challenge-failed=${(event: CustomEvent<{ failure: ApiFailure }>) => this.onChallengeFailed(event.detail.failure)}
           @verify-camera-problem=${(event: CustomEvent<{ reason: CameraProblem }>) => this.apply(afterCameraProblem(this.context!, step.purpose, event.detail.reason))}
           @verify-upload-instead=${() => this.apply(afterCameraProblem(this.context!, step.purpose, 'unavailable'))}
         ></age-verify-camera>`;
@@ -123,7 +134,8 @@ export class AgeVerifyLive extends TranslatedElement {
           .purpose=${step.purpose}
           .reason=${step.reason}
           .onPhone=${this.mobile || Boolean(this.session?.handoff)}
-          @verify-capture=${(event: CustomEvent<{ images: Blob[] }>) => this.apply(afterCapture(this.context!, step.purpose, event.detail.images))}
+          .handoffOffered=${this.handoffOffered}
+          @verify-capture=${(event: CustomEvent<{ images: Blob[] }>) => this.onDocumentPicture(step.purpose, event.detail.images)}
           @verify-retry-camera=${this.onRetryCamera}
         ></age-verify-upload>`;
       case 'uploading':
@@ -163,7 +175,49 @@ export class AgeVerifyLive extends TranslatedElement {
           @verify-action=${() => void this.submit(this.context!)}
         ></age-verify-message>`;
       }
+      case 'challenge-failed': {
+        const text = describeFailure(step.failure);
+        return html`<age-verify-message
+          data-step
+          data-testid="challenge-failed"
+          .heading=${i18n.t('camera.challengeFailed')}
+          .body=${text.body}
+          .hint=${text.detail ?? ''}
+          .actionLabel=${i18n.t('camera.challengeTryAgain')}
+          .actionTestId=${'challenge-retry'}
+          @verify-action=${() => this.goTo(captureStep(this.context!, 'selfie'))}
+        ></age-verify-message>`;
+      }
+      case 'challenge-renewed':
+        // A refused challenge (late, replayed, superseded) costs the user no attempt; say so plainly.
+        return html`<age-verify-message
+          data-step
+          data-testid="challenge-renewed"
+          .heading=${i18n.t('camera.challengeRenewedHeading')}
+          .body=${i18n.t('camera.challengeRenewedBody')}
+          .bodyTestId=${'challenge-renewed-reason'}
+          .actionLabel=${i18n.t('camera.challengeRenewedAction')}
+          .actionTestId=${'challenge-renew'}
+          @verify-action=${() => this.goTo(captureStep(this.context!, 'selfie'))}
+        ></age-verify-message>`;
     }
+  }
+
+  /** Each press of the selfie's capture button asks for a new challenge with this page's credentials. */
+  private readonly challengeSource = () => {
+    if (!this.credentials) throw new Error('Expected credentials before a selfie capture, got none');
+    return requestChallenge(this.credentials);
+  };
+
+  private onDocumentPicture(purpose: CapturePurpose, images: Blob[]): void {
+    if (purpose === 'selfie') throw new Error('Expected a document picture, got a selfie picture: selfies come only from the challenge');
+    this.apply(afterCapture(this.context!, purpose as DocumentPurpose, images));
+  }
+
+  private onChallengeFailed(failure: ApiFailure): void {
+    this.goTo({ kind: 'challenge-failed', failure });
+    // A refusal may mean the session is over (completed on the phone, expired): the owner checks.
+    if (failure.kind === 'http' && failure.status < 500) this.dispatchEvent(new CustomEvent('verify-live-refused', { detail: { failure } }));
   }
 
   private renderCameraIntro(purpose: CapturePurpose) {
@@ -180,6 +234,11 @@ export class AgeVerifyLive extends TranslatedElement {
                 : i18n.t('camera.documentFrontIntro')
         }
       </p>
+      ${
+        // What the liveness challenge will ask, said before the camera is on; the camera screen itself
+        // keeps only its short guide, so the capture button stays on a small phone's screen.
+        purpose === 'selfie' ? html`<p data-testid="challenge-explanation">${i18n.t('camera.challengeIntro')}</p>` : nothing
+      }
       <p class="muted">${i18n.t('camera.permissionHint')}</p>
       <div class="actions">
         <button type="button" data-testid="camera-allow" @click=${() => this.goTo({ kind: 'camera', purpose })}>${i18n.t('camera.allow')}</button>
@@ -245,7 +304,10 @@ export class AgeVerifyLive extends TranslatedElement {
       this.apply(afterResult(context, response.value));
       return;
     }
-    this.goTo({ kind: 'send-failed', failure: response.failure });
+    const failed = afterSubmitFailed(context, response.failure);
+    this.apply(failed);
+    // A refused challenge is answered here (a new one); other refusals may mean the session is over: the owner checks.
+    if (failed.kind === 'step' && failed.step.kind === 'challenge-renewed') return;
     if (response.failure.kind === 'http' && response.failure.status < 500) {
       this.dispatchEvent(new CustomEvent('verify-live-refused', { detail: { failure: response.failure } }));
     }

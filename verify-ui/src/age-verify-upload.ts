@@ -1,15 +1,14 @@
 import { css, html, nothing } from 'lit';
 import { FRAME_SETTINGS, photoToJpeg } from './frame-capture';
 import { i18n } from './i18n';
-import type { CameraProblem, CapturePurpose } from './live-flow';
+import type { CameraProblem, CapturePurpose, DocumentPurpose } from './live-flow';
 import { screenStyles } from './styles';
 import { TranslatedElement } from './translated-element';
 
 const UPLOAD_LABELS = {
-  selfie: 'camera.uploadSelfie',
   document: 'camera.uploadDocument',
   documentFront: 'camera.uploadDocumentFront',
-} as const satisfies Record<CapturePurpose, string>;
+} as const satisfies Record<DocumentPurpose, string>;
 
 /**
  * The screen shown when the camera cannot be used (refused or missing): how to allow it, a photo
@@ -17,7 +16,13 @@ const UPLOAD_LABELS = {
  * the live check that shows it). A picked photo is encoded like a camera frame; one that cannot
  * be read leaves the screen as it is with an alert.
  *
- * @fires verify-capture - A photo was picked and encoded. Detail: `{ images: Blob[] }` (one JPEG).
+ * A selfie cannot be uploaded (issue 19 Deliver 2: it answers a live challenge). For a selfie the
+ * screen says so and offers only what can still work: the camera again, and on the desktop the QR
+ * panel below (when the page shows one), else another device with a camera. The document path
+ * without face match is not offered: only an L1 session whose tenant allows step-up has one, and
+ * this page cannot know the tenant's policy (the server steps up when the retries run out).
+ *
+ * @fires verify-capture - A document photo was picked and encoded. Detail: `{ images: Blob[] }` (one JPEG).
  * @fires verify-retry-camera - "Try the camera again" was pressed. No detail.
  */
 export class AgeVerifyUpload extends TranslatedElement {
@@ -25,6 +30,7 @@ export class AgeVerifyUpload extends TranslatedElement {
     purpose: { attribute: false },
     reason: { attribute: false },
     onPhone: { attribute: false },
+    handoffOffered: { attribute: false },
     uploadError: { state: true },
   };
 
@@ -57,6 +63,8 @@ export class AgeVerifyUpload extends TranslatedElement {
   reason: CameraProblem = 'unavailable';
   /** On a phone (or the phone of a handoff): a phone's alternative is named, not the desktop's QR panel. */
   onPhone = false;
+  /** The desktop shows the QR panel below (a handoff link exists): the selfie's way forward without a camera here. */
+  handoffOffered = false;
   private uploadError = false;
 
   focusHeading(): void {
@@ -75,18 +83,26 @@ export class AgeVerifyUpload extends TranslatedElement {
         this.purpose === 'documentFront' ? html`<p data-testid="upload-what">${i18n.t('camera.documentFrontIntro')}</p>` : nothing
       }
       ${denied ? html`<p data-testid="camera-how-to">${safari ? i18n.t('camera.howToAllowSafari') : i18n.t('camera.howToAllow')}</p>` : nothing}
-      <p class="muted">${this.onPhone ? i18n.t('camera.phoneAlternative') : i18n.t('camera.desktopAlternative')}</p>
+      ${this.purpose === 'selfie' ? this.renderSelfieAlternative() : this.renderUpload(this.purpose)}`;
+  }
+
+  private renderSelfieAlternative() {
+    return html`<p data-testid="selfie-camera-only">${i18n.t('camera.selfieCameraOnly')}</p>
+      <p class="muted" data-testid="selfie-alternative" data-alternative=${this.handoffOffered ? 'handoff' : 'other-device'}>
+        ${this.handoffOffered ? i18n.t('camera.selfieHandoffAlternative') : i18n.t('camera.selfieOtherDevice')}
+      </p>
+      <div class="actions">
+        <button type="button" data-testid="camera-retry" @click=${this.onRetryCamera}>${i18n.t('camera.retryCamera')}</button>
+      </div>`;
+  }
+
+  private renderUpload(purpose: DocumentPurpose) {
+    return html`<p class="muted">${this.onPhone ? i18n.t('camera.phoneAlternative') : i18n.t('camera.desktopAlternative')}</p>
       ${this.uploadError ? html`<p class="error" role="alert">${i18n.t('camera.uploadFailed')}</p>` : nothing}
       <div class="actions">
         <label class="file">
-          <input
-            type="file"
-            accept="image/*"
-            capture=${this.purpose === 'selfie' ? 'user' : 'environment'}
-            data-testid="upload-photo"
-            @change=${(event: Event) => void this.onPhotoPicked(event)}
-          />
-          <span class="button">${i18n.t(UPLOAD_LABELS[this.purpose])}</span>
+          <input type="file" accept="image/*" capture="environment" data-testid="upload-photo" @change=${(event: Event) => void this.onPhotoPicked(event)} />
+          <span class="button">${i18n.t(UPLOAD_LABELS[purpose])}</span>
         </label>
         <button type="button" class="secondary" data-testid="camera-retry" @click=${this.onRetryCamera}>${i18n.t('camera.retryCamera')}</button>
       </div>`;
@@ -102,9 +118,8 @@ export class AgeVerifyUpload extends TranslatedElement {
     const file = input.files?.[0];
     input.value = '';
     if (!file) return;
-    const purpose = this.purpose;
     try {
-      const image = await photoToJpeg(file, purpose === 'selfie' ? FRAME_SETTINGS.selfieMaxSide : FRAME_SETTINGS.documentMaxSide);
+      const image = await photoToJpeg(file, FRAME_SETTINGS.documentMaxSide);
       this.uploadError = false;
       this.dispatchEvent(new CustomEvent('verify-capture', { detail: { images: [image] } }));
     } catch {

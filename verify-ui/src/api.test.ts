@@ -1,5 +1,15 @@
 import { describe, expect, test } from 'bun:test';
-import { credentialBody, errorMessageOf, isSessionStatusResult, isSimulateResult, isVerifySessionView, retryAfterMsOf } from './api';
+import {
+  credentialBody,
+  errorCodeOf,
+  errorMessageOf,
+  httpFailure,
+  isLivenessChallenge,
+  isSessionStatusResult,
+  isSimulateResult,
+  isVerifySessionView,
+  retryAfterMsOf,
+} from './api';
 
 describe('errorMessageOf (spec "Error body")', () => {
   const cases: Array<[unknown, string | null]> = [
@@ -100,4 +110,36 @@ describe('retryAfterMsOf (spec "Limits": X-RateLimit-Retry-After in seconds)', (
   for (const [headers, expected] of cases) {
     test(JSON.stringify(headers), () => expect(retryAfterMsOf(new Headers(headers))).toBe(expected));
   }
+});
+
+describe('isLivenessChallenge (protocol/src/liveness.ts)', () => {
+  const good = { challengeId: 'chl_1', moves: ['left', 'right'], expiresAt: '2026-11-25T12:01:30.000Z' };
+  test("accepts the route's answer", () => expect(isLivenessChallenge(good)).toBe(true));
+  const bad: Array<[string, unknown]> = [
+    ['null', null],
+    ['no id', { ...good, challengeId: '' }],
+    ['no moves', { ...good, moves: [] }],
+    ['a move the UI cannot show', { ...good, moves: ['left', 'up'] }],
+    ['moves not a list', { ...good, moves: 'left,right' }],
+    ['no expiry', { ...good, expiresAt: undefined }],
+    ['an expiry that is not a date', { ...good, expiresAt: 'soon' }],
+  ];
+  for (const [name, value] of bad) test(`refuses ${name}`, () => expect(isLivenessChallenge(value)).toBe(false));
+});
+
+describe("errorCodeOf and httpFailure (the error body's code)", () => {
+  const noHeaders = { get: () => null };
+  test('the code is read where the body carries one', () =>
+    expect(errorCodeOf({ statusCode: 409, message: 'm', code: 'CHALLENGE_NOT_CURRENT' })).toBe('CHALLENGE_NOT_CURRENT'));
+  for (const body of [null, 'text', { code: 7 }, { code: '' }, { message: 'm' }])
+    test(`no code in ${JSON.stringify(body)}`, () => expect(errorCodeOf(body)).toBeUndefined());
+  test('a 409 refusal keeps message and code', () =>
+    expect(httpFailure(409, { message: 'The challenge has expired', code: 'CHALLENGE_EXPIRED' }, noHeaders)).toEqual({
+      kind: 'http',
+      status: 409,
+      message: 'The challenge has expired',
+      code: 'CHALLENGE_EXPIRED',
+    }));
+  test('a body without a code gives a failure without one', () =>
+    expect(httpFailure(404, { message: 'Session not found' }, noHeaders)).not.toHaveProperty('code'));
 });

@@ -1,7 +1,9 @@
 import {
+  CHALLENGE_MOVES,
   SESSION_STATES,
   VERIFICATION_MODES,
   CALLBACK_STATUSES,
+  type LivenessChallenge,
   type SessionStatusResult,
   type SimulateRequest,
   type SimulateResult,
@@ -18,8 +20,10 @@ export type ApiFailure =
   /**
    * The server answered with the spec's error body (or at least an error status). On a 429,
    * `retryAfterMs` comes from `X-RateLimit-Retry-After` (spec "Limits") when the server sent it.
+   * `code`: the body's machine-readable code, where the server sends one (the liveness challenge's
+   * refusals, protocol/src/liveness.ts CHALLENGE_ERROR_CODES, which the page acts on).
    */
-  | { kind: 'http'; status: number; message: string | null; retryAfterMs?: number }
+  | { kind: 'http'; status: number; message: string | null; retryAfterMs?: number; code?: string }
   /** No answer: offline, DNS, the server down, or our timeout. */
   | { kind: 'network' }
   /** A 2xx whose body is not what the protocol promises. */
@@ -53,6 +57,21 @@ export function errorMessageOf(body: unknown): string | null {
     return parts.length > 0 ? parts.join('; ') : null;
   }
   return null;
+}
+
+/** The error body's `code` (protocol/src/errors.ts ErrorBody), when it carries one. */
+export function errorCodeOf(body: unknown): string | undefined {
+  return isRecord(body) && typeof body.code === 'string' && body.code.length > 0 ? body.code : undefined;
+}
+
+/** An `http` failure from a refusal's status, body and headers (postJson and the check submission). */
+export function httpFailure(status: number, body: unknown, headers: Pick<Headers, 'get'>): ApiFailure {
+  const failure: Extract<ApiFailure, { kind: 'http' }> = { kind: 'http', status, message: errorMessageOf(body) };
+  const code = errorCodeOf(body);
+  if (code !== undefined) failure.code = code;
+  const retryAfterMs = status === 429 ? retryAfterMsOf(headers) : undefined;
+  if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs;
+  return failure;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -99,6 +118,19 @@ export function retryAfterMsOf(headers: Pick<Headers, 'get'>): number | undefine
   return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds * 1000) : undefined;
 }
 
+export function isLivenessChallenge(value: unknown): value is LivenessChallenge {
+  return (
+    isRecord(value) &&
+    typeof value.challengeId === 'string' &&
+    value.challengeId.length > 0 &&
+    Array.isArray(value.moves) &&
+    value.moves.length > 0 &&
+    value.moves.every((move) => includes(CHALLENGE_MOVES, move)) &&
+    typeof value.expiresAt === 'string' &&
+    !Number.isNaN(Date.parse(value.expiresAt))
+  );
+}
+
 export function isSimulateResult(value: unknown): value is SimulateResult {
   return isRecord(value) && typeof value.redirectUrl === 'string' && includes(CALLBACK_STATUSES, value.status);
 }
@@ -129,11 +161,7 @@ async function postJson<T>(path: string, body: unknown, isExpected: (value: unkn
   } finally {
     clearTimeout(timer);
   }
-  if (!response.ok) {
-    const retryAfterMs = response.status === 429 ? retryAfterMsOf(response.headers) : undefined;
-    const failure: ApiFailure = { kind: 'http', status: response.status, message: errorMessageOf(parsed) };
-    return { ok: false, failure: retryAfterMs === undefined ? failure : { ...failure, retryAfterMs } };
-  }
+  if (!response.ok) return { ok: false, failure: httpFailure(response.status, parsed, response.headers) };
   if (!isExpected(parsed)) return { ok: false, failure: { kind: 'invalid-response', status: response.status } };
   return { ok: true, value: parsed };
 }
@@ -156,6 +184,14 @@ export function fetchSessionView(credentials: VerifyCredentials): Promise<ApiRes
 /** POST /verify/status: the desktop asks whether the phone has finished (spec "QR handoff"). sessionToken only. */
 export function fetchSessionStatus(sessionId: string, sessionToken: string): Promise<ApiResult<SessionStatusResult>> {
   return postJson('/verify/status', { sessionId, sessionToken }, isSessionStatusResult);
+}
+
+/**
+ * POST /verify/challenges: a new liveness challenge for the selfie about to be taken (issue 19,
+ * decision 0062); it replaces the session's earlier one. Both tokens may ask (desktop and phone).
+ */
+export function requestChallenge(credentials: VerifyCredentials): Promise<ApiResult<LivenessChallenge>> {
+  return postJson('/verify/challenges', credentialBody(credentials), isLivenessChallenge);
 }
 
 /** POST /verify/simulate: sandbox sessions only; the tester picks the outcome. */

@@ -1,18 +1,30 @@
 import { describe, expect, test } from 'bun:test';
-import { CHECK_LIMITS, type CheckResult } from '@ageverify/protocol';
+import { CHECK_LIMITS, parseSelfieSteps, type CheckResult } from '@ageverify/protocol';
 import { checkFormData, interpretCheckResponse, isCheckResult, type CheckSubmission } from './check-submission';
+import type { ChallengeFrames } from './liveness-capture';
 
 const jpeg = () => new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
+/** The frames of one liveness challenge (protocol/src/liveness.ts), `steps` one per frame. */
+const challengeFrames = (steps: number[], challengeId = 'chl_1'): ChallengeFrames => ({ challengeId, frames: steps.map(jpeg), steps });
 const desktop = { sessionId: 'ses_1', sessionToken: 'tok' };
 const noHeaders = { get: () => null };
 
 describe('checkFormData (protocol/src/checks.ts wire format)', () => {
-  test('L1: credentials, check and the selfie frames in order', () => {
-    const form = checkFormData({ credentials: desktop, check: 'age_estimation', selfie: [jpeg(), jpeg(), jpeg()], document: null });
-    expect([...form.keys()]).toEqual(['sessionId', 'sessionToken', 'check', 'selfie', 'selfie', 'selfie']);
+  test('L1: credentials, check, the challenge and its steps, then the selfie frames in order', () => {
+    const form = checkFormData({ credentials: desktop, check: 'age_estimation', selfie: challengeFrames([0, 1, 2]), document: null });
+    expect([...form.keys()]).toEqual(['sessionId', 'sessionToken', 'check', 'challengeId', 'selfieSteps', 'selfie', 'selfie', 'selfie']);
     expect(form.get('check')).toBe('age_estimation');
+    expect(form.get('challengeId')).toBe('chl_1');
+    expect(form.get('selfieSteps')).toBe('0,1,2');
     expect((form.getAll('selfie') as File[]).map((file) => file.name)).toEqual(['selfie-1.jpg', 'selfie-2.jpg', 'selfie-3.jpg']);
     expect(form.has('documentType')).toBe(false);
+  });
+
+  test('a whole challenge: LIVENESS_CAPTURE frames, the steps as the protocol parses them', () => {
+    const steps = [0, 0, 1, 1, 1, 2, 2, 2];
+    const form = checkFormData({ credentials: desktop, check: 'age_estimation', selfie: challengeFrames(steps), document: null });
+    expect(form.getAll('selfie')).toHaveLength(CHECK_LIMITS.maxSelfieFrames);
+    expect(parseSelfieSteps(form.get('selfieSteps') as string)).toEqual(steps);
   });
 
   test('document with face match: one submission carries the document and the selfie', () => {
@@ -20,17 +32,19 @@ describe('checkFormData (protocol/src/checks.ts wire format)', () => {
       credentials: { sessionId: 'ses_1', handoffToken: 'h' },
       check: 'document',
       documentType: 'passport',
-      selfie: [jpeg()],
+      selfie: challengeFrames([0]),
       document: jpeg(),
     });
-    expect([...form.keys()]).toEqual(['sessionId', 'handoffToken', 'check', 'documentType', 'document', 'selfie']);
+    expect([...form.keys()]).toEqual(['sessionId', 'handoffToken', 'check', 'documentType', 'challengeId', 'selfieSteps', 'document', 'selfie']);
     expect(form.get('documentType')).toBe('passport');
     expect(form.has('sessionToken')).toBe(false);
   });
 
   test('document without face match sends no selfie part', () => {
-    const form = checkFormData({ credentials: desktop, check: 'document', documentType: 'driving_licence', selfie: [], document: jpeg() });
+    const form = checkFormData({ credentials: desktop, check: 'document', documentType: 'driving_licence', selfie: null, document: jpeg() });
     expect(form.getAll('selfie')).toEqual([]);
+    expect(form.has('challengeId')).toBe(false);
+    expect(form.has('selfieSteps')).toBe(false);
     expect((form.get('document') as File).name).toBe('document.jpg');
   });
 
@@ -41,11 +55,21 @@ describe('checkFormData (protocol/src/checks.ts wire format)', () => {
       credentials: desktop,
       check: 'document',
       documentType: 'driving_licence',
-      selfie: [jpeg()],
+      selfie: challengeFrames([0]),
       document: back,
       documentFront: front,
     });
-    expect([...form.keys()]).toEqual(['sessionId', 'sessionToken', 'check', 'documentType', 'document', 'documentFront', 'selfie']);
+    expect([...form.keys()]).toEqual([
+      'sessionId',
+      'sessionToken',
+      'check',
+      'documentType',
+      'challengeId',
+      'selfieSteps',
+      'document',
+      'documentFront',
+      'selfie',
+    ]);
     expect((form.get('document') as File).size).toBe(4);
     expect(new Uint8Array(await (form.get('documentFront') as File).arrayBuffer())[3]).toBe(2);
     expect((form.get('documentFront') as File).name).toBe('document-front.png');
@@ -54,17 +78,29 @@ describe('checkFormData (protocol/src/checks.ts wire format)', () => {
   const misuse: Array<[string, CheckSubmission, RegExp]> = [
     [
       'a front with a passport',
-      { credentials: desktop, check: 'document', documentType: 'passport', selfie: [jpeg()], document: jpeg(), documentFront: jpeg() },
+      { credentials: desktop, check: 'document', documentType: 'passport', selfie: challengeFrames([0]), document: jpeg(), documentFront: jpeg() },
       /documentFront image only with a driving licence/,
     ],
-    ['document without image', { credentials: desktop, check: 'document', documentType: 'passport', selfie: [], document: null }, /document image/],
-    ['document without type', { credentials: desktop, check: 'document', selfie: [], document: jpeg() }, /documentType/],
-    ['L1 without frames', { credentials: desktop, check: 'age_estimation', selfie: [], document: null }, /at least one selfie frame/],
+    ['document without image', { credentials: desktop, check: 'document', documentType: 'passport', selfie: null, document: null }, /document image/],
+    ['document without type', { credentials: desktop, check: 'document', selfie: null, document: jpeg() }, /documentType/],
+    ['L1 without a selfie', { credentials: desktop, check: 'age_estimation', selfie: null, document: null }, /at least one selfie frame/],
+    ['L1 without frames', { credentials: desktop, check: 'age_estimation', selfie: challengeFrames([]), document: null }, /at least one selfie frame/],
     [
       'too many frames',
-      { credentials: desktop, check: 'age_estimation', selfie: Array.from({ length: CHECK_LIMITS.maxSelfieFrames + 1 }, jpeg), document: null },
-      /at most 5/,
+      {
+        credentials: desktop,
+        check: 'age_estimation',
+        selfie: challengeFrames(Array.from({ length: CHECK_LIMITS.maxSelfieFrames + 1 }, () => 0)),
+        document: null,
+      },
+      new RegExp(`at most ${CHECK_LIMITS.maxSelfieFrames} selfie frames, got ${CHECK_LIMITS.maxSelfieFrames + 1}`),
     ],
+    [
+      'fewer steps than frames',
+      { credentials: desktop, check: 'age_estimation', selfie: { ...challengeFrames([0, 1, 2]), steps: [0, 1] }, document: null },
+      /one challenge step per selfie frame, got 2 steps for 3 frames/,
+    ],
+    ['frames without a challenge', { credentials: desktop, check: 'age_estimation', selfie: challengeFrames([0], ''), document: null }, /challengeId/],
   ];
   for (const [name, submission, message] of misuse) test(`refuses ${name}`, () => expect(() => checkFormData(submission)).toThrow(message));
 });
@@ -105,6 +141,11 @@ describe('interpretCheckResponse', () => {
     expect(interpretCheckResponse(413, '{"statusCode":413,"message":"Too large"}', noHeaders)).toEqual({
       ok: false,
       failure: { kind: 'http', status: 413, message: 'Too large' },
+    }));
+  test("409 keeps the body's code (a refused liveness challenge)", () =>
+    expect(interpretCheckResponse(409, '{"statusCode":409,"message":"The challenge has expired","code":"CHALLENGE_EXPIRED"}', noHeaders)).toEqual({
+      ok: false,
+      failure: { kind: 'http', status: 409, message: 'The challenge has expired', code: 'CHALLENGE_EXPIRED' },
     }));
   test('429 keeps Retry-After', () =>
     expect(interpretCheckResponse(429, 'busy', { get: (name: string) => (name === 'retry-after' ? '3' : null) })).toEqual({

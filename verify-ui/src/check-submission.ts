@@ -9,7 +9,8 @@ import {
   type DocumentType,
   type VerifyCredentials,
 } from '@ageverify/protocol';
-import { apiBase, credentialBody, errorMessageOf, retryAfterMsOf, type ApiFailure, type ApiResult } from './api';
+import { apiBase, credentialBody, httpFailure, type ApiResult } from './api';
+import { selfieStepsField, type ChallengeFrames } from './liveness-capture';
 
 /**
  * Client of the submission API (protocol/src/checks.ts): `POST /api/v1/verify/checks`,
@@ -23,8 +24,12 @@ export interface CheckSubmission {
   check: CheckKind;
   /** Required for `document`. */
   documentType?: DocumentType;
-  /** Selfie frames of one burst, oldest first (L1, or face match with a document). */
-  selfie: readonly Blob[];
+  /**
+   * The frames of one liveness challenge, oldest first, with their steps (L1, or face match with a
+   * document); null for a document check without face match. Selfies come only from the live
+   * camera (issue 19 Deliver 2), so there is no selfie without a challenge.
+   */
+  selfie: ChallengeFrames | null;
   /** The MRZ page, or the PDF417 side of a licence. */
   document: Blob | null;
   /** A licence's front (portrait), sent when face match is on (protocol needsDocumentFront). */
@@ -49,20 +54,30 @@ export function checkFormData(submission: CheckSubmission): FormData {
       `Expected a documentFront image only with a driving licence, got check=${submission.check} and ${submission.documentType ?? 'no documentType'}`,
     );
   }
-  if (submission.check === 'age_estimation' && submission.selfie.length === 0)
+  const selfie = submission.selfie;
+  if (submission.check === 'age_estimation' && (!selfie || selfie.frames.length === 0))
     throw new Error('Expected at least one selfie frame for check=age_estimation, got none');
-  if (submission.selfie.length > CHECK_LIMITS.maxSelfieFrames) {
-    throw new Error(`Expected at most ${CHECK_LIMITS.maxSelfieFrames} selfie frames, got ${submission.selfie.length}`);
+  if (selfie && selfie.frames.length > CHECK_LIMITS.maxSelfieFrames) {
+    throw new Error(`Expected at most ${CHECK_LIMITS.maxSelfieFrames} selfie frames, got ${selfie.frames.length}`);
   }
+  if (selfie && selfie.steps.length !== selfie.frames.length) {
+    throw new Error(`Expected one challenge step per selfie frame, got ${selfie.steps.length} steps for ${selfie.frames.length} frames`);
+  }
+  if (selfie && !selfie.challengeId) throw new Error('Expected the challengeId of the selfie frames, got an empty one');
   const form = new FormData();
   for (const [name, value] of Object.entries(credentialBody(submission.credentials))) form.append(name, value);
   form.append('check', submission.check);
   if (submission.check === 'document' && submission.documentType) form.append('documentType', submission.documentType);
+  if (selfie && selfie.frames.length > 0) {
+    // protocol/src/liveness.ts: the challenge the frames answer and the step of each, in part order.
+    form.append('challengeId', selfie.challengeId);
+    form.append('selfieSteps', selfieStepsField(selfie.steps));
+  }
   if (submission.check === 'document' && submission.document)
     form.append(CHECK_IMAGE_PARTS.document, submission.document, `document${extensionOf(submission.document)}`);
   if (submission.documentFront)
     form.append(CHECK_IMAGE_PARTS.documentFront, submission.documentFront, `document-front${extensionOf(submission.documentFront)}`);
-  for (const [index, frame] of submission.selfie.entries()) form.append(CHECK_IMAGE_PARTS.selfie, frame, `selfie-${index + 1}${extensionOf(frame)}`);
+  for (const [index, frame] of (selfie?.frames ?? []).entries()) form.append(CHECK_IMAGE_PARTS.selfie, frame, `selfie-${index + 1}${extensionOf(frame)}`);
   return form;
 }
 
@@ -105,9 +120,7 @@ export function interpretCheckResponse(status: number, bodyText: string, headers
   }
   if (status === 0) return { ok: false, failure: { kind: 'network' } };
   if (status < 200 || status >= 300) {
-    const failure: ApiFailure = { kind: 'http', status, message: errorMessageOf(parsed) };
-    const retryAfterMs = status === 429 ? retryAfterMsOf(headers) : undefined;
-    return { ok: false, failure: retryAfterMs === undefined ? failure : { ...failure, retryAfterMs } };
+    return { ok: false, failure: httpFailure(status, parsed, headers) };
   }
   if (!isCheckResult(parsed)) return { ok: false, failure: { kind: 'invalid-response', status } };
   return { ok: true, value: parsed };

@@ -1,9 +1,22 @@
 import { describe, expect, test } from 'bun:test';
 import type { DocumentType } from '@ageverify/protocol';
-import { afterCameraProblem, afterCapture, afterDocumentChosen, afterResult, startLive, type LiveContext } from './live-flow';
+import {
+  afterCameraProblem,
+  afterCapture,
+  afterDocumentChosen,
+  afterResult,
+  afterSelfie,
+  afterSubmitFailed,
+  captureStep,
+  isChallengeRefusal,
+  startLive,
+  type LiveContext,
+} from './live-flow';
+import type { ChallengeFrames } from './liveness-capture';
 
 const frame = () => new Blob(['x'], { type: 'image/jpeg' });
-const frames = [frame(), frame(), frame()];
+/** The frames of one challenge, as the camera hands them over. */
+const frames: ChallengeFrames = { challengeId: 'chl_1', frames: [frame(), frame(), frame()], steps: [0, 1, 2] };
 const L1 = { nextCheck: 'age_estimation', verificationMode: 'L1', faceMatchEnabled: true } as const;
 const L2 = { nextCheck: 'document', verificationMode: 'L2', faceMatchEnabled: true } as const;
 
@@ -19,16 +32,25 @@ describe('startLive', () => {
 });
 
 describe('L1', () => {
-  test('a burst is submitted at once', () => {
-    const transition = afterCapture(startLive(L1).context, 'selfie', frames);
-    expect(transition.kind).toBe('submit');
-    if (transition.kind === 'submit') expect(transition.context.selfie).toHaveLength(3);
+  test('the challenge frames are submitted at once, with their challenge and steps', () => {
+    const transition = afterSelfie(startLive(L1).context, frames);
+    expect(transition).toEqual({ kind: 'submit', context: expect.objectContaining({ selfie: frames }) });
   });
+  test('a selfie without frames is a bug of the page', () =>
+    expect(() => afterSelfie(startLive(L1).context, { ...frames, frames: [], steps: [] })).toThrow(/at least one selfie frame/));
   test('retry(too_dark) asks for the selfie again and drops the old frames', () => {
     const context = { ...startLive(L1).context, selfie: frames };
     const transition = afterResult(context, { decision: 'retry', hint: 'too_dark', part: 'selfie', attemptsLeft: 2 });
     expect(transition).toMatchObject({ kind: 'step', step: { kind: 'retry', purpose: 'selfie', hint: 'too_dark', attemptsLeft: 2 } });
-    if (transition.kind === 'step') expect(transition.context.selfie).toEqual([]);
+    if (transition.kind === 'step') expect(transition.context.selfie).toBeNull();
+  });
+  test('retry(challenge_not_followed) takes the selfie again with the camera', () => {
+    const transition = afterResult(
+      { ...startLive(L1).context, selfie: frames },
+      { decision: 'retry', hint: 'challenge_not_followed', part: 'selfie', attemptsLeft: 1 },
+    );
+    expect(transition).toMatchObject({ step: { kind: 'retry', purpose: 'selfie', hint: 'challenge_not_followed' }, context: { selfie: null } });
+    if (transition.kind === 'step') expect(captureStep(transition.context, 'selfie')).toEqual({ kind: 'camera', purpose: 'selfie' });
   });
   test('verified and failed finish', () => {
     const context = startLive(L1).context;
@@ -39,20 +61,25 @@ describe('L1', () => {
 
 describe('step-up', () => {
   const stepUp = { decision: 'step_up', next: 'document' } as const;
-  test('face match on: the selfie frames are kept and sent with the document, no second selfie', () => {
+  // Decision 0062: the L1 check consumed the challenge, so its frames cannot be sent again.
+  test('face match on: the document, then a new selfie (a new challenge), then one submission with both', () => {
     const stepped = afterResult({ ...startLive(L1).context, selfie: frames }, stepUp);
-    expect(stepped).toMatchObject({ kind: 'step', step: { kind: 'step-up' }, context: { check: 'document', selfie: frames } });
+    expect(stepped).toMatchObject({ kind: 'step', step: { kind: 'step-up' }, context: { check: 'document', selfie: null } });
     if (stepped.kind !== 'step') throw new Error('unreachable');
     const chosen = afterDocumentChosen(stepped.context, 'passport');
     if (chosen.kind !== 'step') throw new Error('unreachable');
     expect(chosen.step).toEqual({ kind: 'camera-intro', purpose: 'document' });
     const captured = afterCapture(chosen.context, 'document', [frame()]);
-    expect(captured.kind).toBe('submit');
-    if (captured.kind === 'submit') expect(captured.context.selfie).toEqual(frames);
+    expect(captured).toMatchObject({ kind: 'step', step: { kind: 'camera-intro', purpose: 'selfie' } });
+    if (captured.kind !== 'step') throw new Error('unreachable');
+    const second: ChallengeFrames = { ...frames, challengeId: 'chl_2' };
+    expect(afterSelfie(captured.context, second)).toMatchObject({ kind: 'submit', context: { check: 'document', selfie: second } });
   });
-  test('face match off: the frames are dropped', () => {
+  test('face match off: the frames are dropped and the document alone is submitted', () => {
     const stepped = afterResult({ ...startLive({ ...L1, faceMatchEnabled: false }).context, selfie: frames }, stepUp);
-    expect(stepped).toMatchObject({ context: { selfie: [] } });
+    expect(stepped).toMatchObject({ context: { selfie: null } });
+    if (stepped.kind !== 'step') throw new Error('unreachable');
+    expect(afterCapture({ ...stepped.context, documentType: 'passport' }, 'document', [frame()]).kind).toBe('submit');
   });
 });
 
@@ -66,22 +93,24 @@ describe('L2', () => {
     const afterDocument = afterCapture(chosen(startLive(L2).context, 'id_card'), 'document', [frame()]);
     expect(afterDocument).toMatchObject({ kind: 'step', step: { kind: 'camera-intro', purpose: 'selfie' } });
     if (afterDocument.kind !== 'step') throw new Error('unreachable');
-    const afterSelfie = afterCapture(afterDocument.context, 'selfie', frames);
-    expect(afterSelfie.kind).toBe('submit');
-    if (afterSelfie.kind === 'submit') {
-      expect(afterSelfie.context.document).not.toBeNull();
-      expect(afterSelfie.context.selfie).toHaveLength(3);
-      expect(afterSelfie.context.documentType).toBe('id_card');
+    const submitted = afterSelfie(afterDocument.context, frames);
+    expect(submitted.kind).toBe('submit');
+    if (submitted.kind === 'submit') {
+      expect(submitted.context.document).not.toBeNull();
+      expect(submitted.context.selfie).toBe(frames);
+      expect(submitted.context.documentType).toBe('id_card');
     }
   });
   test('face match off: the document alone is submitted', () =>
     expect(afterCapture(chosen(startLive({ ...L2, faceMatchEnabled: false }).context), 'document', [frame()]).kind).toBe('submit'));
-  test('retry(document_unreadable) keeps the selfie and asks for the document again', () => {
-    const context = { ...chosen(), document: frame(), selfie: frames };
+  test('retry(document_unreadable) asks for the document again, then a new selfie: the old frames answered a used challenge', () => {
+    const context = { ...chosen(startLive(L2).context, 'passport'), document: frame(), selfie: frames };
     const transition = afterResult(context, { decision: 'retry', hint: 'document_unreadable', part: 'document', attemptsLeft: 1 });
-    expect(transition).toMatchObject({ kind: 'step', step: { kind: 'retry', purpose: 'document' }, context: { document: null, selfie: frames } });
+    expect(transition).toMatchObject({ kind: 'step', step: { kind: 'retry', purpose: 'document' }, context: { document: null, selfie: null } });
+    if (transition.kind !== 'step') throw new Error('unreachable');
+    expect(afterCapture(transition.context, 'document', [frame()])).toMatchObject({ step: { kind: 'camera-intro', purpose: 'selfie' } });
   });
-  test('after a camera problem, pictures come from the upload fallback', () => {
+  test('after a camera problem, the document comes by upload and the selfie screen stays the camera-blocked one', () => {
     const blocked = afterCameraProblem(startLive(L2).context, 'document', 'denied');
     expect(blocked).toMatchObject({ step: { kind: 'camera-blocked', reason: 'denied' }, context: { cameraUnusable: true } });
     if (blocked.kind !== 'step') throw new Error('unreachable');
@@ -110,8 +139,7 @@ describe('L2 driving licence with face match on (barcode on the back, portrait o
     const afterFront = step(afterCapture(afterBack.context, 'documentFront', [front]));
     expect(afterFront.step).toEqual({ kind: 'camera-intro', purpose: 'selfie' });
     expect(afterFront.context).toMatchObject({ document: back, documentFront: front });
-    const afterSelfie = afterCapture(afterFront.context, 'selfie', frames);
-    expect(afterSelfie).toMatchObject({ kind: 'submit', context: { document: back, documentFront: front, selfie: frames } });
+    expect(afterSelfie(afterFront.context, frames)).toMatchObject({ kind: 'submit', context: { document: back, documentFront: front, selfie: frames } });
   });
 
   test('face match off: no front is asked for; the back alone is submitted', () => {
@@ -135,27 +163,29 @@ describe('L2 driving licence with face match on (barcode on the back, portrait o
     });
   });
 
-  test('after a step-up (selfie kept) the back and the front are asked for, then submitted', () => {
+  test('after a step-up the back, the front and a new selfie are asked for, then submitted', () => {
     const stepped = afterResult({ ...startLive(L1).context, selfie: frames }, { decision: 'step_up', next: 'document' });
     if (stepped.kind !== 'step') throw new Error('unreachable');
     const afterBack = step(afterCapture(licence(stepped.context), 'document', [back]));
     expect(afterBack.step).toEqual({ kind: 'camera-intro', purpose: 'documentFront' });
-    expect(afterCapture(afterBack.context, 'documentFront', [front])).toMatchObject({ kind: 'submit', context: { selfie: frames, documentFront: front } });
+    const afterFront = step(afterCapture(afterBack.context, 'documentFront', [front]));
+    expect(afterFront.step).toEqual({ kind: 'camera-intro', purpose: 'selfie' });
+    expect(afterSelfie(afterFront.context, frames)).toMatchObject({ kind: 'submit', context: { selfie: frames, documentFront: front } });
   });
 
-  test('retry(document_front_unreadable) asks for the front only: back and selfie are kept', () => {
+  test('retry(document_front_unreadable) asks for the front, then a new selfie; the back is kept', () => {
     const context = { ...licence(), document: back, documentFront: front, selfie: frames };
     const transition = step(afterResult(context, { decision: 'retry', hint: 'document_front_unreadable', part: 'documentFront', attemptsLeft: 3 }));
     expect(transition.step).toEqual({ kind: 'retry', purpose: 'documentFront', hint: 'document_front_unreadable', attemptsLeft: 3 });
-    expect(transition.context).toMatchObject({ document: back, documentFront: null, selfie: frames });
-    expect(afterCapture(transition.context, 'documentFront', [frame()]).kind).toBe('submit');
+    expect(transition.context).toMatchObject({ document: back, documentFront: null, selfie: null });
+    expect(afterCapture(transition.context, 'documentFront', [frame()])).toMatchObject({ step: { kind: 'camera-intro', purpose: 'selfie' } });
   });
 
   test('retry(document_not_found) asks for the back again and keeps the front', () => {
     const context = { ...licence(), document: back, documentFront: front, selfie: frames };
     const transition = step(afterResult(context, { decision: 'retry', hint: 'document_not_found', part: 'document', attemptsLeft: 3 }));
-    expect(transition.context).toMatchObject({ document: null, documentFront: front });
-    expect(afterCapture(transition.context, 'document', [frame()]).kind).toBe('submit');
+    expect(transition.context).toMatchObject({ document: null, documentFront: front, selfie: null });
+    expect(afterCapture(transition.context, 'document', [frame()])).toMatchObject({ step: { kind: 'camera-intro', purpose: 'selfie' } });
   });
 
   test('choosing another document type drops a front taken for a licence', () => {
@@ -172,17 +202,71 @@ describe('retry names the part to take again (issue 25 item 1)', () => {
     const transition = afterResult(context, { decision: 'retry', hint: 'too_dark', part: 'selfie', attemptsLeft: 4 });
     expect(transition).toMatchObject({ kind: 'step', step: { kind: 'retry', purpose: 'selfie', hint: 'too_dark' } });
     if (transition.kind !== 'step') throw new Error('unreachable');
-    expect(transition.context.selfie).toEqual([]);
+    expect(transition.context.selfie).toBeNull();
     expect(transition.context.document).toBe(document);
+    expect(afterSelfie(transition.context, frames)).toMatchObject({ kind: 'submit', context: { document } });
   });
-  test('a blurred document asks for the document again and keeps the selfie', () => {
+  test('a blurred document asks for the document again (and, its challenge used, a new selfie)', () => {
     const context: LiveContext = { ...startLive(L2).context, documentType: 'passport', document: frame(), selfie: frames };
     const transition = afterResult(context, { decision: 'retry', hint: 'too_blurry', part: 'document', attemptsLeft: 4 });
-    expect(transition).toMatchObject({ kind: 'step', step: { kind: 'retry', purpose: 'document' }, context: { document: null, selfie: frames } });
+    expect(transition).toMatchObject({ kind: 'step', step: { kind: 'retry', purpose: 'document' }, context: { document: null, selfie: null } });
   });
   test('a licence front without a readable portrait asks for the front again', () => {
     const context: LiveContext = { ...startLive(L2).context, documentType: 'driving_licence', document: frame(), documentFront: frame(), selfie: frames };
     const transition = afterResult(context, { decision: 'retry', hint: 'document_front_unreadable', part: 'documentFront', attemptsLeft: 4 });
-    expect(transition).toMatchObject({ step: { purpose: 'documentFront' }, context: { documentFront: null, selfie: frames } });
+    expect(transition).toMatchObject({ step: { purpose: 'documentFront' }, context: { documentFront: null } });
+  });
+});
+
+describe('selfies come only from the live camera (issue 19 Deliver 2)', () => {
+  test('the camera refused on the L1 selfie: the camera-blocked screen, and "take again" stays there (no upload step exists)', () => {
+    const blocked = afterCameraProblem(startLive(L1).context, 'selfie', 'unavailable');
+    expect(blocked).toEqual({
+      kind: 'step',
+      step: { kind: 'camera-blocked', purpose: 'selfie', reason: 'unavailable' },
+      context: expect.objectContaining({ cameraUnusable: true, selfie: null }),
+    });
+    if (blocked.kind !== 'step') throw new Error('unreachable');
+    expect(captureStep(blocked.context, 'selfie')).toEqual({ kind: 'camera-blocked', purpose: 'selfie', reason: 'unavailable' });
+  });
+});
+
+describe('a refused challenge (409, CHALLENGE_ERROR_CODES): a new challenge and capture, no attempt lost', () => {
+  const refusal = (code: string | undefined, status = 409) => ({ kind: 'http', status, message: 'challenge refused', ...(code ? { code } : {}) }) as const;
+  const table: Array<[string, Parameters<typeof isChallengeRefusal>[0], boolean]> = [
+    ['CHALLENGE_REQUIRED', refusal('CHALLENGE_REQUIRED'), true],
+    ['CHALLENGE_NOT_CURRENT', refusal('CHALLENGE_NOT_CURRENT'), true],
+    ['CHALLENGE_EXPIRED', refusal('CHALLENGE_EXPIRED'), true],
+    ['409 CHECK_IN_PROGRESS', refusal('CHECK_IN_PROGRESS'), false],
+    ['409 without a code', refusal(undefined), false],
+    ['a challenge code on another status', refusal('CHALLENGE_EXPIRED', 400), false],
+    ['the network', { kind: 'network' }, false],
+    ['an invalid response', { kind: 'invalid-response', status: 200 }, false],
+  ];
+  for (const [name, failure, expected] of table)
+    test(`${name}: ${expected ? 'a new challenge' : 'not a challenge refusal'}`, () => expect(isChallengeRefusal(failure)).toBe(expected));
+
+  test('L1: the frames are dropped and the user is told, then the camera takes a new selfie', () => {
+    const transition = afterSubmitFailed({ ...startLive(L1).context, selfie: frames }, refusal('CHALLENGE_EXPIRED'));
+    expect(transition).toEqual({
+      kind: 'step',
+      step: { kind: 'challenge-renewed' },
+      context: expect.objectContaining({ selfie: null, check: 'age_estimation' }),
+    });
+    if (transition.kind !== 'step') throw new Error('unreachable');
+    expect(captureStep(transition.context, 'selfie')).toEqual({ kind: 'camera', purpose: 'selfie' });
+  });
+  test('L2: the document is kept, only the selfie is taken again', () => {
+    const document = frame();
+    const context: LiveContext = { ...startLive(L2).context, documentType: 'passport', document, selfie: frames };
+    const transition = afterSubmitFailed(context, refusal('CHALLENGE_NOT_CURRENT'));
+    expect(transition).toMatchObject({ step: { kind: 'challenge-renewed' }, context: { document, selfie: null } });
+    if (transition.kind !== 'step') throw new Error('unreachable');
+    expect(afterSelfie(transition.context, { ...frames, challengeId: 'chl_2' })).toMatchObject({ kind: 'submit', context: { document } });
+  });
+  test('any other failure offers "Send again" with the same pictures', () => {
+    const context = { ...startLive(L1).context, selfie: frames };
+    const failure = { kind: 'http', status: 503, message: 'busy' } as const;
+    expect(afterSubmitFailed(context, failure)).toEqual({ kind: 'step', step: { kind: 'send-failed', failure }, context });
   });
 });

@@ -1,4 +1,5 @@
 import {
+  CHALLENGE_ERROR_CODES,
   needsDocumentFront,
   type CapturePart,
   type CheckKind,
@@ -8,6 +9,7 @@ import {
   type VerifySessionView,
 } from '@ageverify/protocol';
 import type { ApiFailure } from './api';
+import type { ChallengeFrames } from './liveness-capture';
 
 /**
  * The steps of a live check inside <age-verify-live> (the app's `check` state of a live session).
@@ -15,23 +17,29 @@ import type { ApiFailure } from './api';
  * applies them. The engine decides everything (protocol/src/checks.ts); the page only captures and
  * uploads, and keeps the captured images in memory until one submission has carried them.
  *
- *   L1:  camera-intro(selfie) ─Allow─> camera(selfie) ─burst─> uploading ─┬─ verified / failed ──> finish
- *                                                                         ├─ retry(hint) ─Take again─> camera(…)
- *                                                                         └─ step_up ──> step-up ──> choose-document
+ *   L1:  camera-intro(selfie) ─Allow─> camera(selfie) ─challenge─> uploading ─┬─ verified / failed ──> finish
+ *                                                                             ├─ retry(hint) ─Take again─> camera(…)
+ *                                                                             └─ step_up ──> step-up ──> choose-document
  *   L2 (or nextCheck=document after a reload):
- *        choose-document ──> camera-intro(document) ──> camera(document) ──> [front] ─┬─ face match on, no selfie yet ─> camera-intro(selfie) ─> camera(selfie) ─> uploading
+ *        choose-document ──> camera-intro(document) ──> camera(document) ──> [front] ─┬─ face match on ─> camera-intro(selfie) ─> camera(selfie) ─> uploading
  *                                                                                     └─ otherwise ─> uploading
  *        [front]: a driving licence with face match on (protocol needsDocumentFront) has its barcode on
  *        the back, pictured first as `document`, and its portrait on the front:
  *        camera-intro(documentFront) ──> camera(documentFront); other documents skip it.
- *   camera refused or missing ──> camera-blocked (how to allow it; upload a photo; desktop: the QR panel below)
+ *   camera(selfie): the server's liveness challenge (liveness-capture.ts); no challenge could be had ──> challenge-failed ─Try again─> camera(selfie)
+ *   uploading ─409 with a challenge code (replayed, superseded, late)─> challenge-renewed ─> camera(selfie): a new challenge, no attempt counted
+ *   camera refused or missing ──> camera-blocked: how to allow it; a document by photo upload; a selfie
+ *        never (issue 19 Deliver 2: only the live camera): the desktop's QR panel, or another device
  *   upload failed (network, 5xx) ──> send-failed ─Send again─> uploading (same images)
  *
- * After a step-up the L1 selfie frames are kept when face match is on, so the document submission
- * carries them and the user is not asked for a second selfie.
+ * Selfie frames answer one challenge, which the server consumes when it claims the check (decision
+ * 0062). So every answer of the engine drops them: a retry of the document, or a step-up with face
+ * match on, asks for a new selfie (with a new challenge) after the document.
  */
 /** `document`: the MRZ page, or a licence's back (barcode). `documentFront`: a licence's front (portrait), for face match. */
 export type CapturePurpose = CapturePart;
+/** The pictures that can also come from a photo upload: documents, never the selfie. */
+export type DocumentPurpose = Exclude<CapturePurpose, 'selfie'>;
 
 export type LiveStep =
   | { kind: 'camera-intro'; purpose: CapturePurpose }
@@ -41,7 +49,11 @@ export type LiveStep =
   | { kind: 'uploading'; progress: number }
   | { kind: 'retry'; purpose: CapturePurpose; hint: RetryHint; attemptsLeft: number }
   | { kind: 'step-up' }
-  | { kind: 'send-failed'; failure: ApiFailure };
+  | { kind: 'send-failed'; failure: ApiFailure }
+  /** The selfie's challenge could not be had (network, 5xx, a refusal): "Try again" opens the camera. */
+  | { kind: 'challenge-failed'; failure: ApiFailure }
+  /** The server refused the selfie's challenge (CHALLENGE_ERROR_CODES): say so, then a new capture. */
+  | { kind: 'challenge-renewed' };
 
 export const CameraProblem = {
   /** The user or the browser's settings refused access (NotAllowedError, SecurityError). */
@@ -55,11 +67,12 @@ export interface LiveContext {
   check: CheckKind;
   faceMatch: boolean;
   documentType: DocumentType | null;
-  selfie: readonly Blob[];
+  /** The frames of the current challenge; null until taken, and again once a submission used them. */
+  selfie: ChallengeFrames | null;
   document: Blob | null;
   /** A licence's front, when face match needs it (protocol needsDocumentFront). */
   documentFront: Blob | null;
-  /** Once the camera failed, "take again" goes to the upload fallback, not to the camera. */
+  /** Once the camera failed, "take again" goes to the camera-blocked screen (documents by upload), not to the camera. */
   cameraUnusable: boolean;
 }
 
@@ -78,7 +91,7 @@ export function startLive(session: Pick<VerifySessionView, 'nextCheck' | 'verifi
     check,
     faceMatch: session.faceMatchEnabled,
     documentType: null,
-    selfie: [],
+    selfie: null,
     document: null,
     documentFront: null,
     cameraUnusable: false,
@@ -86,7 +99,7 @@ export function startLive(session: Pick<VerifySessionView, 'nextCheck' | 'verifi
   return { step: check === 'document' ? { kind: 'choose-document' } : { kind: 'camera-intro', purpose: 'selfie' }, context };
 }
 
-/** The step that takes a picture for `purpose`: the camera, or the upload fallback once the camera failed. */
+/** The step that takes a picture for `purpose`: the camera, or the camera-blocked screen once the camera failed. */
 export function captureStep(context: LiveContext, purpose: CapturePurpose): LiveStep {
   return context.cameraUnusable ? { kind: 'camera-blocked', purpose, reason: CameraProblem.unavailable } : { kind: 'camera', purpose };
 }
@@ -105,26 +118,30 @@ function introOrCapture(context: LiveContext, purpose: CapturePurpose): LiveStep
   return context.cameraUnusable ? captureStep(context, purpose) : { kind: 'camera-intro', purpose };
 }
 
-/** Images taken (by the camera or the upload fallback): ask for what is still missing, else submit. */
-export function afterCapture(context: LiveContext, purpose: CapturePurpose, images: readonly Blob[]): LiveTransition {
+/** A document picture taken (by the camera or the upload fallback): ask for what is still missing, else submit. */
+export function afterCapture(context: LiveContext, purpose: DocumentPurpose, images: readonly Blob[]): LiveTransition {
   if (images.length === 0) throw new Error(`Expected at least one image for ${purpose}, got none`);
-  const next: LiveContext =
-    purpose === 'selfie'
-      ? { ...context, selfie: [...images] }
-      : purpose === 'document'
-        ? { ...context, document: images[0] ?? null }
-        : { ...context, documentFront: images[0] ?? null };
+  return nextAfterPicture(purpose === 'document' ? { ...context, document: images[0] ?? null } : { ...context, documentFront: images[0] ?? null });
+}
+
+/** The frames of a liveness challenge, from the live camera only (issue 19 Deliver 2). */
+export function afterSelfie(context: LiveContext, selfie: ChallengeFrames): LiveTransition {
+  if (selfie.frames.length === 0) throw new Error('Expected at least one selfie frame, got none');
+  return nextAfterPicture({ ...context, selfie });
+}
+
+function nextAfterPicture(next: LiveContext): LiveTransition {
   if (next.check === 'age_estimation') return { kind: 'submit', context: next };
   if (!next.documentType) return { kind: 'step', step: { kind: 'choose-document' }, context: next };
   if (!next.document) return { kind: 'step', step: captureStep(next, 'document'), context: next };
   if (needsDocumentFront(next.documentType, next.faceMatch) && !next.documentFront) {
     return { kind: 'step', step: introOrCapture(next, 'documentFront'), context: next };
   }
-  if (next.faceMatch && next.selfie.length === 0) return { kind: 'step', step: introOrCapture(next, 'selfie'), context: next };
+  if (next.faceMatch && !next.selfie) return { kind: 'step', step: introOrCapture(next, 'selfie'), context: next };
   return { kind: 'submit', context: next };
 }
 
-/** The camera could not be opened: explain, and take pictures by upload from now on. */
+/** The camera could not be opened: explain; documents come by upload from now on, a selfie not at all (camera-blocked says what to do). */
 export function afterCameraProblem(context: LiveContext, purpose: CapturePurpose, reason: CameraProblem): LiveTransition {
   return { kind: 'step', step: { kind: 'camera-blocked', purpose, reason }, context: { ...context, cameraUnusable: true } };
 }
@@ -138,17 +155,32 @@ export function afterResult(context: LiveContext, result: CheckResult): LiveTran
     case 'retry': {
       // The engine names the picture (issue 25 item 1): a dark selfie in a document check is the selfie's problem.
       const purpose = result.part;
-      // Only the picture that has to be taken again is dropped; the other one is still good.
-      const next: LiveContext =
-        purpose === 'selfie' ? { ...context, selfie: [] } : purpose === 'document' ? { ...context, document: null } : { ...context, documentFront: null };
+      // The picture named is dropped, and the selfie too: its challenge was used (decision 0062); a document is still good.
+      const used: LiveContext = { ...context, selfie: null };
+      const next: LiveContext = purpose === 'document' ? { ...used, document: null } : purpose === 'documentFront' ? { ...used, documentFront: null } : used;
       return { kind: 'step', step: { kind: 'retry', purpose, hint: result.hint, attemptsLeft: result.attemptsLeft }, context: next };
     }
     case 'step_up':
-      // Same session, now a document check; the selfie is kept only where face match needs it.
+      // Same session, now a document check. The L1 frames answered a challenge the server consumed,
+      // so face match asks for a new selfie after the document (decision 0062).
       return {
         kind: 'step',
         step: { kind: 'step-up' },
-        context: { ...context, check: 'document', documentType: null, document: null, documentFront: null, selfie: context.faceMatch ? context.selfie : [] },
+        context: { ...context, check: 'document', documentType: null, document: null, documentFront: null, selfie: null },
       };
   }
+}
+
+/** Whether a refused submission is the server refusing the selfie's challenge (protocol/src/liveness.ts): take it again, no attempt lost. */
+export function isChallengeRefusal(failure: ApiFailure): boolean {
+  return failure.kind === 'http' && failure.status === 409 && (CHALLENGE_ERROR_CODES as readonly string[]).includes(failure.code ?? '');
+}
+
+/**
+ * A submission that got no decision: a refused challenge means a new selfie (the frames are dropped,
+ * the document kept); anything else offers "Send again" with the same pictures.
+ */
+export function afterSubmitFailed(context: LiveContext, failure: ApiFailure): LiveTransition {
+  if (isChallengeRefusal(failure)) return { kind: 'step', step: { kind: 'challenge-renewed' }, context: { ...context, selfie: null } };
+  return { kind: 'step', step: { kind: 'send-failed', failure }, context };
 }

@@ -39,6 +39,8 @@ export interface LiveScreenContext {
   module: 'idle' | 'loading' | 'ready' | 'failed';
   credentials: VerifyCredentials | null;
   mobile: boolean;
+  /** The desktop's QR panel is shown below the check (a handoff link exists). */
+  handoffOffered: boolean;
 }
 
 /** Billing block codes (protocol/src/session.ts) as translated text; the server's English message is the fallback for a code this page does not know. */
@@ -160,6 +162,7 @@ function renderLive(view: Extract<View, { kind: 'check' }>, actions: ScreenActio
     .session=${view.session}
     .credentials=${live.credentials}
     ?mobile=${live.mobile}
+    .handoffOffered=${live.handoffOffered}
     @verify-live-finish=${(event: CustomEvent<{ result: FinishedCheck }>) => actions.liveFinish(event.detail.result)}
     @verify-live-refused=${(event: CustomEvent<{ failure: ApiFailure }>) => actions.liveRefused(event.detail.failure)}
   ></age-verify-live>`;
