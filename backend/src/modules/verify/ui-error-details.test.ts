@@ -54,6 +54,11 @@ const RAISED: Array<[AppError, string | null]> = [
   [ENGINE_ERRORS.ENGINE_TIMEOUT(), 'ENGINE_TIMEOUT'],
   [ENGINE_ERRORS.IMAGE_REFUSED({ problem: 'image took more than 3000 ms to decode' }), 'IMAGE_TOO_COMPLEX'],
   [ENGINE_ERRORS.IMAGE_REFUSED({ problem: 'image could not be decoded' }), null],
+  // The liveness challenge's refusals carry their code, which the UI acts on (live-flow.ts: a new
+  // challenge and a new capture, in the page language), so their words are never shown.
+  [ENGINE_ERRORS.CHALLENGE_REQUIRED(), null],
+  [ENGINE_ERRORS.CHALLENGE_NOT_CURRENT(), null],
+  [ENGINE_ERRORS.CHALLENGE_EXPIRED(), null],
 ];
 
 describe("the verify UI recognises its API's refusals (verify-ui/src/error-details.ts)", () => {
