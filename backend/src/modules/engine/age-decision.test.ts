@@ -103,7 +103,11 @@ describe('summariseEstimates', () => {
   test("the lowest of all; the spread once each frame's highest view is left out", () => {
     expect(summariseEstimates([viewed(30, 31, 60, 32)].map((f) => f.face!))).toEqual({ estimates: [30, 31, 60, 32], dropped: [60], lowest: 30, spread: 2 });
     expect(summariseEstimates([viewed(30, 31, 10, 32)].map((f) => f.face!))).toEqual({ estimates: [30, 31, 10, 32], dropped: [32], lowest: 10, spread: 21 });
-    expect(summariseEstimates([viewed(30, 31, 60, 32), viewed(33, 50, 34, 35)].map((f) => f.face!))).toMatchObject({ dropped: [60, 50], lowest: 30, spread: 5 });
+    expect(summariseEstimates([viewed(30, 31, 60, 32), viewed(33, 50, 34, 35)].map((f) => f.face!))).toMatchObject({
+      dropped: [60, 50],
+      lowest: 30,
+      spread: 5,
+    });
   });
   test('two estimates: nothing dropped', () => {
     expect(summariseEstimates([frame({ estimatedAge: 20 }).face!, frame({ estimatedAge: 30 }).face!])).toEqual({

@@ -123,7 +123,7 @@ async function decideClaimed(deps: CheckDeps, session: SessionRow, claimId: stri
   try {
     outcome = await deps.engine.run(
       submission.check === 'age_estimation'
-        ? { kind: 'age_estimation', selfies: submission.selfies }
+        ? { kind: 'age_estimation', selfies: submission.selfies, baseline: liveness?.steps.map((step) => step === 0) }
         : {
             kind: 'document',
             documentType: submission.documentType!,
@@ -169,11 +169,13 @@ async function decideClaimed(deps: CheckDeps, session: SessionRow, claimId: stri
 
 function decide(findings: EngineFindings, policy: DecisionPolicy, now: Date, liveness: Liveness | null): EngineDecision {
   if (findings.kind === 'age_estimation') {
-    // Every frame of the challenge was analysed, so the age rule asks for several good ones (issue 19 Deliver 4).
-    return (
-      (liveness && decideLiveness(findings.frames, liveness.steps, liveness.moves)) ??
-      decideAgeEstimation(findings.frames, { ...policy, l1MinFrames: AGE_RULE.minGoodFrames })
-    );
+    // The age is decided on the frames taken looking at the camera, several of them (issue 19
+    // Deliver 4): the model and the rule's limits were measured on frontal faces, and the turned
+    // frames are the liveness check's.
+    const gate = liveness && decideLiveness(findings.frames, liveness.steps, liveness.moves);
+    if (gate) return gate;
+    const facing = liveness ? findings.frames.filter((_, index) => liveness.steps[index] === 0) : findings.frames;
+    return decideAgeEstimation(facing, { ...policy, l1MinFrames: AGE_RULE.minGoodFrames });
   }
   const decision = decideDocument(findings, policy, now);
   // The selfies were analysed (the document was read) and the outcome rests on them: the face

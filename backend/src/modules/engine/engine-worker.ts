@@ -16,7 +16,8 @@ import type { DocumentFindings, EngineFindings, FrameFindings, Timings } from '.
 
 export type EngineJob =
   | { kind: 'warmup' }
-  | { kind: 'age_estimation'; selfies: Uint8Array[] }
+  /** `baseline`: which selfies were taken looking at the camera (challenge step 0); only their age views are computed. */
+  | { kind: 'age_estimation'; selfies: Uint8Array[]; baseline?: boolean[] }
   | {
       kind: 'document';
       documentType: DocumentType;
@@ -68,15 +69,17 @@ async function decodeOrNull(bytes: Uint8Array, maxSide: number): Promise<Decoded
 
 /**
  * Every frame is analysed, with its descriptor and mesh: the liveness challenge is judged across all
- * of them (liveness/motion-check.ts), and an L1 age over every view of every good one
- * (age-decision.ts; a face-match selfie's age is not asked, so its views are not computed).
+ * of them (liveness/motion-check.ts); an L1 age is decided over every view of the frames taken
+ * looking at the camera (age-decision.ts), so only theirs are computed, and a face-match selfie's
+ * age is not asked at all.
  */
-async function analyseSelfies(selfies: Uint8Array[], timings: Timings, ageViews: boolean): Promise<FrameFindings[]> {
+async function analyseSelfies(selfies: Uint8Array[], timings: Timings, ageViews: (index: number) => boolean): Promise<FrameFindings[]> {
   const models = await timed(timings, 'loadFaceModels', faces);
   const frames: FrameFindings[] = [];
-  for (const bytes of selfies) {
+  for (const [index, bytes] of selfies.entries()) {
     const image = await timed(timings, 'decode', () => decodeOrNull(bytes, FACE_SIDE));
-    frames.push(image ? await timed(timings, 'face', () => analyseFace(models, image, { descriptor: true, landmarks: true, ageViews })) : { unreadable: true });
+    const options = { descriptor: true, landmarks: true, ageViews: ageViews(index) };
+    frames.push(image ? await timed(timings, 'face', () => analyseFace(models, image, options)) : { unreadable: true });
   }
   return frames;
 }
@@ -89,7 +92,7 @@ export async function runJob(job: EngineJob, timings: Timings = {}): Promise<Eng
       return null;
     }
     case 'age_estimation':
-      return { kind: 'age_estimation', frames: await analyseSelfies(job.selfies, timings, true) };
+      return { kind: 'age_estimation', frames: await analyseSelfies(job.selfies, timings, (index) => job.baseline?.[index] ?? true) };
     case 'document': {
       const findings: DocumentFindings = { kind: 'document', documentType: job.documentType, reading: null, portrait: null, frames: [] };
       const image = await timed(timings, 'decode', () => decodeOrNull(job.document, DOCUMENT_SIDE));
@@ -109,7 +112,7 @@ export async function runJob(job: EngineJob, timings: Timings = {}): Promise<Eng
           ? job.documentFront && (await timed(timings, 'decode', () => decodeOrNull(job.documentFront!, DOCUMENT_SIDE)))
           : image;
         if (portraitImage) findings.portrait = await timed(timings, 'portrait', () => analyseFace(models, portraitImage, { descriptor: true }));
-        findings.frames = await analyseSelfies(job.selfies, timings, false);
+        findings.frames = await analyseSelfies(job.selfies, timings, () => false);
       }
       return findings;
     }
