@@ -17,6 +17,7 @@ import { expectNoSeriousA11yViolations } from './support/axe';
 import { DashboardServer } from './support/dashboard-server';
 import { engineAvailable } from './support/engine';
 import { fakeCameraLaunchOptions, findFixtureImage } from './support/fake-camera';
+import { captureSelfie, useLivenessCamera } from './support/liveness-camera';
 import { expect, test } from './support/fixtures';
 
 test.describe.configure({ mode: 'serial' });
@@ -229,11 +230,13 @@ test('a live L1 session steps up to a passport and is verified (the step-up figu
   // challengeAge 99: the adult face's estimate is inconclusive, so the session steps up (tenant default).
   const session = await createSession(request, keys.live!.secretKey, { verificationMode: 'L1', challengeAge: 99, faceMatchEnabled: false });
   const verifyTab = await context.newPage();
+  // A live head following the liveness challenge (issue 19): a still picture would only get retries.
+  await useLivenessCamera(verifyTab);
   const verify = new VerifyPage(verifyTab, server.url);
   await verifyTab.goto(session.verifyUrl);
   await verify.start();
   await verify.allowCamera('selfie-camera');
-  await verify.capture();
+  await captureSelfie(verifyTab);
   await expect(verifyTab.getByTestId('step-up-reason')).toBeVisible({ timeout: 120_000 });
   await verifyTab.getByTestId('step-up-continue').click();
   await verify.chooseDocument('passport');

@@ -1,21 +1,28 @@
 /**
  * Live L2 (ID document + face match) against the real backend and verification engine. NEEDS THE
- * ENGINE and its generated passport: the document is given through the photo-upload fallback
- * (Chromium's fake camera shows one video per browser, and the selfie comes from it). The passport
- * image is looked up as e2e/fixtures/passport.{jpg,png}, then in backend/src/modules/engine/fixtures
- * (the engine's own); "another adult" (other-adult.png, CC0, see that folder's README) likewise,
- * for the face-mismatch journey.
+ * ENGINE and its generated passport: the document is given through the photo-upload fallback, and
+ * the selfie answers the liveness challenge (issue 19) from a front camera showing a head that
+ * turns as asked (support/liveness-camera.ts): the astronaut, whose portrait the passport carries,
+ * or another adult (e2e/fixtures/head-turn-other, from other-adult.png, CC0) for the face-mismatch
+ * journey. The passport image is looked up as e2e/fixtures/passport.{jpg,png}, then in
+ * backend/src/modules/engine/fixtures (the engine's own).
  */
-import { chromium, type Page } from '@playwright/test';
-import { VerifyPage } from './pages/verify-page';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import type { VerifyPage } from './pages/verify-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { fakeCameraLaunchOptions, findFixtureImage } from './support/fake-camera';
+import { FIXTURE_DIR, fakeCameraLaunchOptions, findFixtureImage } from './support/fake-camera';
 import { ENGINE_MISSING, engineAvailable } from './support/engine';
 import { expect, test } from './support/fixtures';
+import { captureSelfie, HEAD_POSES, useLivenessCamera } from './support/liveness-camera';
 import { createLiveSession, expectCallback } from './support/live-sessions';
 
 const PASSPORT = findFixtureImage('passport', 'passport-astronaut', 'specimen-passport');
-const OTHER_ADULT = findFixtureImage('other-adult', 'another-adult', 'adult-2');
+/** Another adult's head turning as asked: a live person who is not the passport's holder. */
+const OTHER_ADULT_TURNING = Object.fromEntries(HEAD_POSES.map((pose) => [pose, join(FIXTURE_DIR, 'head-turn-other', `${pose}.jpg`)])) as Record<
+  (typeof HEAD_POSES)[number],
+  string
+>;
 /** A fictional licence: its back (PDF417 barcode) and its front (the astronaut's portrait), from scripts/documents/generate-fixtures.ts. */
 const LICENCE_BACK = findFixtureImage('licence');
 const LICENCE_FRONT = findFixtureImage('licence-front');
@@ -46,38 +53,34 @@ async function passportByUploadThenLiveSelfie(page: Page, verifyPage: VerifyPage
 
 test('the passport, then the selfie: verified', async ({ page, environment, api, verifyPage, returnPage }) => {
   test.skip(!PASSPORT, 'No passport fixture yet: it comes with the engine (backend/src/modules/engine/fixtures).');
+  await useLivenessCamera(page);
   const session = await createLiveSession(api, environment, { verificationMode: 'L2', faceMatchEnabled: true, challengeAge: 25 });
   await passportByUploadThenLiveSelfie(page, verifyPage, session.verifyUrl);
   await expectNoSeriousA11yViolations(page, 'selfie after document');
-  await verifyPage.capture();
+  await captureSelfie(page);
   await expect(page.getByTestId('result-heading')).toBeVisible({ timeout: 60_000 });
   const callback = await returnPage.waitForCallback();
   expectCallback(callback, session.sessionId, 'verified');
 });
 
-test("face match on: another person's selfie is refused", async ({ environment, api }) => {
-  test.skip(!PASSPORT || !OTHER_ADULT, 'Needs the engine fixtures: a passport and a photo of another adult.');
-  // A second browser plus, when this runs first, the engine's cold start (models, OCR) on a busy machine.
+test("face match on: another person's live selfie is refused", async ({ page, environment, api, verifyPage }) => {
+  test.skip(!PASSPORT, 'Needs the engine fixtures: a passport.');
+  // When this runs first, the engine's cold start (models, OCR) on a busy machine.
   test.slow();
-  const browser = await chromium.launch(fakeCameraLaunchOptions(OTHER_ADULT!.replace(/^.*\//, '').replace(/\.(jpg|png)$/, '')));
-  try {
-    const page = await browser.newPage();
-    const verifyPage = new VerifyPage(page, environment.serviceUrl);
-    const session = await createLiveSession(api, environment, { verificationMode: 'L2', faceMatchEnabled: true, challengeAge: 25 });
-    await passportByUploadThenLiveSelfie(page, verifyPage, session.verifyUrl);
-    await verifyPage.capture();
-    await expect(page.getByTestId('result-reason')).toHaveAttribute('data-reason', 'face_mismatch', { timeout: 60_000 });
-    await page.waitForURL((url) => url.pathname === '/return');
-    expectCallback(new URL(page.url()), session.sessionId, 'failed');
-  } finally {
-    await browser.close();
-  }
+  await useLivenessCamera(page, { images: OTHER_ADULT_TURNING });
+  const session = await createLiveSession(api, environment, { verificationMode: 'L2', faceMatchEnabled: true, challengeAge: 25 });
+  await passportByUploadThenLiveSelfie(page, verifyPage, session.verifyUrl);
+  await captureSelfie(page);
+  await expect(page.getByTestId('result-reason')).toHaveAttribute('data-reason', 'face_mismatch', { timeout: 60_000 });
+  await page.waitForURL((url) => url.pathname === '/return');
+  expectCallback(new URL(page.url()), session.sessionId, 'failed');
 });
 
 // Issue 11 deliverable 2: a licence's barcode is on the back and its portrait on the front, so with
 // face match on both sides are pictured, then the selfie; one submission carries all three.
 test('a driving licence: the back, then the front with the photo, then the selfie: verified', async ({ page, environment, api, verifyPage, returnPage }) => {
   test.skip(!LICENCE_BACK || !LICENCE_FRONT, 'Needs the engine fixtures: licence.png and licence-front.jpg.');
+  await useLivenessCamera(page);
   const session = await createLiveSession(api, environment, { verificationMode: 'L2', faceMatchEnabled: true, challengeAge: 25 });
   let submissions = 0;
   page.on('request', (request) => {
@@ -110,7 +113,7 @@ test('a driving licence: the back, then the front with the photo, then the selfi
   await expect(page.getByTestId('upload-what')).toHaveCount(0);
   await page.getByTestId('camera-retry').click();
   await expect(page.getByTestId('selfie-camera').getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
-  await verifyPage.capture();
+  await captureSelfie(page);
   await expect(page.getByTestId('result-heading')).toBeVisible({ timeout: 90_000 });
   const callback = await returnPage.waitForCallback();
   expectCallback(callback, session.sessionId, 'verified');

@@ -5,8 +5,7 @@
  * new-tab window), and an L2 check that says what it really checks: the tenant's legal minimum age
  * on the document, not challengeAge.
  */
-import { devices, type Page, type Route } from '@playwright/test';
-import type { CheckResult } from '../protocol/src/index';
+import { devices, type Page } from '@playwright/test';
 import { de } from '../verify-ui/src/locales/de';
 import { en } from '../verify-ui/src/locales/en';
 import { errorsDe } from '../verify-ui/src/locales/errors-de';
@@ -21,27 +20,16 @@ import { liveIt } from '../verify-ui/src/locales/live-it';
 import { pt } from '../verify-ui/src/locales/pt';
 import { VerifyPage } from './pages/verify-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { readSubmission, type SubmittedCheck } from './support/check-submissions';
 import { runCli } from './support/cli';
 import { fakeCameraLaunchOptions } from './support/fake-camera';
 import { expect, test } from './support/fixtures';
+import { captureSelfie } from './support/liveness-camera';
 import { createLiveSession, withParams } from './support/live-sessions';
+import { playEngine } from './support/played-engine';
 
 test.use({ launchOptions: fakeCameraLaunchOptions('astronaut') });
 
 const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
-
-/** Answers POST /verify/checks with the given results in turn and records what the page sent. */
-async function playEngine(page: Page, answers: CheckResult[]): Promise<SubmittedCheck[]> {
-  const submissions: SubmittedCheck[] = [];
-  await page.route('**/api/v1/verify/checks', async (route: Route) => {
-    submissions.push(await readSubmission(route.request()));
-    const answer = answers.shift();
-    if (!answer) throw new Error('The page sent more submissions than the test expected');
-    await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(answer) });
-  });
-  return submissions;
-}
 
 test('a German error page explains the refusal in German; the server’s English message never shows', async ({ page, api, environment }) => {
   const session = await api.createMerchantSession(environment.sandbox.secretKey);
@@ -147,7 +135,7 @@ test('the language switch: keyboard, each language named in itself, every text c
   expect(callback.searchParams.get('status')).toBe('verified');
 });
 
-test('a live check mid-capture keeps its pictures and its camera through two language changes', async ({ page, api, environment, verifyPage }) => {
+test('a live check keeps its pictures and its camera through two language changes', async ({ page, api, environment, verifyPage }) => {
   const session = await createLiveSession(api, environment, { faceMatchEnabled: true });
   const failedUrl = withParams(`${environment.merchantUrl}/return`, {
     sessionId: session.sessionId,
@@ -155,13 +143,13 @@ test('a live check mid-capture keeps its pictures and its camera through two lan
     timestamp: String(Date.now()),
     externalUserId: 'user-42',
   });
-  const submissions = await playEngine(page, [
+  const { submissions } = await playEngine(page, [
     { decision: 'step_up', next: 'document' },
     { decision: 'failed', status: 'failed', reason: 'document_expired', redirectUrl: failedUrl },
   ]);
   await page.goto(withParams(session.verifyUrl, { lang: 'de', skip_intro: 'true' }));
   await verifyPage.allowCamera('selfie-camera');
-  await verifyPage.capture();
+  await captureSelfie(page);
   await expect(page.getByTestId('step-up-reason')).toHaveText(liveDe.stepUp.body);
 
   // French: the live strings of the new language arrive first, then every text changes.
@@ -181,10 +169,14 @@ test('a live check mid-capture keeps its pictures and its camera through two lan
   await expect(page.getByTestId('document-camera')).toContainText(liveIt.camera.idCardGuide);
   await expect(page.getByTestId('document-camera').getByTestId('camera-preview')).toHaveAttribute('data-live', 'true');
   await verifyPage.capture();
+  // Face match: a new selfie for the document's check (the first one's challenge was used), in Italian.
+  await expect(page.getByTestId('camera-explanation')).toHaveText(liveIt.camera.selfieAfterDocument);
+  await verifyPage.allowCamera('selfie-camera');
+  await captureSelfie(page);
   await expect(page.getByTestId('result-reason')).toHaveText(liveIt.result.reasons.document_expired);
   await page.waitForURL(failedUrl);
 
-  // The document went out with the selfie taken in German: nothing was lost on the way.
+  // The document went out, taken in Italian after a German start, with its selfie: nothing was lost on the way.
   expect(submissions).toHaveLength(2);
   expect(submissions[1]!.fields).toMatchObject({ check: 'document', documentType: 'id_card' });
   expect(submissions[1]!.images.filter((image) => image.name === 'selfie').length).toBeGreaterThan(0);
