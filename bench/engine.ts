@@ -17,9 +17,7 @@ import { EnginePool } from '../backend/src/modules/engine/engine-pool';
 import type { EngineJob } from '../backend/src/modules/engine/engine-worker';
 import { createTenant } from '../backend/src/modules/tenants/service';
 import { headTurner } from '../backend/src/modules/engine/liveness/testing/challenge-frames';
-import { decideLiveness } from '../backend/src/modules/engine/liveness/liveness-decision';
-import { decideAgeEstimation } from '../backend/src/modules/engine/age-decision';
-import type { AgeFindings } from '../backend/src/modules/engine/model';
+import { decideCheck } from '../backend/src/modules/engine/check-service';
 
 const option = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -55,7 +53,7 @@ const L1_NAME = `L1 liveness + age (${challenge.selfies.length} frames)`;
 const frames = () => challenge.selfies.map((frame) => frame.slice());
 
 const checks: [string, () => EngineJob][] = [
-  [L1_NAME, () => ({ kind: 'age_estimation', selfies: frames() })],
+  [L1_NAME, () => ({ kind: 'age_estimation', selfies: frames(), steps: challenge.steps })],
   [
     'L2 passport MRZ + face match',
     () => ({
@@ -64,6 +62,7 @@ const checks: [string, () => EngineJob][] = [
       document: fixture('passport.jpg'),
       documentFront: null,
       selfies: frames(),
+      steps: challenge.steps,
       faceMatch: true,
     }),
   ],
@@ -83,6 +82,7 @@ const checks: [string, () => EngineJob][] = [
       document: fixture('licence.png'),
       documentFront: fixture('licence-front.jpg'),
       selfies: frames(),
+      steps: challenge.steps,
       faceMatch: true,
     }),
   ],
@@ -96,9 +96,8 @@ for (const [name, job] of checks) {
     const { findings } = await engine.run(job());
     // The L1 check's decision is part of its latency: the liveness gate, then the age rule.
     if (name === L1_NAME) {
-      const frames = (findings as AgeFindings).frames;
-      const gate = decideLiveness(frames, challenge.steps, MOVES);
-      const decision = gate ?? decideAgeEstimation(frames, { challengeAge: 25, l1Margin: 5, stepUpAllowed: true });
+      const policy = { challengeAge: 25, l1Margin: 5, stepUpAllowed: true, legalMinimumAge: 18, faceMatchEnabled: false };
+      const decision = decideCheck(findings!, policy, new Date(), { steps: challenge.steps, moves: MOVES });
       if (decision.decision !== 'verified') throw new Error(`the genuine head turn was not verified: ${JSON.stringify(decision)}`);
     }
     times.push(performance.now() - started);

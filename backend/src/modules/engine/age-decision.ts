@@ -84,7 +84,7 @@ export function summariseEstimates(faces: readonly FaceMeasurement[]): AgeEstima
   const dropped: number[] = [];
   const kept: number[] = [];
   for (const face of faces) {
-    const own = face.ageViews?.length ? face.ageViews : [face.estimatedAge];
+    const own = face.ageViews?.length ? face.ageViews : face.estimatedAge === undefined ? [] : [face.estimatedAge];
     estimates.push(...own);
     const views = [...own].sort((a, b) => a - b);
     if (views.length >= 3) dropped.push(views.pop()!);

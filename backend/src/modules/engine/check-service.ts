@@ -97,7 +97,7 @@ function selfiesJudged(session: Pick<SessionRow, 'faceMatchEnabled'>, check: Che
   return check === 'age_estimation' || session.faceMatchEnabled;
 }
 
-interface Liveness {
+export interface Liveness {
   steps: readonly number[];
   moves: readonly ChallengeMove[];
 }
@@ -123,7 +123,7 @@ async function decideClaimed(deps: CheckDeps, session: SessionRow, claimId: stri
   try {
     outcome = await deps.engine.run(
       submission.check === 'age_estimation'
-        ? { kind: 'age_estimation', selfies: submission.selfies, baseline: liveness?.steps.map((step) => step === 0) }
+        ? { kind: 'age_estimation', selfies: submission.selfies, steps: liveness ? [...liveness.steps] : undefined }
         : {
             kind: 'document',
             documentType: submission.documentType!,
@@ -131,6 +131,7 @@ async function decideClaimed(deps: CheckDeps, session: SessionRow, claimId: stri
             // Face match off: the front is not needed and, like the selfie, not looked at.
             documentFront: needsDocumentFront(submission.documentType!, session.faceMatchEnabled) ? submission.documentFront : null,
             selfies: submission.selfies,
+            steps: liveness ? [...liveness.steps] : undefined,
             faceMatch: session.faceMatchEnabled,
           },
       // Keyed by session: the pool serves waiting sessions in turn (issue 22, finding 3).
@@ -150,7 +151,7 @@ async function decideClaimed(deps: CheckDeps, session: SessionRow, claimId: stri
   }
   const findings = outcome.findings!;
   const now = deps.clock.now();
-  const decided = decide(findings, policy, now, liveness);
+  const decided = decideCheck(findings, policy, now, liveness);
   // Holding the claim, the counters are this check's to read: the retry that would reach the cap is answered as the cap's outcome.
   const decision =
     decided.decision === 'retry' && session.checkRetries + 1 >= CHECK_ATTEMPT_LIMITS.qualityRetries
@@ -167,7 +168,8 @@ async function decideClaimed(deps: CheckDeps, session: SessionRow, claimId: stri
   return apply(deps, session, claimId, decision, evidenceOf(session, submission, policy, decision));
 }
 
-function decide(findings: EngineFindings, policy: DecisionPolicy, now: Date, liveness: Liveness | null): EngineDecision {
+/** The decision on a check's findings: the liveness gate first, then the age or the document (pure). */
+export function decideCheck(findings: EngineFindings, policy: DecisionPolicy, now: Date, liveness: Liveness | null): EngineDecision {
   if (findings.kind === 'age_estimation') {
     // The age is decided on the frames taken looking at the camera, several of them (issue 19
     // Deliver 4): the model and the rule's limits were measured on frontal faces, and the turned

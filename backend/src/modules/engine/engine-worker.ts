@@ -16,8 +16,8 @@ import type { DocumentFindings, EngineFindings, FrameFindings, Timings } from '.
 
 export type EngineJob =
   | { kind: 'warmup' }
-  /** `baseline`: which selfies were taken looking at the camera (challenge step 0); only their age views are computed. */
-  | { kind: 'age_estimation'; selfies: Uint8Array[]; baseline?: boolean[] }
+  /** `steps`: the liveness challenge step of each selfie (protocol selfieSteps); absent for a lone picture (the CLI). */
+  | { kind: 'age_estimation'; selfies: Uint8Array[]; steps?: number[] }
   | {
       kind: 'document';
       documentType: DocumentType;
@@ -25,6 +25,7 @@ export type EngineJob =
       /** A licence's front, with the portrait (protocol needsDocumentFront); null otherwise. */
       documentFront: Uint8Array | null;
       selfies: Uint8Array[];
+      steps?: number[];
       faceMatch: boolean;
     };
 
@@ -68,20 +69,58 @@ async function decodeOrNull(bytes: Uint8Array, maxSide: number): Promise<Decoded
 }
 
 /**
- * Every frame is analysed, with its descriptor and mesh: the liveness challenge is judged across all
- * of them (liveness/motion-check.ts); an L1 age is decided over every view of the frames taken
- * looking at the camera (age-decision.ts), so only theirs are computed, and a face-match selfie's
- * age is not asked at all.
+ * Every frame is analysed for its face and mesh: the liveness challenge is judged across all of
+ * them (liveness/motion-check.ts). An L1 age is decided over every view of the frames taken looking
+ * at the camera (age-decision.ts), so only those get the age, its views and the passive scores
+ * (which are logged); a face-match selfie's age is not asked. The descriptor (faceres, about two
+ * thirds of a frame's time) is computed in a second pass only for the frames the decisions compare
+ * (describedFrames); without a challenge's steps, for every frame.
  */
-async function analyseSelfies(selfies: Uint8Array[], timings: Timings, ageViews: (index: number) => boolean): Promise<FrameFindings[]> {
+async function analyseSelfies(selfies: Uint8Array[], timings: Timings, steps: readonly number[] | undefined, withAge: boolean): Promise<FrameFindings[]> {
   const models = await timed(timings, 'loadFaceModels', faces);
   const frames: FrameFindings[] = [];
+  const images: (DecodedImage | null)[] = [];
   for (const [index, bytes] of selfies.entries()) {
     const image = await timed(timings, 'decode', () => decodeOrNull(bytes, FACE_SIDE));
-    const options = { descriptor: true, landmarks: true, ageViews: ageViews(index) };
+    images.push(image);
+    const facing = (steps?.[index] ?? 0) === 0;
+    const age = withAge && facing;
+    // Frames looking at the camera are always described: in this pass, not a second detection.
+    const options = { descriptor: facing, landmarks: true, ageViews: age, age, passive: age };
     frames.push(image ? await timed(timings, 'face', () => analyseFace(models, image, options)) : { unreadable: true });
   }
+  if (steps === undefined) return frames;
+  for (const index of describedFrames(frames, steps)) {
+    const frame = frames[index]!;
+    const image = images[index];
+    if (!image || !('face' in frame) || !frame.face || frame.face.descriptor) continue;
+    const again = await timed(timings, 'descriptor', () => analyseFace(models, image, { descriptor: true, age: false, passive: false }));
+    frame.face.descriptor = again.face?.descriptor;
+  }
   return frames;
+}
+
+/**
+ * The frames whose descriptors the decisions compare: every frame taken looking at the camera (the
+ * motion check's baseline is the most frontal of them; face match compares them with the
+ * portrait), and in each move's step the frame turned farthest from them, which is the one the
+ * motion check judges when the turn was made (it judges only described frames).
+ */
+export function describedFrames(frames: readonly FrameFindings[], steps: readonly number[]): number[] {
+  const yawOf = (index: number) => {
+    const frame = frames[index];
+    return frame && 'face' in frame && frame.face ? frame.face.yaw : null;
+  };
+  const baseline = steps.flatMap((step, index) => (step === 0 ? [index] : []));
+  const baseYaw = baseline.map(yawOf).find((yaw) => yaw !== null) ?? 0;
+  const farthest = new Map<number, number>();
+  for (const [index, step] of steps.entries()) {
+    const yaw = yawOf(index);
+    if (step === 0 || yaw === null) continue;
+    const best = farthest.get(step);
+    if (best === undefined || Math.abs(yaw - baseYaw) > Math.abs(yawOf(best)! - baseYaw)) farthest.set(step, index);
+  }
+  return [...baseline, ...farthest.values()];
 }
 
 export async function runJob(job: EngineJob, timings: Timings = {}): Promise<EngineFindings | null> {
@@ -92,7 +131,7 @@ export async function runJob(job: EngineJob, timings: Timings = {}): Promise<Eng
       return null;
     }
     case 'age_estimation':
-      return { kind: 'age_estimation', frames: await analyseSelfies(job.selfies, timings, (index) => job.baseline?.[index] ?? true) };
+      return { kind: 'age_estimation', frames: await analyseSelfies(job.selfies, timings, job.steps, true) };
     case 'document': {
       const findings: DocumentFindings = { kind: 'document', documentType: job.documentType, reading: null, portrait: null, frames: [] };
       const image = await timed(timings, 'decode', () => decodeOrNull(job.document, DOCUMENT_SIDE));
@@ -112,7 +151,7 @@ export async function runJob(job: EngineJob, timings: Timings = {}): Promise<Eng
           ? job.documentFront && (await timed(timings, 'decode', () => decodeOrNull(job.documentFront!, DOCUMENT_SIDE)))
           : image;
         if (portraitImage) findings.portrait = await timed(timings, 'portrait', () => analyseFace(models, portraitImage, { descriptor: true }));
-        findings.frames = await analyseSelfies(job.selfies, timings, () => false);
+        findings.frames = await analyseSelfies(job.selfies, timings, job.steps, false);
       }
       return findings;
     }

@@ -26,7 +26,8 @@ export interface FaceMeasurement {
   /** Mean luminance 0–255 and Laplacian variance of the face region. */
   brightness: number;
   sharpness: number;
-  estimatedAge: number;
+  /** Absent when not asked (AnalysisOptions.age). */
+  estimatedAge?: number;
   /**
    * Age estimates of augmented views of the face (only when asked: the live L1 check, not document
    * portraits): Human's box, its mirror image, a square 1.15× the box around its centre, and that
@@ -115,16 +116,31 @@ async function ageViews(
   return ages;
 }
 
-export async function analyseFace(
-  models: FaceModels,
-  image: DecodedImage,
-  options: { descriptor: boolean; landmarks?: boolean; ageViews?: boolean },
-): Promise<FaceAnalysis> {
+export interface AnalysisOptions {
+  /** Human's faceres embedding (face match, the liveness check's same-person test). */
+  descriptor: boolean;
+  /** The face mesh's points (the liveness motion check). */
+  landmarks?: boolean;
+  /** The age of the face crop's views (the L1 rule); implies the age. */
+  ageViews?: boolean;
+  /**
+   * The age estimate (default true) and the passive anti-spoof and liveness scores (default true).
+   * A challenge's turned frames and a face-match selfie need neither, and each costs an inference
+   * per frame (bench/engine.ts).
+   */
+  age?: boolean;
+  passive?: boolean;
+}
+
+export async function analyseFace(models: FaceModels, image: DecodedImage, options: AnalysisOptions): Promise<FaceAnalysis> {
   const { human, faceApi, tf } = models;
+  const { age: withAge = true, passive = true } = options;
   const tensor = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
   try {
     // Set on every call: Human merges a call's config into its own, so it must never carry over.
-    const { face: faces } = await human.detect(tensor, { face: { description: { enabled: options.descriptor } } });
+    const { face: faces } = await human.detect(tensor, {
+      face: { description: { enabled: options.descriptor }, antispoof: { enabled: passive }, liveness: { enabled: passive } },
+    });
     if (faces.length === 0) return { faceCount: 0, face: null };
     const largest = faces.reduce((a, b) => (a.box[2] * a.box[3] >= b.box[2] * b.box[3] ? a : b));
     const [x, y, w, h] = largest.box;
@@ -134,7 +150,7 @@ export async function analyseFace(
     const y1 = Math.min(image.height, Math.round(y + h * (1 + CROP_MARGIN)));
     const crop = tf.slice(tensor, [y0, x0, 0], [y1 - y0, x1 - x0, 3]);
     try {
-      const { age } = await faceApi.ageGenderNet.predictAgeAndGender(crop);
+      const age = withAge ? (await faceApi.ageGenderNet.predictAgeAndGender(crop)).age : null;
       const descriptor = options.descriptor && largest.embedding?.length ? Array.from(largest.embedding) : undefined;
       const angle = largest.rotation?.angle ?? { yaw: 0, pitch: 0, roll: 0 };
       const degrees = (radians: number) => (radians * 180) / Math.PI;
@@ -148,8 +164,8 @@ export async function analyseFace(
           pitch: degrees(angle.pitch),
           roll: degrees(angle.roll),
           ...brightnessAndSharpness(image, { x, y, width: w, height: h }),
-          estimatedAge: Math.round(age * 10) / 10,
-          ageViews: options.ageViews ? await ageViews(models, tensor, { x, y, w, h, age }, image.width, image.height) : undefined,
+          estimatedAge: age === null ? undefined : Math.round(age * 10) / 10,
+          ageViews: options.ageViews && age !== null ? await ageViews(models, tensor, { x, y, w, h, age }, image.width, image.height) : undefined,
           antispoof: largest.real ?? null,
           liveness: largest.live ?? null,
           descriptor,

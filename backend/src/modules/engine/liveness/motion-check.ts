@@ -116,8 +116,12 @@ export function checkMotion(frames: readonly MotionFrame[], moves: readonly Move
   if (!baseline) return fail('missing_step', 0);
   for (const [index, move] of moves.entries()) {
     const step = index + 1;
-    const candidates = frames.filter((frame) => frame.step === step).map((frame) => evidence(baseline, frame, move));
-    if (candidates.length === 0) return fail('missing_step', step);
+    const all = frames.filter((frame) => frame.step === step).map((frame) => evidence(baseline, frame, move));
+    if (all.length === 0) return fail('missing_step', step);
+    // Only a frame whose face is known to be the baseline's person can pass a turn: the engine
+    // describes the frames it compares (engine-worker.ts describedFrames), not every frame.
+    const described = all.filter((e) => e.similarity !== null);
+    const candidates = described.length > 0 ? described : all;
     const passing = candidates.filter((e) => turnedEnough(e, limits) && threeDimensional(e, limits));
     const best = (passing.length > 0 ? passing : candidates).reduce((a, b) => (amplitude(b) > amplitude(a) ? b : a));
     steps.push(best);
