@@ -6,8 +6,10 @@
  * 2026.11.2: TD2 cards, MRV-A and MRV-B visas and the French 2 × 36 ID card are read (decision 0051).
  * 2026.11.3: a visa whose document code V is misread is read as the visa its check digits confirm;
  *   readings that agree only on a wrong letter code are a misread to read again (decision 0061).
- * 2026.11.4: L1 decides on every good frame and four views of each, drops one outlier, and passes
- *   only when the lowest estimate left clears the bar and they agree; a face too few pixels wide is
- *   retaken (issue 19; docs/verification.md "L1 on the London set: multi-frame rule").
+ * 2026.11.4: selfies answer a liveness challenge judged by the motion check, whose limits rose to
+ *   16°, 0.31, 0.18 (decision 0062); L1 decides on the good frames taken looking at the camera and
+ *   four views of each, leaves out each frame's highest view, and passes only when the lowest
+ *   estimate clears the bar and the rest agree; a face too few pixels wide is retaken (issue 19;
+ *   docs/verification.md "Liveness challenge", "L1 on the London set: multi-frame rule").
  */
 export const ENGINE_VERSION = '2026.11.4';
