@@ -5,7 +5,7 @@
  * new-tab window), and an L2 check that says what it really checks: the tenant's legal minimum age
  * on the document, not challengeAge.
  */
-import { devices, type Page } from '@playwright/test';
+import { devices } from '@playwright/test';
 import { de } from '../verify-ui/src/locales/de';
 import { en } from '../verify-ui/src/locales/en';
 import { errorsDe } from '../verify-ui/src/locales/errors-de';

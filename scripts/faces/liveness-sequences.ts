@@ -35,7 +35,7 @@ const RAMP = [0.35, 0.7, 1, 0.85];
 const BASELINE_FRAMES = 3;
 export const GENUINE_AMPLITUDES = [15, 20, 25, 30, 35];
 
-interface Frame {
+export interface Frame {
   step: number;
   image: RawImage;
 }
@@ -49,7 +49,7 @@ export interface SequenceManifest {
 }
 
 /** A pseudo-random generator with a seed, so a rerun writes the same frames. */
-function seeded(seed: number) {
+export function seeded(seed: number) {
   let state = seed >>> 0;
   return () => {
     state = (state * 1664525 + 1013904223) >>> 0;
@@ -108,7 +108,8 @@ function attack(photo: RawImage, kind: Attack, moves: readonly Move[], random: (
   return frames;
 }
 
-async function write(dir: string, manifest: Omit<SequenceManifest, 'frames'>, frames: Frame[]): Promise<void> {
+/** Writes one sequence's frames and its manifest (sequence.json), as `accuracy --liveness` reads them. */
+export async function write(dir: string, manifest: Omit<SequenceManifest, 'frames'>, frames: Frame[]): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const listed: SequenceManifest['frames'] = [];
   for (const [i, frame] of frames.entries()) {

@@ -17,12 +17,12 @@
  * faces were for the rendered set. The photos' licences are the caller's to record; the frames stay
  * outside the repository unless the licence allows committing them.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { Move } from '../../backend/src/modules/engine/liveness/motion-check';
-import { type RawImage, readRaw, toJpeg, warpFlat } from '../../backend/src/modules/engine/liveness/testing/head-pose-render';
-import { ATTACKS, MOVE_SETS, type SequenceManifest } from './liveness-sequences';
+import { type RawImage, readRaw, warpFlat } from '../../backend/src/modules/engine/liveness/testing/head-pose-render';
+import { ATTACKS, type Frame, MOVE_SETS, seeded, write } from './liveness-sequences';
 
 /** The baseline is held for as many frames as in liveness-sequences.ts, so attacks match that set. */
 const BASELINE_FRAMES = 3;
@@ -33,10 +33,6 @@ interface Labelled {
   person: string;
   session: string;
   pan: number;
-}
-interface Frame {
-  step: number;
-  image: RawImage;
 }
 
 function readLabels(path: string): Labelled[] {
@@ -64,26 +60,6 @@ async function prepare(path: string, scale: number, pad: number): Promise<RawIma
 
 /** The person's own left is a negative pan (see the header). */
 const onSide = (move: Move, pan: number) => (move === 'left' ? pan < 0 : pan > 0);
-
-async function write(dir: string, manifest: Omit<SequenceManifest, 'frames'>, frames: Frame[]): Promise<void> {
-  mkdirSync(dir, { recursive: true });
-  const listed: SequenceManifest['frames'] = [];
-  for (const [i, frame] of frames.entries()) {
-    const file = `frame-${String(i).padStart(2, '0')}.jpg`;
-    writeFileSync(join(dir, file), await toJpeg(frame.image));
-    listed.push({ file, step: frame.step });
-  }
-  writeFileSync(join(dir, 'sequence.json'), `${JSON.stringify({ ...manifest, frames: listed }, null, 1)}\n`);
-}
-
-/** A pseudo-random generator with a seed (the jitter attack), so a rerun writes the same frames. */
-function seeded(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 if (import.meta.main) {
   const args = process.argv.slice(2);

@@ -1,21 +1,10 @@
 import { describe, expect, test } from 'bun:test';
 import { AGE_RULE, type AgePolicy, decideAgeEstimation, summariseEstimates } from './age-decision';
 import type { FaceAnalysis, FaceMeasurement } from './face-analysis';
+import { GOOD_FACE } from './face-measurement.test-support';
 import type { FrameFindings } from './model';
 
-const good: FaceMeasurement = {
-  box: [0.3, 0.25, 0.4, 0.5],
-  widthPx: 256,
-  detectorScore: 0.9,
-  yaw: 3,
-  pitch: -4,
-  roll: 1,
-  brightness: 120,
-  sharpness: 200,
-  estimatedAge: 40,
-  antispoof: 0.7,
-  liveness: 0.9,
-};
+const good = GOOD_FACE;
 const frame = (change: Partial<FaceMeasurement> = {}, faceCount = 1): FaceAnalysis => ({ faceCount, face: { ...good, ...change } });
 /** A frame with its four age views (face-analysis.ts ageViews). */
 const viewed = (...ageViews: number[]) => frame({ estimatedAge: ageViews[0]!, ageViews });

@@ -1,21 +1,10 @@
 import { describe, expect, test } from 'bun:test';
 import type { RetryHint } from '@ageverify/protocol';
 import type { FaceAnalysis, FaceMeasurement } from './face-analysis';
+import { GOOD_FACE } from './face-measurement.test-support';
 import { FACE_QUALITY, faceQualityHint } from './face-quality';
 
-const good: FaceMeasurement = {
-  box: [0.3, 0.25, 0.4, 0.5],
-  widthPx: 256,
-  detectorScore: 0.9,
-  yaw: 3,
-  pitch: -4,
-  roll: 1,
-  brightness: 120,
-  sharpness: 200,
-  estimatedAge: 40,
-  antispoof: 0.7,
-  liveness: 0.9,
-};
+const good = GOOD_FACE;
 const analysis = (change: Partial<FaceMeasurement> = {}, faceCount = 1): FaceAnalysis => ({ faceCount, face: { ...good, ...change } });
 
 describe('faceQualityHint', () => {
