@@ -372,9 +372,42 @@ test('camera refused (desktop): how to allow it, no selfie upload, the phone off
     await expect(page.getByTestId('upload-photo')).toHaveCount(0);
     await expect(page.getByTestId('camera-retry')).toBeVisible();
     await expect(page.getByTestId('handoff-open')).toBeVisible();
+    // Face match is on (the tenant's default): it needs the live selfie, so no document instead.
+    await expect(page.getByTestId('document-instead')).toHaveCount(0);
     await expectNoSeriousA11yViolations(page, 'camera refused');
     expect(submissions).toEqual([]);
     expect(challenges).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+});
+
+// Decision 0063: where the session allows it (L1, step-up allowed, face match off), an ID document instead.
+test('camera refused, face match off: an ID document instead, by photo upload; the server moved the session, verified', async ({ environment, api }) => {
+  const browser = await chromium.launch(fakeCameraLaunchOptions('astronaut', 'deny'));
+  try {
+    const page = await browser.newPage();
+    const verify = new VerifyPage(page, environment.serviceUrl);
+    const session = await createLiveSession(api, environment, { faceMatchEnabled: false });
+    const verifiedUrl = callbackUrl(environment, session.sessionId, 'verified');
+    const { submissions, challenges } = await playEngine(page, [{ decision: 'verified', status: 'verified', redirectUrl: verifiedUrl }]);
+    await page.goto(withParams(session.verifyUrl, { skip_intro: 'true' }));
+    await page.getByTestId('camera-allow').click();
+    await expect(page.getByTestId('camera-blocked')).toHaveAttribute('data-purpose', 'selfie');
+    await expect(page.getByTestId('document-instead-offer')).toHaveText(english.camera.documentInsteadBody);
+    await expectNoSeriousA11yViolations(page, 'camera refused, document instead offered');
+    await page.getByTestId('document-instead').click();
+    await verify.chooseDocument('passport');
+    await expect(page.getByTestId('camera-blocked')).toHaveAttribute('data-purpose', 'document');
+    await verify.uploadPhoto(fixtureImage('astronaut'));
+    await page.waitForURL(verifiedUrl);
+    expect(challenges).toEqual([]);
+    expect(submissions).toHaveLength(1);
+    expect(submissions[0]!.fields).toMatchObject({ check: 'document', documentType: 'passport' });
+    expect(submissions[0]!.images.map((image) => image.name)).toEqual(['document']);
+    // The move itself is the real backend's: the session now expects the document.
+    const view = await api.loadSession({ sessionId: session.sessionId, sessionToken: session.sessionToken });
+    expect(view).toMatchObject({ nextCheck: 'document', documentInstead: false });
   } finally {
     await browser.close();
   }

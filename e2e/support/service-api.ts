@@ -43,6 +43,13 @@ export class ServiceApi {
     return this.request.post(this.url('/sessions/validate'), { headers: { authorization: `Bearer ${apiKey}` }, data: { sessionId } });
   }
 
+  /** The session as the verify UI loads it (POST /verify/session), failing the test unless the service answers 200. */
+  async loadSession(session: Pick<CreatedSession, 'sessionId' | 'sessionToken'>): Promise<Record<string, unknown>> {
+    const response = await this.request.post(this.url('/verify/session'), { data: { sessionId: session.sessionId, sessionToken: session.sessionToken } });
+    if (response.status() !== 200) throw new Error(`POST /verify/session answered ${response.status()}: ${await response.text()}`);
+    return (await response.json()) as Record<string, unknown>;
+  }
+
   /** The documented sandbox API that picks a session's outcome (docs/api.md, "The verify UI's own API"). */
   simulate(session: Pick<CreatedSession, 'sessionId' | 'sessionToken'>, outcome: SimulatedOutcome): Promise<APIResponse> {
     return this.request.post(this.url('/verify/simulate'), {

@@ -33,6 +33,12 @@ export interface VerifySessionView {
    * `document` for L2 or after an L1 step-up. Null once the session is over.
    */
   nextCheck: CheckKind | null;
+  /**
+   * A user without a camera may go on with an ID document instead of the face check
+   * (`POST /api/v1/verify/document-instead`): an L1 session still at its face check, whose account
+   * allows step-up and which has face match off (a face match needs a live selfie). Decision 0063.
+   */
+  documentInstead: boolean;
 }
 
 /** The verify UI authenticates with the sessionToken (desktop) or the handoffToken (phone): exactly one. */

@@ -1,6 +1,6 @@
 import { css, html, nothing, type PropertyValues } from 'lit';
 import type { DocumentType, VerifyCredentials, VerifySessionView } from '@ageverify/protocol';
-import { requestChallenge, type ApiFailure } from './api';
+import { continueWithDocument, requestChallenge, type ApiFailure } from './api';
 import { submitCheck } from './check-submission';
 import { describeFailure } from './failure-text';
 import { i18n } from './i18n';
@@ -9,6 +9,7 @@ import {
   afterCameraProblem,
   afterCapture,
   afterDocumentChosen,
+  afterDocumentInstead,
   afterResult,
   afterSelfie,
   afterSubmitFailed,
@@ -49,6 +50,7 @@ export class AgeVerifyLive extends TranslatedElement {
     mobile: { type: Boolean },
     handoffOffered: { attribute: false },
     step: { state: true },
+    insteadError: { state: true },
   };
 
   static override styles = [
@@ -71,6 +73,7 @@ export class AgeVerifyLive extends TranslatedElement {
   /** The desktop page shows the QR panel (a handoff link exists): where a selfie without a camera here can go on. */
   handoffOffered = false;
   private step: LiveStep = { kind: 'choose-document' };
+  private insteadError: string | null = null;
   private context: LiveContext | null = null;
   private abort: AbortController | null = null;
 
@@ -135,8 +138,11 @@ export class AgeVerifyLive extends TranslatedElement {
           .reason=${step.reason}
           .onPhone=${this.mobile || Boolean(this.session?.handoff)}
           .handoffOffered=${this.handoffOffered}
+          .documentInstead=${step.purpose === 'selfie' && this.context?.check === 'age_estimation' && this.session?.documentInstead === true}
+          .insteadError=${this.insteadError}
           @verify-capture=${(event: CustomEvent<{ images: Blob[] }>) => this.onDocumentPicture(step.purpose, event.detail.images)}
           @verify-retry-camera=${this.onRetryCamera}
+          @verify-document-instead=${() => void this.onDocumentInstead()}
         ></age-verify-upload>`;
       case 'uploading':
         return this.renderUploading(step.progress);
@@ -274,6 +280,24 @@ export class AgeVerifyLive extends TranslatedElement {
 
   private onDocumentChosen(event: CustomEvent<{ documentType: DocumentType }>): void {
     this.apply(afterDocumentChosen(this.context!, event.detail.documentType));
+  }
+
+  /** No camera: the server moves the face check to the document (decision 0063); a refusal is said on the same screen. */
+  private async onDocumentInstead(): Promise<void> {
+    if (!this.credentials || !this.context) return;
+    this.insteadError = null;
+    const response = await continueWithDocument(this.credentials);
+    if (!this.isConnected) return;
+    if (response.ok) {
+      this.apply(afterDocumentInstead(this.context));
+      return;
+    }
+    const text = describeFailure(response.failure);
+    this.insteadError = text.detail ?? text.body;
+    // A refusal may mean the session is over (completed on the phone, expired): the owner checks.
+    if (response.failure.kind === 'http' && response.failure.status < 500) {
+      this.dispatchEvent(new CustomEvent('verify-live-refused', { detail: { failure: response.failure } }));
+    }
   }
 
   private onRetryCamera(): void {

@@ -17,13 +17,14 @@ const UPLOAD_LABELS = {
  * be read leaves the screen as it is with an alert.
  *
  * A selfie cannot be uploaded (issue 19 Deliver 2: it answers a live challenge). For a selfie the
- * screen says so and offers only what can still work: the camera again, and on the desktop the QR
- * panel below (when the page shows one), else another device with a camera. The document path
- * without face match is not offered: only an L1 session whose tenant allows step-up has one, and
- * this page cannot know the tenant's policy (the server steps up when the retries run out).
+ * screen says so and offers only what can still work: the camera again, on the desktop the QR
+ * panel below (when the page shows one), else another device with a camera, and an ID document
+ * instead where the session allows it (`documentInstead`: an L1 face check whose account allows
+ * step-up, face match off; decision 0063).
  *
  * @fires verify-capture - A document photo was picked and encoded. Detail: `{ images: Blob[] }` (one JPEG).
  * @fires verify-retry-camera - "Try the camera again" was pressed. No detail.
+ * @fires verify-document-instead - "Continue with an ID document" was pressed. No detail.
  */
 export class AgeVerifyUpload extends TranslatedElement {
   static override properties = {
@@ -31,6 +32,8 @@ export class AgeVerifyUpload extends TranslatedElement {
     reason: { attribute: false },
     onPhone: { attribute: false },
     handoffOffered: { attribute: false },
+    documentInstead: { attribute: false },
+    insteadError: { attribute: false },
     uploadError: { state: true },
   };
 
@@ -65,6 +68,10 @@ export class AgeVerifyUpload extends TranslatedElement {
   onPhone = false;
   /** The desktop shows the QR panel below (a handoff link exists): the selfie's way forward without a camera here. */
   handoffOffered = false;
+  /** The selfie's face check may give way to an ID document (the session view's documentInstead). */
+  documentInstead = false;
+  /** Why the last "Continue with an ID document" was refused, in the page language; null when it was not. */
+  insteadError: string | null = null;
   private uploadError = false;
 
   focusHeading(): void {
@@ -91,8 +98,19 @@ export class AgeVerifyUpload extends TranslatedElement {
       <p class="muted" data-testid="selfie-alternative" data-alternative=${this.handoffOffered ? 'handoff' : 'other-device'}>
         ${this.handoffOffered ? i18n.t('camera.selfieHandoffAlternative') : i18n.t('camera.selfieOtherDevice')}
       </p>
+      ${this.documentInstead ? html`<p data-testid="document-instead-offer">${i18n.t('camera.documentInsteadBody')}</p>` : nothing}
+      ${this.insteadError ? html`<p class="error" role="alert" data-testid="document-instead-error">${this.insteadError}</p>` : nothing}
       <div class="actions">
-        <button type="button" data-testid="camera-retry" @click=${this.onRetryCamera}>${i18n.t('camera.retryCamera')}</button>
+        ${
+          this.documentInstead
+            ? html`<button type="button" data-testid="document-instead" @click=${() => this.dispatchEvent(new CustomEvent('verify-document-instead'))}>
+                ${i18n.t('camera.documentInstead')}
+              </button>`
+            : nothing
+        }
+        <button type="button" class=${this.documentInstead ? 'secondary' : ''} data-testid="camera-retry" @click=${this.onRetryCamera}>
+          ${i18n.t('camera.retryCamera')}
+        </button>
       </div>`;
   }
 

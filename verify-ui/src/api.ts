@@ -194,6 +194,15 @@ export function requestChallenge(credentials: VerifyCredentials): Promise<ApiRes
   return postJson('/verify/challenges', credentialBody(credentials), isLivenessChallenge);
 }
 
+/**
+ * POST /verify/document-instead: a user without a camera goes on with an ID document instead of
+ * the face check (only where the session view says `documentInstead`). Answers the session view,
+ * whose nextCheck is then `document`.
+ */
+export function continueWithDocument(credentials: VerifyCredentials): Promise<ApiResult<VerifySessionView>> {
+  return postJson('/verify/document-instead', credentialBody(credentials), isVerifySessionView);
+}
+
 /** POST /verify/simulate: sandbox sessions only; the tester picks the outcome. */
 export function simulateOutcome(request: SimulateRequest): Promise<ApiResult<SimulateResult>> {
   return postJson('/verify/simulate', { ...credentialBody(request), outcome: request.outcome }, isSimulateResult);

@@ -70,6 +70,17 @@ export const KNOWN_API_ERRORS: readonly KnownApiError[] = [
   { key: 'DOCUMENT_FRONT_REQUIRED', codes: ['DOCUMENT_FRONT_REQUIRED'], message: /^a documentFront part is required: / },
   { key: 'CHECK_SESSION_EXPIRED', codes: ['CHECK_SESSION_EXPIRED'], message: /^Session has expired$/ },
   { key: 'CHECK_IN_PROGRESS', codes: ['CHECK_IN_PROGRESS'], message: /^A check is already running on this session/ },
+  // POST /verify/document-instead (modules/engine/document-instead.ts).
+  {
+    key: 'DOCUMENT_INSTEAD_NOT_ALLOWED',
+    codes: ['DOCUMENT_INSTEAD_NOT_ALLOWED'],
+    message: /^This session cannot continue with a document instead of the face check: /,
+  },
+  {
+    key: 'DOCUMENT_INSTEAD_FACE_MATCH',
+    codes: ['DOCUMENT_INSTEAD_FACE_MATCH'],
+    message: /^This session has face match on, which needs a selfie from a live camera: /,
+  },
   { key: 'WRONG_CHECK', codes: ['WRONG_CHECK'], message: /^This session expects an? \w+ check$/ },
   { key: 'ENGINE_BUSY', codes: ['ENGINE_BUSY'], message: /^The verification engine is busy; retry shortly$/ },
   { key: 'ENGINE_TIMEOUT', codes: ['ENGINE_TIMEOUT'], message: /^The verification engine did not finish in time; retry shortly$/ },

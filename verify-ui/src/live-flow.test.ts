@@ -3,6 +3,7 @@ import type { DocumentType } from '@ageverify/protocol';
 import {
   afterCameraProblem,
   afterCapture,
+  afterDocumentInstead,
   afterDocumentChosen,
   afterResult,
   afterSelfie,
@@ -268,5 +269,18 @@ describe('a refused challenge (409, CHALLENGE_ERROR_CODES): a new challenge and 
     const context = { ...startLive(L1).context, selfie: frames };
     const failure = { kind: 'http', status: 503, message: 'busy' } as const;
     expect(afterSubmitFailed(context, failure)).toEqual({ kind: 'step', step: { kind: 'send-failed', failure }, context });
+  });
+});
+
+describe('no camera, an ID document instead (decision 0063)', () => {
+  test('the face check becomes the document check, chosen first, its pictures by upload', () => {
+    const blocked = afterCameraProblem(startLive({ ...L1, faceMatchEnabled: false }).context, 'selfie', 'unavailable');
+    if (blocked.kind !== 'step') throw new Error('expected a step');
+    const transition = afterDocumentInstead(blocked.context);
+    expect(transition).toMatchObject({ kind: 'step', step: { kind: 'choose-document' }, context: { check: 'document', selfie: null } });
+    if (transition.kind !== 'step') return;
+    const chosen = afterDocumentChosen(transition.context, 'passport');
+    expect(chosen).toMatchObject({ step: { kind: 'camera-blocked', purpose: 'document' } });
+    if (chosen.kind === 'step') expect(afterCapture(chosen.context, 'document', [frame()])).toMatchObject({ kind: 'submit', context: { check: 'document' } });
   });
 });

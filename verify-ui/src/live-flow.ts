@@ -29,7 +29,9 @@ import type { ChallengeFrames } from './liveness-capture';
  *   camera(selfie): the server's liveness challenge (liveness-capture.ts); no challenge could be had ──> challenge-failed ─Try again─> camera(selfie)
  *   uploading ─409 with a challenge code (replayed, superseded, late)─> challenge-renewed ─> camera(selfie): a new challenge, no attempt counted
  *   camera refused or missing ──> camera-blocked: how to allow it; a document by photo upload; a selfie
- *        never (issue 19 Deliver 2: only the live camera): the desktop's QR panel, or another device
+ *        never (issue 19 Deliver 2: only the live camera): the desktop's QR panel, or another device;
+ *        on an L1 face check whose session allows it (documentInstead), an ID document instead:
+ *        camera-blocked(selfie) ─Continue with an ID document─> choose-document (documents by upload)
  *   upload failed (network, 5xx) ──> send-failed ─Send again─> uploading (same images)
  *
  * Selfie frames answer one challenge, which the server consumes when it claims the check (decision
@@ -144,6 +146,18 @@ function nextAfterPicture(next: LiveContext): LiveTransition {
 /** The camera could not be opened: explain; documents come by upload from now on, a selfie not at all (camera-blocked says what to do). */
 export function afterCameraProblem(context: LiveContext, purpose: CapturePurpose, reason: CameraProblem): LiveTransition {
   return { kind: 'step', step: { kind: 'camera-blocked', purpose, reason }, context: { ...context, cameraUnusable: true } };
+}
+
+/**
+ * The server moved the session from its face check to the document (POST /verify/document-instead,
+ * decision 0063): the user has no camera, so the documents come by photo upload.
+ */
+export function afterDocumentInstead(context: LiveContext): LiveTransition {
+  return {
+    kind: 'step',
+    step: { kind: 'choose-document' },
+    context: { ...context, check: 'document', documentType: null, document: null, documentFront: null, selfie: null, cameraUnusable: true },
+  };
 }
 
 /** The engine's answer (protocol/src/checks.ts CheckResult). */

@@ -21,6 +21,7 @@ const ROUTES = [
   '/api/v1/verify/status',
   '/api/v1/verify/cancel',
   '/api/v1/verify/challenges',
+  '/api/v1/verify/document-instead',
 ] as const;
 
 const MARK = 'hostile-marker';
@@ -54,6 +55,7 @@ const FIELD: Record<(typeof ROUTES)[number], string> = {
   '/api/v1/verify/status': 'sessionId',
   '/api/v1/verify/cancel': 'sessionId',
   '/api/v1/verify/challenges': 'sessionId',
+  '/api/v1/verify/document-instead': 'sessionId',
 };
 
 const hostileBodies = (field: string): Hostile[] => [

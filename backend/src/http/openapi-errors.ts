@@ -240,6 +240,37 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<number, Err
     409: [alreadyCompleted, { name: 'sessionExpired', summary: 'The session has expired.', message: 'Session has expired' }],
     429: [verifyLimit],
   },
+  '/api/v1/verify/document-instead': {
+    400: [
+      { name: 'credentials', summary: 'Neither or both of sessionToken and handoffToken.', message: ['send exactly one of sessionToken or handoffToken'] },
+      invalidJson,
+    ],
+    401: [invalidSessionToken],
+    403: [
+      { name: 'billingBlock', summary: 'Billing blocks this session.', message: 'This session is blocked by billing; no check can start' },
+      {
+        name: 'stepUpNotAllowed',
+        summary: 'The account does not allow step-up, so the face check cannot be left out.',
+        message: 'This session cannot continue with a document instead of the face check: its account does not allow step-up',
+      },
+      {
+        name: 'faceMatchOn',
+        summary: 'Face match is on: it needs a live selfie, so a device with a camera.',
+        message: 'This session has face match on, which needs a selfie from a live camera: continue on a device with a camera',
+      },
+    ],
+    404: [sessionNotFound],
+    409: [
+      alreadyCompleted,
+      { name: 'sessionExpired', summary: 'The session has expired.', message: 'Session has expired' },
+      {
+        name: 'checkInProgress',
+        summary: 'A check is running on this session; its answer comes first.',
+        message: 'A check is already running on this session; wait for its answer before sending another',
+      },
+    ],
+    429: [verifyLimit],
+  },
   '/api/v1/verify/cancel': {
     400: [{ name: 'sessionTokenRequired', summary: 'Only the sessionToken holder may cancel.', message: ['sessionToken is required'] }],
     401: [invalidSessionToken],

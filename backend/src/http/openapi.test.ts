@@ -39,6 +39,7 @@ describe('OpenAPI 3.1', () => {
       '/api/v1/verify/cancel',
       '/api/v1/verify/challenges',
       '/api/v1/verify/checks',
+      '/api/v1/verify/document-instead',
       '/api/v1/verify/session',
       '/api/v1/verify/simulate',
       '/api/v1/verify/status',

@@ -25,6 +25,9 @@ export const errorsDe: ErrorTranslation = {
     DOCUMENT_FRONT_REQUIRED: 'Für diese Verifizierung ist auch ein Bild der Vorderseite des Führerscheins nötig, es wurde aber keines gesendet.',
     CHECK_SESSION_EXPIRED: 'Die Zeit für diese Verifizierung ist abgelaufen.',
     CHECK_IN_PROGRESS: 'Ihre Bilder werden bereits geprüft. Bitte warten Sie auf das Ergebnis.',
+    DOCUMENT_INSTEAD_NOT_ALLOWED: 'Diese Prüfung kann nicht mit einem Ausweisdokument statt der Gesichtsprüfung fortgesetzt werden.',
+    DOCUMENT_INSTEAD_FACE_MATCH:
+      'Bei dieser Prüfung wird auch Ihr Gesicht mit Ihrem Ausweis verglichen, daher ist eine Kamera nötig. Bitte fahren Sie auf einem Gerät mit Kamera fort.',
     WRONG_CHECK: 'Diese Verifizierung erwartet einen anderen Schritt. Laden Sie die Seite neu, um fortzufahren.',
     ENGINE_BUSY: 'Die Prüfung ist gerade stark ausgelastet. Bitte versuchen Sie es gleich noch einmal.',
     ENGINE_TIMEOUT: 'Die Prüfung wurde nicht rechtzeitig fertig. Bitte versuchen Sie es gleich noch einmal.',

@@ -29,6 +29,8 @@ export const errorsEn = {
     DOCUMENT_FRONT_REQUIRED: 'This verification needs a picture of the front of the driving licence as well, but none was sent.',
     CHECK_SESSION_EXPIRED: 'The time for this verification has run out.',
     CHECK_IN_PROGRESS: 'Your pictures are already being checked. Please wait for the answer.',
+    DOCUMENT_INSTEAD_NOT_ALLOWED: 'This verification cannot continue with an ID document instead of the face check.',
+    DOCUMENT_INSTEAD_FACE_MATCH: 'This verification also compares your face with your ID, so it needs a camera. Please continue on a device with a camera.',
     WRONG_CHECK: 'This verification expects a different step. Reload the page to continue.',
     ENGINE_BUSY: 'The check is very busy right now. Please try again in a moment.',
     ENGINE_TIMEOUT: 'The check did not finish in time. Please try again in a moment.',

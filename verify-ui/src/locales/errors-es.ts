@@ -25,6 +25,9 @@ export const errorsEs: ErrorTranslation = {
     DOCUMENT_FRONT_REQUIRED: 'Esta verificación también necesita una foto del anverso del permiso de conducir, pero no se ha enviado.',
     CHECK_SESSION_EXPIRED: 'El tiempo para esta verificación se ha agotado.',
     CHECK_IN_PROGRESS: 'Tus fotos ya se están comprobando. Espera la respuesta.',
+    DOCUMENT_INSTEAD_NOT_ALLOWED: 'Esta verificación no puede continuar con un documento de identidad en lugar de la comprobación facial.',
+    DOCUMENT_INSTEAD_FACE_MATCH:
+      'Esta verificación también compara tu cara con tu documento, así que necesita una cámara. Continúa en un dispositivo con cámara.',
     WRONG_CHECK: 'Esta verificación espera otro paso. Vuelve a cargar la página para continuar.',
     ENGINE_BUSY: 'La comprobación está muy ocupada ahora mismo. Vuelve a intentarlo en un momento.',
     ENGINE_TIMEOUT: 'La comprobación no ha terminado a tiempo. Vuelve a intentarlo en un momento.',

@@ -25,6 +25,9 @@ export const errorsFr: ErrorTranslation = {
     DOCUMENT_FRONT_REQUIRED: 'Cette vérification nécessite aussi une photo du recto du permis de conduire, mais elle n’a pas été envoyée.',
     CHECK_SESSION_EXPIRED: 'Le temps imparti pour cette vérification est écoulé.',
     CHECK_IN_PROGRESS: 'Vos photos sont déjà en cours de vérification. Veuillez attendre la réponse.',
+    DOCUMENT_INSTEAD_NOT_ALLOWED: 'Cette vérification ne peut pas continuer avec une pièce d’identité à la place du contrôle du visage.',
+    DOCUMENT_INSTEAD_FACE_MATCH:
+      'Cette vérification compare aussi votre visage à votre pièce d’identité : elle nécessite une caméra. Veuillez continuer sur un appareil équipé d’une caméra.',
     WRONG_CHECK: 'Cette vérification attend une autre étape. Rechargez la page pour continuer.',
     ENGINE_BUSY: 'La vérification est très sollicitée en ce moment. Veuillez réessayer dans un instant.',
     ENGINE_TIMEOUT: 'La vérification ne s’est pas terminée à temps. Veuillez réessayer dans un instant.',

@@ -25,6 +25,9 @@ export const errorsIt: ErrorTranslation = {
     DOCUMENT_FRONT_REQUIRED: 'Questa verifica richiede anche una foto del fronte della patente, ma non è stata inviata.',
     CHECK_SESSION_EXPIRED: 'Il tempo per questa verifica è scaduto.',
     CHECK_IN_PROGRESS: 'Le tue foto sono già in fase di controllo. Attendi la risposta.',
+    DOCUMENT_INSTEAD_NOT_ALLOWED: 'Questa verifica non può proseguire con un documento d’identità al posto del controllo del volto.',
+    DOCUMENT_INSTEAD_FACE_MATCH:
+      'Questa verifica confronta anche il tuo volto con il documento, quindi serve una fotocamera. Prosegui su un dispositivo con fotocamera.',
     WRONG_CHECK: 'Questa verifica si aspetta un altro passaggio. Ricarica la pagina per continuare.',
     ENGINE_BUSY: 'Il controllo è molto occupato in questo momento. Riprova tra un attimo.',
     ENGINE_TIMEOUT: 'Il controllo non si è concluso in tempo. Riprova tra un attimo.',

@@ -25,6 +25,9 @@ export const errorsPt: ErrorTranslation = {
     DOCUMENT_FRONT_REQUIRED: 'Esta verificação também precisa de uma foto da frente da carta de condução, mas não foi enviada.',
     CHECK_SESSION_EXPIRED: 'O tempo para esta verificação esgotou-se.',
     CHECK_IN_PROGRESS: 'As suas fotos já estão a ser verificadas. Aguarde a resposta.',
+    DOCUMENT_INSTEAD_NOT_ALLOWED: 'Esta verificação não pode continuar com um documento de identificação em vez da verificação do rosto.',
+    DOCUMENT_INSTEAD_FACE_MATCH:
+      'Esta verificação também compara o seu rosto com o seu documento, por isso precisa de uma câmara. Continue num dispositivo com câmara.',
     WRONG_CHECK: 'Esta verificação espera outro passo. Recarregue a página para continuar.',
     ENGINE_BUSY: 'A verificação está muito ocupada neste momento. Tente novamente daqui a pouco.',
     ENGINE_TIMEOUT: 'A verificação não terminou a tempo. Tente novamente daqui a pouco.',

@@ -57,6 +57,10 @@ export const liveDe: LiveTranslation = {
     selfieCameraOnly: 'Das Selfie muss live mit einer Kamera aufgenommen werden; ein gespeichertes Foto kann nicht verwendet werden.',
     selfieHandoffAlternative: 'Sie können stattdessen auf Ihrem Smartphone fortfahren (unten).',
     selfieOtherDevice: 'Erlauben Sie die Kamera oder öffnen Sie diese Prüfung auf einem Gerät mit funktionierender Kamera.',
+    documentInsteadBody:
+      'Keine Kamera? Sie können stattdessen mit einem Ausweisdokument fortfahren: einem Foto Ihres Reisepasses, Personalausweises oder Führerscheins.',
+    documentInstead: 'Mit einem Ausweisdokument fortfahren',
+    documentInsteadFailed: 'Das hat nicht geklappt. Bitte versuchen Sie es erneut.',
   },
   document: {
     chooseHeading: 'Welches Dokument verwenden Sie?',

@@ -60,6 +60,9 @@ export const liveEn = {
     selfieCameraOnly: 'The selfie has to be taken live with a camera; a saved photo cannot be used.',
     selfieHandoffAlternative: 'You can continue on your phone instead (below).',
     selfieOtherDevice: 'Allow the camera, or open this verification on a device with a working camera.',
+    documentInsteadBody: 'No camera? You can continue with an ID document instead: a photo of your passport, ID card or driving licence.',
+    documentInstead: 'Continue with an ID document',
+    documentInsteadFailed: 'That did not work. Please try again.',
   },
   document: {
     chooseHeading: 'Which document will you use?',

@@ -56,6 +56,10 @@ export const liveEs: LiveTranslation = {
     selfieCameraOnly: 'El selfi debe hacerse en directo con una cámara; no se puede usar una foto guardada.',
     selfieHandoffAlternative: 'Puedes continuar en tu móvil (abajo).',
     selfieOtherDevice: 'Permite la cámara o abre esta verificación en un dispositivo con una cámara que funcione.',
+    documentInsteadBody:
+      '¿No tienes cámara? Puedes continuar con un documento de identidad: una foto de tu pasaporte, documento de identidad o permiso de conducir.',
+    documentInstead: 'Continuar con un documento de identidad',
+    documentInsteadFailed: 'No ha funcionado. Inténtalo de nuevo.',
   },
   document: {
     chooseHeading: '¿Qué documento vas a usar?',

@@ -57,6 +57,10 @@ export const liveFr: LiveTranslation = {
     selfieCameraOnly: 'Le selfie doit être pris en direct avec une caméra ; une photo enregistrée ne peut pas être utilisée.',
     selfieHandoffAlternative: 'Vous pouvez continuer sur votre téléphone (ci-dessous).',
     selfieOtherDevice: 'Autorisez la caméra, ou ouvrez cette vérification sur un appareil dont la caméra fonctionne.',
+    documentInsteadBody:
+      'Pas de caméra ? Vous pouvez continuer avec une pièce d’identité : une photo de votre passeport, carte d’identité ou permis de conduire.',
+    documentInstead: 'Continuer avec une pièce d’identité',
+    documentInsteadFailed: 'Cela n’a pas fonctionné. Veuillez réessayer.',
   },
   document: {
     chooseHeading: 'Quel document allez-vous utiliser ?',

@@ -57,6 +57,9 @@ export const liveIt: LiveTranslation = {
     selfieCameraOnly: 'Il selfie deve essere scattato dal vivo con una fotocamera; non si può usare una foto salvata.',
     selfieHandoffAlternative: 'Puoi continuare sul telefono (sotto).',
     selfieOtherDevice: 'Consenti l’uso della fotocamera, oppure apri questa verifica su un dispositivo con una fotocamera funzionante.',
+    documentInsteadBody: 'Nessuna fotocamera? Puoi proseguire con un documento d’identità: una foto del passaporto, della carta d’identità o della patente.',
+    documentInstead: 'Prosegui con un documento d’identità',
+    documentInsteadFailed: 'Non ha funzionato. Riprova.',
   },
   document: {
     chooseHeading: 'Quale documento userai?',

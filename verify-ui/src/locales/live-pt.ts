@@ -57,6 +57,10 @@ export const livePt: LiveTranslation = {
     selfieCameraOnly: 'A selfie tem de ser tirada ao vivo com uma câmara; não é possível usar uma foto guardada.',
     selfieHandoffAlternative: 'Pode continuar no seu telemóvel (abaixo).',
     selfieOtherDevice: 'Permita o acesso à câmara ou abra esta verificação num dispositivo com uma câmara que funcione.',
+    documentInsteadBody:
+      'Não tem câmara? Pode continuar com um documento de identificação: uma foto do seu passaporte, cartão de cidadão ou carta de condução.',
+    documentInstead: 'Continuar com um documento de identificação',
+    documentInsteadFailed: 'Não foi possível. Tente novamente.',
   },
   document: {
     chooseHeading: 'Que documento vai usar?',

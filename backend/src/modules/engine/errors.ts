@@ -37,4 +37,14 @@ export const ENGINE_ERRORS = defineErrors({
     exposeCode: true,
   },
   CHALLENGE_EXPIRED: { status: 409, message: 'This liveness challenge has expired; ask for a new one', exposeCode: true },
+  // A user without a camera continues an L1 session with a document (document-instead.ts,
+  // decision 0063): only where the check it leaves out could have been left out anyway.
+  DOCUMENT_INSTEAD_NOT_ALLOWED: {
+    status: 403,
+    message: 'This session cannot continue with a document instead of the face check: its account does not allow step-up',
+  },
+  DOCUMENT_INSTEAD_FACE_MATCH: {
+    status: 403,
+    message: 'This session has face match on, which needs a selfie from a live camera: continue on a device with a camera',
+  },
 });

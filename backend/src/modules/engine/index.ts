@@ -10,12 +10,14 @@ import { readCheckSubmission, type CheckSubmission } from './check-submission';
 import { runCheck, type CheckDeps } from './check-service';
 import { challengeResult, checkRequestBody, checkResult } from './http-model';
 import { errorBodySchema } from '../sessions/model';
-import { loadSessionBody } from '../verify/model';
+import { loadSessionBody, sessionViewResult } from '../verify/model';
 import type { Credentials } from '../verify/service';
 import { requestChallenge } from './check-service';
+import { continueWithDocument } from './document-instead';
 
 export const CHECKS_PATH = '/api/v1/verify/checks';
 export const CHALLENGES_PATH = '/api/v1/verify/challenges';
+export const DOCUMENT_INSTEAD_PATH = '/api/v1/verify/document-instead';
 
 export function checkRoutes(deps: CheckDeps) {
   return new Elysia({ name: 'verify-checks' })
@@ -47,9 +49,38 @@ export function checkRoutes(deps: CheckDeps) {
         },
       },
     )
+    .post(
+      DOCUMENT_INSTEAD_PATH,
+      async ({ body, set }) => {
+        const caller = await admitCaller(deps, body as Credentials, 'either', set.headers as Record<string, string | number>);
+        return continueWithDocument(deps, caller);
+      },
+      {
+        parse: 'json',
+        body: loadSessionBody,
+        response: {
+          200: sessionViewResult,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          429: errorBodySchema,
+        },
+        detail: {
+          summary: 'Continue with an ID document instead of the face check (no camera)',
+          description:
+            'For a user who has no camera: an L1 session still at its face check moves on to the document check, as a step-up would. ' +
+            'Only when the session view says documentInstead (the account allows step-up and face match is off); refused while a check is running. ' +
+            'Answers the session view, whose nextCheck is then document. Authenticated by the sessionToken (desktop) or the handoffToken (phone).',
+          tags: ['Verify UI'],
+          security: [],
+        },
+      },
+    )
     .onRequest(({ request, set }) => {
       const path = new URL(request.url).pathname;
-      if (path !== CHECKS_PATH && path !== CHALLENGES_PATH) return;
+      if (path !== CHECKS_PATH && path !== CHALLENGES_PATH && path !== DOCUMENT_INSTEAD_PATH) return;
       set.headers['cache-control'] = 'no-store';
       Object.assign(set.headers, DEFAULT_VERIFY_UI_HEADERS);
     })

@@ -63,6 +63,10 @@ export const sessionViewResult = t.Object(
     }),
     handoff: t.Boolean({ description: 'True when the caller authenticated with the handoffToken (the phone).' }),
     nextCheck: t.Union([literalUnion(CHECK_KINDS), t.Null()], { description: 'The live check expected next; null once the session is over.' }),
+    documentInstead: t.Boolean({
+      description:
+        'Whether a user without a camera may continue with an ID document instead of the face check (POST /api/v1/verify/document-instead): an L1 session at its face check whose account allows step-up, with face match off.',
+    }),
   },
   {
     examples: [
@@ -81,6 +85,7 @@ export const sessionViewResult = t.Object(
         handoffUrl: 'https://verify.example.com/verify?sessionId=ses_4eC39HqLyjWDarjtT1zdp7&handoffToken=ht_…',
         handoff: false,
         nextCheck: 'age_estimation',
+        documentInstead: true,
       },
     ],
   },

@@ -74,7 +74,10 @@ function terminalRedirect(session: SessionRow): string | null {
 export async function loadSessionView(deps: VerifyDeps, { session, via }: VerifyCaller): Promise<VerifySessionView> {
   // A document is checked against the tenant's legal minimum age, not challengeAge
   // (modules/engine/check-service.ts): the UI needs it to say what a document check proves (issue 23).
-  const [tenant] = await deps.db.select({ legalMinimumAge: tenants.legalMinimumAge }).from(tenants).where(eq(tenants.id, session.tenantId));
+  const [tenant] = await deps.db
+    .select({ legalMinimumAge: tenants.legalMinimumAge, stepUpAllowed: tenants.policyStepUpAllowed })
+    .from(tenants)
+    .where(eq(tenants.id, session.tenantId));
   return {
     sessionId: session.id,
     state: session.state,
@@ -91,7 +94,24 @@ export async function loadSessionView(deps: VerifyDeps, { session, via }: Verify
     handoff: via === 'handoff',
     // After an L1 step-up the session continues with a document (modules/engine/check-service.ts).
     nextCheck: session.state !== 'PENDING' ? null : session.verificationMode === 'L2' || session.checkStage === 'document' ? 'document' : 'age_estimation',
+    documentInstead: session.state === 'PENDING' && !session.billingBlock && documentInsteadRefusal(session, tenant?.stepUpAllowed ?? true) === null,
   };
+}
+
+/**
+ * Why an L1 session may not leave its face check for a document on the user's request (decision
+ * 0063), or null when it may: the document is the check the session would reach at its retry cap
+ * (a step-up), so only an account that allows step-up, and only without face match, which needs
+ * the live selfie a user without a camera cannot give. `at_document`: it already expects one.
+ */
+export function documentInsteadRefusal(
+  session: Pick<SessionRow, 'verificationMode' | 'checkStage' | 'faceMatchEnabled'>,
+  stepUpAllowed: boolean,
+): 'at_document' | 'face_match' | 'no_step_up' | null {
+  if (session.verificationMode === 'L2' || session.checkStage === 'document') return 'at_document';
+  if (session.faceMatchEnabled) return 'face_match';
+  if (!stepUpAllowed) return 'no_step_up';
+  return null;
 }
 
 /**
