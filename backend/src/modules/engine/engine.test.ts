@@ -214,6 +214,13 @@ describe('verification engine with the real models', () => {
     });
   }, 60_000);
 
+  // The faces are analysed while the MRZ is read (engine-worker.ts): they count only for a valid reading.
+  test('L2 with face match: a page without an MRZ asks for the document again, whatever the selfie', async () => {
+    const session = await create({ verificationMode: 'L2', faceMatchEnabled: true });
+    const result = await submit(session, 'document', { document: fixture('astronaut.jpg'), selfie: astronautTurning }, 'passport');
+    expect(result).toMatchObject({ decision: 'retry', part: 'document' });
+  }, 60_000);
+
   test("L2: the passport's own portrait, cropped and uploaded as the selfie, is refused (issue 21)", async () => {
     const passport = fixture('passport.jpg');
     const { width = 0, height = 0 } = await sharp(passport).metadata();
