@@ -6,7 +6,7 @@ import type { Worker } from 'tesseract.js';
 import { decideDocument, MRZ_READINGS_TO_CONFIRM } from './document-decision';
 import { decodeImage } from './image-decoding';
 import type { DocumentFindings } from './model';
-import { createMrzOcr, readMrz, readText } from './mrz-reading';
+import { createMrzOcr, readMrz, readText, SMALL_PAGE_WIDTH } from './mrz-reading';
 import { checkDigit } from './mrz-recovery';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name));
@@ -51,6 +51,12 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
       decision: 'failed',
       reason: 'document_expired',
     });
+  }, 60_000);
+  test('a small scan (MRZ glyphs about 9 px high) is read once more enlarged: every check digit valid, not a forgery verdict (issue 20)', async () => {
+    const image = await decodeImage(fixture('small-scan-td3.jpg'), { maxSide: 1600 });
+    expect(image.width).toBeLessThan(SMALL_PAGE_WIDTH);
+    const reading = await readMrz(ocr, image);
+    expect(reading).toMatchObject({ found: true, format: 'TD3', valid: true, birthDate: '680726' });
   }, 60_000);
   test('one altered check digit: independent readings agree on it, so the document is refused, not read again', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('passport-altered-check-digit.jpg'), { maxSide: 1600 }));

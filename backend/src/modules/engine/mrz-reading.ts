@@ -51,15 +51,20 @@ export async function createMrzOcr(): Promise<Worker> {
   return worker;
 }
 
-/** A grey PNG of the lower part of the page, where Doc 9303 puts the MRZ, or of the whole page. */
-async function bandPng(image: DecodedImage, fromFraction: number): Promise<Buffer> {
+/**
+ * A grey PNG of the lower part of the page, where Doc 9303 puts the MRZ, or of the whole page;
+ * enlarged `scale` times (Lanczos) for a small picture whose glyphs are too few pixels high.
+ */
+async function bandPng(image: DecodedImage, fromFraction: number, scale = 1): Promise<Buffer> {
   const top = Math.floor(image.height * fromFraction);
-  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
-    .extract({ left: 0, top, width: image.width, height: image.height - top })
-    .greyscale()
-    .normalise()
-    .png()
-    .toBuffer();
+  const band = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).extract({
+    left: 0,
+    top,
+    width: image.width,
+    height: image.height - top,
+  });
+  const sized = scale > 1 ? band.resize({ width: Math.round(image.width * scale), kernel: 'lanczos3' }) : band;
+  return sized.greyscale().normalise().png().toBuffer();
 }
 
 function interpret(format: MrzFormat, repaired: MrzLines, agreeing: number): MrzReading & { found: true } {
@@ -77,11 +82,19 @@ type Pass = (typeof PASSES)[number];
 type Reading = { format: MrzFormat; lines: MrzLines };
 
 /** One OCR pass: a reading whose check digits all pass, the failing lines it read, or nothing found. */
-async function readPass(ocr: Worker, image: DecodedImage, [fraction, psm]: Pass): Promise<(MrzReading & { found: true }) | Reading | null> {
+async function readPass(ocr: Worker, image: DecodedImage, [fraction, psm]: Pass, scale = 1): Promise<(MrzReading & { found: true }) | Reading | null> {
   await ocr.setParameters({ tessedit_pageseg_mode: psm });
-  const { data } = await ocr.recognize(await bandPng(image, fraction));
+  const { data } = await ocr.recognize(await bandPng(image, fraction, scale));
   return readText(data.text);
 }
+
+/**
+ * A page narrower than this is read once more enlarged when no pass read it: its MRZ glyphs are
+ * then about 8–12 px high (issue 20's small scans), below what the model reads reliably.
+ */
+export const SMALL_PAGE_WIDTH = 1100;
+/** The width the enlarged reading brings a small page to (at most 3 times). */
+const ENLARGED_WIDTH = 1800;
 
 /**
  * What one OCR text says: the repaired lines and, when every check digit passes, the reading. A
@@ -113,6 +126,11 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
   const readings: Reading[] = [];
   for (const pass of PASSES) {
     const result = await readPass(ocr, image, pass);
+    if (result && 'found' in result) return result;
+    if (result) readings.push(result);
+  }
+  if (readings.length > 0 && image.width < SMALL_PAGE_WIDTH) {
+    const result = await readPass(ocr, image, PASSES[1], Math.min(3, ENLARGED_WIDTH / image.width));
     if (result && 'found' in result) return result;
     if (result) readings.push(result);
   }
