@@ -11,7 +11,7 @@ import { runCheck, type CheckDeps } from './check-service';
 import { challengeResult, checkRequestBody, checkResult } from './http-model';
 import { errorBodySchema } from '../sessions/model';
 import { loadSessionBody, sessionViewResult } from '../verify/model';
-import type { Credentials } from '../verify/service';
+import type { Credentials, VerifyCaller } from '../verify/service';
 import { requestChallenge } from './check-service';
 import { continueWithDocument } from './document-instead';
 
@@ -19,26 +19,31 @@ export const CHECKS_PATH = '/api/v1/verify/checks';
 export const CHALLENGES_PATH = '/api/v1/verify/challenges';
 export const DOCUMENT_INSTEAD_PATH = '/api/v1/verify/document-instead';
 
+/** What the JSON routes below refuse, in the spec's error body: credentials, billing, the session's state, the rate limit. */
+const CREDENTIAL_ROUTE_ERRORS = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  429: errorBodySchema,
+};
+
+/** A JSON route of the verify UI's credentials (sessionToken or handoffToken): authenticated and counted first (caller-gate.ts). */
+function asCaller<T>(deps: CheckDeps, run: (caller: VerifyCaller) => Promise<T>) {
+  return async ({ body, set }: { body: unknown; set: { headers: unknown } }) =>
+    run(await admitCaller(deps, body as Credentials, 'either', set.headers as Record<string, string | number>));
+}
+
 export function checkRoutes(deps: CheckDeps) {
   return new Elysia({ name: 'verify-checks' })
     .post(
       CHALLENGES_PATH,
-      async ({ body, set }) => {
-        const caller = await admitCaller(deps, body as Credentials, 'either', set.headers as Record<string, string | number>);
-        return requestChallenge(deps, caller);
-      },
+      asCaller(deps, (caller) => requestChallenge(deps, caller)),
       {
         parse: 'json',
         body: loadSessionBody,
-        response: {
-          200: challengeResult,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          403: errorBodySchema,
-          404: errorBodySchema,
-          409: errorBodySchema,
-          429: errorBodySchema,
-        },
+        response: { 200: challengeResult, ...CREDENTIAL_ROUTE_ERRORS },
         detail: {
           summary: 'Get a liveness challenge for the selfie capture',
           description:
@@ -51,22 +56,11 @@ export function checkRoutes(deps: CheckDeps) {
     )
     .post(
       DOCUMENT_INSTEAD_PATH,
-      async ({ body, set }) => {
-        const caller = await admitCaller(deps, body as Credentials, 'either', set.headers as Record<string, string | number>);
-        return continueWithDocument(deps, caller);
-      },
+      asCaller(deps, (caller) => continueWithDocument(deps, caller)),
       {
         parse: 'json',
         body: loadSessionBody,
-        response: {
-          200: sessionViewResult,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          403: errorBodySchema,
-          404: errorBodySchema,
-          409: errorBodySchema,
-          429: errorBodySchema,
-        },
+        response: { 200: sessionViewResult, ...CREDENTIAL_ROUTE_ERRORS },
         detail: {
           summary: 'Continue with an ID document instead of the face check (no camera)',
           description:
