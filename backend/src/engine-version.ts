@@ -11,7 +11,8 @@
  *   four views of each, leaves out each frame's highest view, and passes only when the lowest
  *   estimate clears the bar and the rest agree; a face too few pixels wide is retaken (issue 19;
  *   docs/verification.md "Liveness challenge", "L1 on the London set: multi-frame rule").
- * 2026.11.5: a page under 1100 px wide that no pass read is read once more with its band enlarged
- *   (issue 20's small scans; docs/verification.md "Engine 2026.11.5: small pages enlarged").
+ * 2026.11.5: when the fixed bands read no valid MRZ, the zone is located by image processing,
+ *   levelled and read (mrz-band.ts), and a page under 1100 px wide is read once more enlarged
+ *   (issue 20; docs/verification.md "Engine 2026.11.5: the zone located, small pages enlarged").
  */
 export const ENGINE_VERSION = '2026.11.5';

@@ -58,6 +58,10 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     const reading = await readMrz(ocr, image);
     expect(reading).toMatchObject({ found: true, format: 'TD3', valid: true, birthDate: '680726' });
   }, 60_000);
+  test('a page photographed at an angle: the zone is found by image processing, levelled and read, not refused (issue 20)', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('perspective-td3.jpg'), { maxSide: 1600 }));
+    expect(reading).toMatchObject({ found: true, format: 'TD3', valid: true, birthDate: '041211' });
+  }, 60_000);
   test('one altered check digit: independent readings agree on it, so the document is refused, not read again', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('passport-altered-check-digit.jpg'), { maxSide: 1600 }));
     expect(reading).toMatchObject({ found: true, valid: false });

@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import type { DecodedImage } from './image-decoding';
 import { FALLBACK_TURNS, turnImage } from './document-orientation';
+import { locateMrzBands } from './mrz-band';
 import { agreeingReadings, combineReadings, type MrzLines } from './mrz-consensus';
 import { alternativeLayout, findMrzLines, recoverMrz, type MrzFormat } from './mrz-recovery';
 import { validateMrz } from './mrz-validation';
@@ -83,8 +84,12 @@ type Reading = { format: MrzFormat; lines: MrzLines };
 
 /** One OCR pass: a reading whose check digits all pass, the failing lines it read, or nothing found. */
 async function readPass(ocr: Worker, image: DecodedImage, [fraction, psm]: Pass, scale = 1): Promise<(MrzReading & { found: true }) | Reading | null> {
+  return readPng(ocr, await bandPng(image, fraction, scale), psm);
+}
+
+async function readPng(ocr: Worker, png: Buffer, psm: PSM): Promise<(MrzReading & { found: true }) | Reading | null> {
   await ocr.setParameters({ tessedit_pageseg_mode: psm });
-  const { data } = await ocr.recognize(await bandPng(image, fraction, scale));
+  const { data } = await ocr.recognize(png);
   return readText(data.text);
 }
 
@@ -116,11 +121,12 @@ export function readText(text: string): (MrzReading & { found: true }) | Reading
 }
 
 /**
- * Runs the passes in order; the first reading whose check digits all pass wins. When none does, the
- * readings are combined field by field under the check digits (mrz-consensus.ts), and a failing
- * result reports how many readings agree on it. When the upright image shows no MRZ at all, the
- * right-angle turns are tried (document-orientation.ts) with the wide band, and the first turn that
- * shows one is read with every pass.
+ * Runs the passes in order; the first reading whose check digits all pass wins. When none does, a
+ * small page is read once more enlarged, and the zone is looked for by image processing, levelled
+ * and read (mrz-band.ts); then the readings are combined field by field under the check digits
+ * (mrz-consensus.ts), and a failing result reports how many readings agree on it. When the upright
+ * image shows no MRZ at all, the right-angle turns are tried (document-orientation.ts) with the
+ * wide band, and the first turn that shows one is read with every pass.
  */
 export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzReading> {
   const readings: Reading[] = [];
@@ -131,6 +137,12 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
   }
   if (readings.length > 0 && image.width < SMALL_PAGE_WIDTH) {
     const result = await readPass(ocr, image, PASSES[1], Math.min(3, ENLARGED_WIDTH / image.width));
+    if (result && 'found' in result) return result;
+    if (result) readings.push(result);
+  }
+  // No fixed band read a valid zone: look for the zone itself, levelled and enlarged (mrz-band.ts).
+  for (const band of await locateMrzBands(image)) {
+    const result = await readPng(ocr, band.png, PSM.SINGLE_BLOCK);
     if (result && 'found' in result) return result;
     if (result) readings.push(result);
   }

@@ -1,0 +1,55 @@
+import { describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { decodeImage } from './image-decoding';
+import { locateMrzBands, maxFilter, minFilter, otsu } from './mrz-band';
+
+const fixture = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name));
+
+describe('locateMrzBands', () => {
+  test("finds the passport's zone: a wide block in the lowest part of the page, about level", async () => {
+    const image = await decodeImage(fixture('passport.jpg'), { maxSide: 1600 });
+    const [band] = await locateMrzBands(image);
+    expect(band).toBeDefined();
+    expect(band!.box.top).toBeGreaterThan(image.height * 0.7);
+    expect(band!.box.width).toBeGreaterThan(image.width * 0.7);
+    expect(Math.abs(band!.angleDegrees)).toBeLessThan(2);
+  });
+
+  test('follows the zone on a page that fills a third of a busy frame, turned 6°: found where it is, levelled by about 6°', async () => {
+    const page = await sharp(fixture('passport.jpg')).resize({ width: 700 }).rotate(6, { background: '#6b8e23' }).toBuffer();
+    const { width } = await sharp(page).metadata();
+    // The page pasted at the right of a larger frame, the rest a grey-green background.
+    const frame = await sharp({ create: { width: 1500, height: 1000, channels: 3, background: '#6b8e23' } })
+      .composite([{ input: page, left: 1500 - width! - 40, top: 150 }])
+      .jpeg()
+      .toBuffer();
+    const image = await decodeImage(new Uint8Array(frame), { maxSide: 1600 });
+    const bands = await locateMrzBands(image);
+    const zone = bands.find((band) => band.box.left > 1500 - width! - 80);
+    expect(zone).toBeDefined();
+    expect(Math.abs(zone!.angleDegrees)).toBeGreaterThan(4);
+    expect(Math.abs(zone!.angleDegrees)).toBeLessThan(8);
+  });
+
+  test('a plain light picture has no zone', async () => {
+    const blank = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#f0f0f0' } })
+      .jpeg()
+      .toBuffer();
+    expect(await locateMrzBands(await decodeImage(new Uint8Array(blank), { maxSide: 1600 }))).toEqual([]);
+  });
+});
+
+describe('the filters it is made of', () => {
+  test('min and max over a 3 × 1 window', () => {
+    const row = [0, 9, 0, 0, 5];
+    expect([...maxFilter(row, 5, 1, { width: 3, height: 1 })]).toEqual([9, 9, 9, 5, 5]);
+    expect([...minFilter(row, 5, 1, { width: 3, height: 1 })]).toEqual([0, 0, 0, 0, 0]);
+  });
+  test("Otsu's threshold parts two groups of values", () => {
+    const t = otsu([10, 12, 11, 10, 200, 210, 205]);
+    expect(t).toBeGreaterThanOrEqual(12);
+    expect(t).toBeLessThan(200);
+  });
+});

@@ -1,0 +1,241 @@
+/**
+ * Finds where the MRZ is in a document photo by image processing (issue 20 Deliver 1), for the
+ * pages the fixed bands miss: a page that fills only part of the frame, on a busy background, or
+ * slanted. The classic approach: a morphological black-hat brings out dark text on a light page,
+ * its horizontal gradient marks the dense vertical strokes of OCR-B characters, a wide closing joins
+ * the characters of a line and the lines of the zone into one block, and the blocks much wider than
+ * tall are the candidates. Each is cropped from the full image with a margin, turned level by the
+ * block's own orientation (second moments), and enlarged so its glyphs reach a height the OCR
+ * model reads well (mrz-reading.ts reads it).
+ *
+ * sharp's erode and dilate are square and binary; the grey, rectangular ones the black-hat needs
+ * are the separable min / max filters below.
+ */
+import sharp from 'sharp';
+import type { DecodedImage } from './image-decoding';
+
+/** The width the search runs at: MRZ glyphs of a page filling the frame are then about 12–16 px high. */
+const SEARCH_WIDTH = 800;
+/** Black-hat and line-joining kernel (width × height at SEARCH_WIDTH): wider than a glyph gap, taller than a stroke. */
+const LINE_KERNEL = { width: 15, height: 5 } as const;
+/** Keeps only what is at least this wide along a row (a run of characters, not a vertical edge). */
+const ROW_KERNEL = { width: 15, height: 1 } as const;
+/** Joins the two or three lines of a zone into one block. */
+const ZONE_KERNEL = { width: 21, height: 21 } as const;
+/** A zone is at least this many times wider than tall, and this share of the search image wide. */
+const MIN_ASPECT = 4;
+const MIN_WIDTH_SHARE = 0.25;
+/** At most this many candidates are read, widest first. */
+const MAX_CANDIDATES = 2;
+/** The crop is enlarged (or reduced) to this width: about 25 px a character for 44 characters. */
+const READ_WIDTH = 1200;
+
+export interface MrzBand {
+  /** The zone, level and scaled for reading, as grey PNG bytes. */
+  png: Buffer;
+  /** Where it was found, in the full image's pixels, and how far it was turned to level it. */
+  box: { left: number; top: number; width: number; height: number };
+  angleDegrees: number;
+}
+
+/** Candidate MRZ zones of `image`, likeliest first; empty when nothing looks like one. */
+export async function locateMrzBands(image: DecodedImage): Promise<MrzBand[]> {
+  const scale = Math.min(1, SEARCH_WIDTH / image.width);
+  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .resize({ width: Math.round(image.width * scale) })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const width = info.width;
+  const height = info.height;
+  const grey = new Uint8Array(data.buffer, data.byteOffset, width * height);
+
+  const closed = minFilter(maxFilter(grey, width, height, LINE_KERNEL), width, height, LINE_KERNEL);
+  const blackHat = new Float32Array(width * height);
+  for (let i = 0; i < blackHat.length; i++) blackHat[i] = closed[i]! - grey[i]!;
+  const gradient = normalised(horizontalGradient(blackHat, width, height));
+  const joined = minFilter(maxFilter(gradient, width, height, LINE_KERNEL), width, height, LINE_KERNEL);
+  const threshold = otsu(joined);
+  const binary = new Uint8Array(width * height);
+  for (let i = 0; i < binary.length; i++) binary[i] = joined[i]! > threshold ? 255 : 0;
+  // An opening along the rows drops what is narrower than a run of characters, such as a page's
+  // vertical edge, which would otherwise join the zone to everything beside it.
+  const rows = maxFilter(minFilter(binary, width, height, ROW_KERNEL), width, height, ROW_KERNEL);
+  const zones = minFilter(maxFilter(rows, width, height, ZONE_KERNEL), width, height, ZONE_KERNEL);
+  // A little erosion parts blocks that only touch, such as the zone and the text above it.
+  const parted = minFilter(zones, width, height, { width: 5, height: 5 });
+
+  const candidates = components(parted, width, height)
+    .filter((c) => c.box.width >= MIN_WIDTH_SHARE * width && c.box.width >= MIN_ASPECT * c.box.height)
+    .sort((a, b) => b.box.width - a.box.width)
+    .slice(0, MAX_CANDIDATES);
+
+  const bands: MrzBand[] = [];
+  for (const candidate of candidates) bands.push(await cropBand(image, candidate, scale));
+  return bands;
+}
+
+interface Component {
+  box: { left: number; top: number; width: number; height: number };
+  /** Orientation of the block's pixels (radians, image y downwards): its lines' slant. */
+  angle: number;
+}
+
+async function cropBand(image: DecodedImage, { box, angle }: Component, scale: number): Promise<MrzBand> {
+  // A margin of half the block's height above and below (the closing may have trimmed the glyphs'
+  // tops and tails), and of the slant's rise at the ends.
+  const rise = Math.abs(Math.tan(angle)) * box.width;
+  const marginY = box.height * 0.5 + rise / 2;
+  const marginX = box.height * 0.5;
+  const left = Math.max(0, Math.floor((box.left - marginX) / scale));
+  const top = Math.max(0, Math.floor((box.top - marginY) / scale));
+  const right = Math.min(image.width, Math.ceil((box.left + box.width + marginX) / scale));
+  const bottom = Math.min(image.height, Math.ceil((box.top + box.height + marginY) / scale));
+  const full = { left, top, width: right - left, height: bottom - top };
+  const angleDegrees = (angle * 180) / Math.PI;
+  let crop = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).extract(full);
+  // Levelled only when the slant is visible: a turn resamples the glyphs.
+  if (Math.abs(angleDegrees) >= 0.5) {
+    const rotated = await crop.rotate(-angleDegrees, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+    crop = sharp(rotated.data, { raw: { width: rotated.info.width, height: rotated.info.height, channels: 3 } });
+  }
+  const png = await crop.resize({ width: READ_WIDTH, kernel: 'lanczos3' }).greyscale().normalise().png().toBuffer();
+  return { png, box: full, angleDegrees };
+}
+
+/** Separable running maximum over a `width` × `height` window (a grey dilation). */
+export function maxFilter(source: ArrayLike<number>, w: number, h: number, kernel: { width: number; height: number }): Float32Array {
+  return separable(source, w, h, kernel, Math.max);
+}
+
+/** Separable running minimum over a `width` × `height` window (a grey erosion). */
+export function minFilter(source: ArrayLike<number>, w: number, h: number, kernel: { width: number; height: number }): Float32Array {
+  return separable(source, w, h, kernel, Math.min);
+}
+
+function separable(
+  source: ArrayLike<number>,
+  w: number,
+  h: number,
+  { width, height }: { width: number; height: number },
+  pick: (a: number, b: number) => number,
+): Float32Array {
+  const rx = Math.floor(width / 2);
+  const ry = Math.floor(height / 2);
+  const rows = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let value = source[y * w + x]!;
+      for (let dx = Math.max(0, x - rx); dx <= Math.min(w - 1, x + rx); dx++) value = pick(value, source[y * w + dx]!);
+      rows[y * w + x] = value;
+    }
+  }
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let value = rows[y * w + x]!;
+      for (let dy = Math.max(0, y - ry); dy <= Math.min(h - 1, y + ry); dy++) value = pick(value, rows[dy * w + x]!);
+      out[y * w + x] = value;
+    }
+  }
+  return out;
+}
+
+/** |Sobel x|: strong on the vertical strokes of a line of characters, weak on a smooth edge across it. */
+function horizontalGradient(source: Float32Array, w: number, h: number): Float32Array {
+  const out = new Float32Array(w * h);
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const at = (dx: number, dy: number) => source[(y + dy) * w + x + dx]!;
+      out[y * w + x] = Math.abs(at(1, -1) + 2 * at(1, 0) + at(1, 1) - at(-1, -1) - 2 * at(-1, 0) - at(-1, 1));
+    }
+  }
+  return out;
+}
+
+function normalised(source: Float32Array): Float32Array {
+  let low = Number.POSITIVE_INFINITY;
+  let high = Number.NEGATIVE_INFINITY;
+  for (const value of source) {
+    if (value < low) low = value;
+    if (value > high) high = value;
+  }
+  const span = high - low || 1;
+  return source.map((value) => (255 * (value - low)) / span);
+}
+
+/** Otsu's threshold of values in 0–255. */
+export function otsu(values: ArrayLike<number>): number {
+  const histogram = new Array<number>(256).fill(0);
+  for (let i = 0; i < values.length; i++) histogram[Math.min(255, Math.max(0, Math.round(values[i]!)))]! += 1;
+  const total = values.length;
+  let sum = 0;
+  for (let t = 0; t < 256; t++) sum += t * histogram[t]!;
+  let below = 0;
+  let sumBelow = 0;
+  let best = 0;
+  let bestVariance = -1;
+  for (let t = 0; t < 256; t++) {
+    below += histogram[t]!;
+    if (below === 0) continue;
+    const above = total - below;
+    if (above === 0) break;
+    sumBelow += t * histogram[t]!;
+    const meanBelow = sumBelow / below;
+    const meanAbove = (sum - sumBelow) / above;
+    const variance = below * above * (meanBelow - meanAbove) ** 2;
+    if (variance > bestVariance) {
+      bestVariance = variance;
+      best = t;
+    }
+  }
+  return best;
+}
+
+/** 4-connected blocks of non-zero pixels, with their boxes and orientation. */
+function components(binary: Float32Array, w: number, h: number): Component[] {
+  const label = new Int32Array(w * h).fill(-1);
+  const found: Component[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < binary.length; start++) {
+    if (binary[start] === 0 || label[start] !== -1) continue;
+    label[start] = found.length;
+    stack.push(start);
+    let n = 0;
+    let sx = 0;
+    let sy = 0;
+    let sxx = 0;
+    let syy = 0;
+    let sxy = 0;
+    let minX = w;
+    let minY = h;
+    let maxX = 0;
+    let maxY = 0;
+    while (stack.length > 0) {
+      const at = stack.pop()!;
+      const x = at % w;
+      const y = (at - x) / w;
+      n++;
+      sx += x;
+      sy += y;
+      sxx += x * x;
+      syy += y * y;
+      sxy += x * y;
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y);
+      maxY = Math.max(maxY, y);
+      for (const next of [x > 0 ? at - 1 : -1, x < w - 1 ? at + 1 : -1, y > 0 ? at - w : -1, y < h - 1 ? at + w : -1]) {
+        if (next >= 0 && binary[next] !== 0 && label[next] === -1) {
+          label[next] = found.length;
+          stack.push(next);
+        }
+      }
+    }
+    const mx = sx / n;
+    const my = sy / n;
+    const angle = 0.5 * Math.atan2(2 * (sxy / n - mx * my), sxx / n - mx * mx - (syy / n - my * my));
+    found.push({ box: { left: minX, top: minY, width: maxX - minX + 1, height: maxY - minY + 1 }, angle });
+  }
+  return found;
+}
