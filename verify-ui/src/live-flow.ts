@@ -153,11 +153,15 @@ export function afterCameraProblem(context: LiveContext, purpose: CapturePurpose
  * decision 0063): the user has no camera, so the documents come by photo upload.
  */
 export function afterDocumentInstead(context: LiveContext): LiveTransition {
-  return {
-    kind: 'step',
-    step: { kind: 'choose-document' },
-    context: { ...context, check: 'document', documentType: null, document: null, documentFront: null, selfie: null, cameraUnusable: true },
-  };
+  return { kind: 'step', step: { kind: 'choose-document' }, context: { ...atDocumentStage(context), cameraUnusable: true } };
+}
+
+/**
+ * The same session, now a document check, with nothing of the face check kept: its frames answered
+ * a challenge the server consumed, so face match asks for a new selfie after the document (decision 0062).
+ */
+function atDocumentStage(context: LiveContext): LiveContext {
+  return { ...context, check: 'document', documentType: null, document: null, documentFront: null, selfie: null };
 }
 
 /** The engine's answer (protocol/src/checks.ts CheckResult). */
@@ -175,13 +179,7 @@ export function afterResult(context: LiveContext, result: CheckResult): LiveTran
       return { kind: 'step', step: { kind: 'retry', purpose, hint: result.hint, attemptsLeft: result.attemptsLeft }, context: next };
     }
     case 'step_up':
-      // Same session, now a document check. The L1 frames answered a challenge the server consumed,
-      // so face match asks for a new selfie after the document (decision 0062).
-      return {
-        kind: 'step',
-        step: { kind: 'step-up' },
-        context: { ...context, check: 'document', documentType: null, document: null, documentFront: null, selfie: null },
-      };
+      return { kind: 'step', step: { kind: 'step-up' }, context: atDocumentStage(context) };
   }
 }
 

@@ -57,7 +57,7 @@ export async function claimCheck(db: Db, sessionId: string, now: Date): Promise<
       and(
         eq(sessions.id, sessionId),
         eq(sessions.state, 'PENDING'),
-        or(isNull(sessions.checkClaimId), lte(sessions.checkClaimExpiresAt, now)),
+        unclaimed(now),
         lt(sessions.checkRetries, CHECK_ATTEMPT_LIMITS.qualityRetries),
         lt(sessions.checkDecisions, CHECK_ATTEMPT_LIMITS.decisions),
       ),
@@ -70,6 +70,11 @@ export async function claimCheck(db: Db, sessionId: string, now: Date): Promise<
   if (latest?.state !== 'PENDING') return { claimed: false, why: 'not_pending', session: latest };
   if (claimHeld(latest, now)) return { claimed: false, why: 'in_progress', session: latest };
   return { claimed: false, why: 'cap_reached', session: latest };
+}
+
+/** The WHERE part that no check holds the session at `now`: no claim, or one whose lease ran out. */
+export function unclaimed(now: Date): SQL {
+  return or(isNull(sessions.checkClaimId), lte(sessions.checkClaimExpiresAt, now))!;
 }
 
 /** The WHERE of every write made on behalf of a claim: the session is PENDING and still ours. */

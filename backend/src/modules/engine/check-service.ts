@@ -29,7 +29,7 @@ import { VERIFY_ERRORS } from '../verify/errors';
 import { ENGINE_ERRORS } from './errors';
 import { callbackStatusOf, callbackUrl } from '../sessions/callback-url';
 import { completeSession, type SessionRow } from '../sessions/session-state';
-import type { VerifyCaller, VerifyDeps } from '../verify/service';
+import { expectedCheck, type VerifyCaller, type VerifyDeps } from '../verify/service';
 import { AGE_RULE, decideAgeEstimation } from './age-decision';
 import { decideDocument } from './document-decision';
 import { EngineBusy, EngineRefused, EngineTimeout, type EnginePool } from './engine-pool';
@@ -43,11 +43,6 @@ export interface CheckDeps extends VerifyDeps {
   engine: Pick<EnginePool, 'run'>;
   l1AgeMargin: number;
   logger?: Logger;
-}
-
-/** The check a PENDING session expects next (VerifySessionView.nextCheck). */
-export function expectedCheck(session: Pick<SessionRow, 'verificationMode' | 'checkStage'>): CheckKind {
-  return session.verificationMode === 'L2' || session.checkStage === 'document' ? 'document' : 'age_estimation';
 }
 
 /** `POST /api/v1/verify/challenges`: a liveness challenge for the session's next selfie capture (decision 0062). */

@@ -10,13 +10,13 @@
  * guarded update that needs the session unclaimed (check-claim.ts), so an L1 answer in flight
  * decides first and this is refused with the same 409 as a second submission.
  */
-import { and, eq, gt, isNull, lte, ne, or, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, or, type SQL } from 'drizzle-orm';
 import type { VerifySessionView } from '@ageverify/protocol';
 import { sessions, tenants } from '../../db/schema';
 import { callbackStatusOf } from '../sessions/callback-url';
 import { VERIFY_ERRORS } from '../verify/errors';
 import { documentInsteadRefusal, loadSessionView, type VerifyCaller, type VerifyDeps } from '../verify/service';
-import { claimHeld } from './check-claim';
+import { claimHeld, unclaimed } from './check-claim';
 import { ENGINE_ERRORS } from './errors';
 
 export async function continueWithDocument(deps: VerifyDeps, caller: VerifyCaller): Promise<VerifySessionView> {
@@ -51,9 +51,4 @@ export async function continueWithDocument(deps: VerifyDeps, caller: VerifyCalle
 /** Still at the face check: an L1 session that has not stepped up. */
 function atFaceCheck(): SQL {
   return and(eq(sessions.verificationMode, 'L1'), or(isNull(sessions.checkStage), ne(sessions.checkStage, 'document')))!;
-}
-
-/** No check holds the session (check-claim.ts claimCheck's test). */
-function unclaimed(now: Date): SQL {
-  return or(isNull(sessions.checkClaimId), lte(sessions.checkClaimExpiresAt, now))!;
 }

@@ -4,7 +4,14 @@
  * What the UI shows comes from the stored session, never from verifyUrl display parameters.
  */
 import { and, eq, isNull } from 'drizzle-orm';
-import { appendParams, type SessionStatusResult, type SimulateResult, type SimulatedOutcome, type VerifySessionView } from '@ageverify/protocol';
+import {
+  appendParams,
+  type CheckKind,
+  type SessionStatusResult,
+  type SimulateResult,
+  type SimulatedOutcome,
+  type VerifySessionView,
+} from '@ageverify/protocol';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/database';
 import { sessions, tenants } from '../../db/schema';
@@ -92,10 +99,14 @@ export async function loadSessionView(deps: VerifyDeps, { session, via }: Verify
     redirectUrl: terminalRedirect(session),
     handoffUrl: via === 'session' && session.state === 'PENDING' && !session.billingBlock ? handoffUrl(deps, session) : null,
     handoff: via === 'handoff',
-    // After an L1 step-up the session continues with a document (modules/engine/check-service.ts).
-    nextCheck: session.state !== 'PENDING' ? null : session.verificationMode === 'L2' || session.checkStage === 'document' ? 'document' : 'age_estimation',
+    nextCheck: session.state !== 'PENDING' ? null : expectedCheck(session),
     documentInstead: session.state === 'PENDING' && !session.billingBlock && documentInsteadRefusal(session, tenant?.stepUpAllowed ?? true) === null,
   };
+}
+
+/** The check a PENDING session expects next: a document for L2, and for L1 after a step-up (modules/engine/check-service.ts). */
+export function expectedCheck(session: Pick<SessionRow, 'verificationMode' | 'checkStage'>): CheckKind {
+  return session.verificationMode === 'L2' || session.checkStage === 'document' ? 'document' : 'age_estimation';
 }
 
 /**
@@ -108,7 +119,7 @@ export function documentInsteadRefusal(
   session: Pick<SessionRow, 'verificationMode' | 'checkStage' | 'faceMatchEnabled'>,
   stepUpAllowed: boolean,
 ): 'at_document' | 'face_match' | 'no_step_up' | null {
-  if (session.verificationMode === 'L2' || session.checkStage === 'document') return 'at_document';
+  if (expectedCheck(session) === 'document') return 'at_document';
   if (session.faceMatchEnabled) return 'face_match';
   if (!stepUpAllowed) return 'no_step_up';
   return null;
