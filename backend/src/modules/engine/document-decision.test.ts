@@ -4,7 +4,8 @@ import { ageOn, decideDocument, frenchCardExpiry, mrzBirthDate, mrzExpiryDate } 
 import type { DocumentFindings } from './model';
 
 const now = new Date('2026-11-22T12:00:00Z');
-const face = (descriptor: number[]): FaceAnalysis => ({
+/** A face with its faceres descriptor and face-api's aligned one (the same for every face unless given: only faceres differs). */
+const face = (descriptor: number[], recognition: number[] = [0, 0]): FaceAnalysis => ({
   faceCount: 1,
   face: {
     box: [0.3, 0.25, 0.4, 0.5],
@@ -19,6 +20,7 @@ const face = (descriptor: number[]): FaceAnalysis => ({
     antispoof: 0.8,
     liveness: 0.9,
     descriptor,
+    recognition,
   },
 });
 const mrz = (change: Record<string, unknown> = {}): DocumentFindings['reading'] =>
@@ -158,6 +160,18 @@ describe('decideDocument', () => {
       findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([0.2, 1, 0])] }),
       { ...policy, faceMatchEnabled: true },
       { decision: 'failed', reason: 'face_mismatch' },
+    ],
+    [
+      'face match: faceres says the same person but the aligned model does not (decision 0064): refused',
+      findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([0.8, 0.5, 0], [0.6, 0])] }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'failed', reason: 'face_mismatch' },
+    ],
+    [
+      'face match: the aligned model finds no face on the portrait: the document again, not a decision',
+      findings(mrz(), { portrait: { faceCount: 1, face: { ...face([1, 0, 0]).face!, recognition: null } }, frames: [face([0.8, 0.5, 0])] }),
+      { ...policy, faceMatchEnabled: true },
+      { decision: 'retry', hint: 'document_unreadable', part: 'document' },
     ],
     [
       'face match: no portrait found',

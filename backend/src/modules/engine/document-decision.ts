@@ -120,17 +120,19 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
   // The selfie's own problem (too dark, blurred, no face): the selfie is taken again, not the document.
   if ('hint' in selfie) return { decision: 'retry', hint: selfie.hint, part: 'selfie' };
   const portraitFace = findings.portrait?.face;
-  const portrait = portraitFace?.descriptor;
-  // No face on the document, or one too small or blurred to judge (portrait-quality.ts): picture it
-  // again rather than decide. For a licence that is the front (a separate image).
-  if (!portraitFace || !portrait || !portraitReadable(portraitFace)) {
+  // No face on the document (for either model), or one too small or blurred to judge
+  // (portrait-quality.ts): picture it again rather than decide. For a licence that is the front.
+  if (!portraitFace?.descriptor || !portraitFace.recognition || !portraitReadable(portraitFace)) {
     return needsDocumentFront(findings.documentType, true)
       ? { decision: 'retry', hint: 'document_front_unreadable', part: 'documentFront' }
       : { decision: 'retry', hint: 'document_unreadable', part: 'document' };
   }
-  // Every good frame, not the first one (issue 21 Deliver 4).
+  const portrait = { faceres: portraitFace.descriptor, recognition: portraitFace.recognition };
+  // Every good frame with both descriptors, not the first one (issue 21 Deliver 4).
   const selfies = findings.frames.flatMap((frame) =>
-    'unreadable' in frame || faceQualityHint(frame) !== null || frame.face?.descriptor?.length !== portrait.length ? [] : [frame.face.descriptor],
+    'unreadable' in frame || faceQualityHint(frame) !== null || !frame.face?.recognition || frame.face.descriptor?.length !== portrait.faceres.length
+      ? []
+      : [{ faceres: frame.face.descriptor, recognition: frame.face.recognition }],
   );
   if (selfies.length === 0) return { decision: 'retry', hint: 'no_face', part: 'selfie' };
   const { outcome } = matchFrames(portrait, selfies);

@@ -76,7 +76,15 @@ async function decodeOrNull(bytes: Uint8Array, maxSide: number): Promise<Decoded
  * thirds of a frame's time) is computed in a second pass only for the frames the decisions compare
  * (describedFrames); without a challenge's steps, for every frame.
  */
-async function analyseSelfies(selfies: Uint8Array[], timings: Timings, steps: readonly number[] | undefined, withAge: boolean): Promise<FrameFindings[]> {
+async function analyseSelfies(
+  selfies: Uint8Array[],
+  timings: Timings,
+  steps: readonly number[] | undefined,
+  purpose: 'age' | 'face_match',
+): Promise<FrameFindings[]> {
+  const withAge = purpose === 'age';
+  // Face match's second model (decision 0064) only on the frames it compares with the portrait.
+  const recognition = purpose === 'face_match';
   const models = await timed(timings, 'loadFaceModels', faces);
   const frames: FrameFindings[] = [];
   const images: (DecodedImage | null)[] = [];
@@ -86,7 +94,7 @@ async function analyseSelfies(selfies: Uint8Array[], timings: Timings, steps: re
     const facing = (steps?.[index] ?? 0) === 0;
     const age = withAge && facing;
     // Frames looking at the camera are always described: in this pass, not a second detection.
-    const options = { descriptor: facing, landmarks: true, ageViews: age, age, passive: age };
+    const options = { descriptor: facing, recognition: recognition && facing, landmarks: true, ageViews: age, age, passive: age };
     frames.push(image ? await timed(timings, 'face', () => analyseFace(models, image, options)) : { unreadable: true });
   }
   if (steps === undefined) return frames;
@@ -94,8 +102,9 @@ async function analyseSelfies(selfies: Uint8Array[], timings: Timings, steps: re
     const frame = frames[index]!;
     const image = images[index];
     if (!image || !('face' in frame) || !frame.face || frame.face.descriptor) continue;
-    const again = await timed(timings, 'descriptor', () => analyseFace(models, image, { descriptor: true, age: false, passive: false }));
+    const again = await timed(timings, 'descriptor', () => analyseFace(models, image, { descriptor: true, recognition, age: false, passive: false }));
     frame.face.descriptor = again.face?.descriptor;
+    frame.face.recognition = again.face?.recognition;
   }
   return frames;
 }
@@ -131,7 +140,7 @@ export async function runJob(job: EngineJob, timings: Timings = {}): Promise<Eng
       return null;
     }
     case 'age_estimation':
-      return { kind: 'age_estimation', frames: await analyseSelfies(job.selfies, timings, job.steps, true) };
+      return { kind: 'age_estimation', frames: await analyseSelfies(job.selfies, timings, job.steps, 'age') };
     case 'document': {
       const findings: DocumentFindings = { kind: 'document', documentType: job.documentType, reading: null, portrait: null, frames: [] };
       const image = await timed(timings, 'decode', () => decodeOrNull(job.document, DOCUMENT_SIDE));
@@ -177,8 +186,8 @@ async function matchFaces(
   const portraitImage = needsDocumentFront(job.documentType, job.faceMatch)
     ? job.documentFront && (await timed(timings, 'decode', () => decodeOrNull(job.documentFront!, DOCUMENT_SIDE)))
     : document;
-  const portrait = portraitImage ? await timed(timings, 'portrait', () => analyseFace(models, portraitImage, { descriptor: true })) : null;
-  return { portrait, frames: await analyseSelfies(job.selfies, timings, job.steps, false) };
+  const portrait = portraitImage ? await timed(timings, 'portrait', () => analyseFace(models, portraitImage, { descriptor: true, recognition: true })) : null;
+  return { portrait, frames: await analyseSelfies(job.selfies, timings, job.steps, 'face_match') };
 }
 
 /** A promise that never rejects: its outcome is read later, and only when it is wanted. */

@@ -237,6 +237,24 @@ describe('verification engine with the real models', () => {
     });
   }, 60_000);
 
+  // Issue 21 Deliver 3: no decision on a face the model cannot read (portrait-quality.ts).
+  test('L2 with face match: a passport whose portrait is blurred beyond judging asks for the document again, not a decision', async () => {
+    const passport = fixture('passport.jpg');
+    const { width = 0, height = 0 } = await sharp(passport).metadata();
+    const slot = { left: Math.round(width * 0.03), top: Math.round(height * 0.05), width: Math.round(width * 0.25), height: Math.round(height * 0.35) };
+    const blurred = await sharp(passport).extract(slot).blur(6).toBuffer();
+    const page = await sharp(passport)
+      .composite([{ input: blurred, left: slot.left, top: slot.top }])
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const session = await create({ verificationMode: 'L2', faceMatchEnabled: true });
+    expect(await submit(session, 'document', { document: page, selfie: astronautTurning }, 'passport')).toMatchObject({
+      decision: 'retry',
+      hint: 'document_unreadable',
+      part: 'document',
+    });
+  }, 60_000);
+
   test.each([
     ['passport-altered-check-digit.jpg', 'document_invalid'],
     ['passport-expired.jpg', 'document_expired'],

@@ -9,7 +9,8 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { brightnessAndSharpness, type DecodedImage } from './image-decoding';
-import { loadHuman, packageDir, type HumanInstance } from './human-runtime';
+import { loadRecognition, type Recognise } from './face-recognition';
+import { type HumanInstance, type HumanOptions, loadHuman, packageDir } from './human-runtime';
 
 const require = createRequire(import.meta.url);
 
@@ -39,6 +40,11 @@ export interface FaceMeasurement {
   antispoof: number | null;
   liveness: number | null;
   descriptor?: number[];
+  /**
+   * face-api's aligned 128-d descriptor (only when asked: face match, face-recognition.ts); null when
+   * face-api finds no face where Human did.
+   */
+  recognition?: number[] | null;
   /** The face mesh's 468 points in pixels of the decoded image (only when asked): the liveness motion check (liveness/motion-check.ts). */
   landmarks?: [number, number][];
 }
@@ -56,17 +62,20 @@ interface FaceApiNets {
 export interface FaceModels {
   human: HumanInstance;
   faceApi: FaceApiNets;
+  recognise: Recognise;
   // biome-ignore lint/suspicious/noExplicitAny: tfjs is loaded from its node-wasm build by path, without types.
   tf: any;
 }
 
-export async function loadFaceModels(): Promise<FaceModels> {
-  const human = await loadHuman();
+export async function loadFaceModels(options: HumanOptions = {}): Promise<FaceModels> {
+  const human = await loadHuman(options);
   const faceApiDir = packageDir('@vladmandic/face-api');
   // The package's `exports` has no node-wasm entry; the build shares the one tfjs-core (and its wasm backend) with Human.
-  const faceApi = require(join(faceApiDir, 'dist', 'face-api.node-wasm.js')).nets as FaceApiNets;
+  const faceApiModule = require(join(faceApiDir, 'dist', 'face-api.node-wasm.js'));
+  const faceApi = faceApiModule.nets as FaceApiNets;
   await faceApi.ageGenderNet.loadFromDisk(join(faceApiDir, 'model'));
-  return { human, faceApi, tf: require('@tensorflow/tfjs-core') };
+  const recognise = await loadRecognition(faceApiModule, faceApiDir);
+  return { human, faceApi, recognise, tf: require('@tensorflow/tfjs-core') };
 }
 
 /** Margin around Human's box for the face-api crop. 0 measured best on UTKFace (MAE 6.0 vs 7.9 at 0.25; docs/verification.md). */
@@ -121,6 +130,8 @@ export interface AnalysisOptions {
   descriptor: boolean;
   /** The face mesh's points (the liveness motion check). */
   landmarks?: boolean;
+  /** face-api's aligned descriptor (face match's second model, decision 0064). */
+  recognition?: boolean;
   /** The age of the face crop's views (the L1 rule); implies the age. */
   ageViews?: boolean;
   /**
@@ -169,6 +180,7 @@ export async function analyseFace(models: FaceModels, image: DecodedImage, optio
           antispoof: largest.real ?? null,
           liveness: largest.live ?? null,
           descriptor,
+          recognition: options.recognition ? await models.recognise(tensor) : undefined,
           landmarks: options.landmarks ? largest.mesh?.map((point): [number, number] => [point[0]!, point[1]!]) : undefined,
         },
       };

@@ -1,12 +1,16 @@
 /**
- * Face match: is the selfie the person on the document's portrait? Human's faceres embeddings
- * (1024-d) compared by cosine similarity; the same person is at or above the threshold. face-api's
- * 128-d recogniser was measured too and separated badly on Human's unaligned crops (decision
- * 0032-l2-and-face-match-thresholds.md). The threshold gives FAR 0.1 % on the 20 ORL people it was
- * chosen on and was then checked on 20 others (decision 0045-face-match-frames-and-copies.md,
- * figures in docs/verification.md); 0.55 before accepted 1.4–1.8 % of strangers there.
+ * Face match: is the selfie the person on the document's portrait? Two models judge each pair and
+ * each can refuse it (decision 0064):
+ * - Human's faceres embedding (1024-d) on its face box, by cosine similarity, at or above
+ *   FACE_MATCH_MIN_SIMILARITY (chosen on ORL people s1–s20, checked on s21–s40; decision 0045);
+ * - face-api's faceRecognitionNet (dlib's ResNet, 128-d) on the face aligned by its own 68
+ *   landmarks, as 1 − Euclidean distance, at or above FACE_RECOGNITION_MIN_CLOSENESS (chosen on the
+ *   same ORL people).
+ * faceres alone accepted 1.6 % of strangers on the colour London set (48 % of pairs of two Black
+ * people), which neither model was chosen on; figures in docs/verification.md "Face match".
  */
 export const FACE_MATCH_MIN_SIMILARITY = 0.62;
+export const FACE_RECOGNITION_MIN_CLOSENESS = 0.504;
 
 /**
  * At or above this, the selfie is a copy of the portrait itself (the document's photo cropped and
@@ -31,23 +35,41 @@ export function cosineSimilarity(a: readonly number[], b: readonly number[]): nu
   return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
 }
 
-export function isSamePerson(similarity: number, threshold = FACE_MATCH_MIN_SIMILARITY): boolean {
-  return similarity >= threshold;
+/** face-api's own measure for its descriptor: 1 − Euclidean distance (higher is more alike). */
+export function closeness(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length || a.length === 0) throw new Error(`descriptor lengths differ or are empty: ${a.length} and ${b.length}`);
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i]! - b[i]!) ** 2;
+  return 1 - Math.sqrt(sum);
 }
 
-export type FaceMatchOutcome = { outcome: 'match' | 'mismatch' | 'copy'; similarity: number };
+/** A face's two descriptors: Human's faceres and face-api's aligned recognition descriptor. */
+export interface MatchDescriptors {
+  faceres: readonly number[];
+  recognition: readonly number[];
+}
+
+/**
+ * How far a pair clears both thresholds: the lower of the two margins. At or above 0 both models
+ * say "the same person"; below 0 at least one refuses.
+ */
+export function matchMargin(a: MatchDescriptors, b: MatchDescriptors): number {
+  return Math.min(cosineSimilarity(a.faceres, b.faceres) - FACE_MATCH_MIN_SIMILARITY, closeness(a.recognition, b.recognition) - FACE_RECOGNITION_MIN_CLOSENESS);
+}
+
+export type FaceMatchOutcome = { outcome: 'match' | 'mismatch' | 'copy'; margin: number };
 
 /**
  * The portrait against every good selfie frame (issue 21 Deliver 4): one lucky frame must not
- * decide, so the score is the median of the frames' similarities (with two frames, the lower one).
- * Any frame at the copy ceiling makes the whole selfie a copy. Pure; `selfies` are descriptors of
- * frames that passed face-quality.ts, at least one.
+ * decide, so the score is the median of the frames' margins (with two frames, the lower one).
+ * Any frame whose faceres similarity reaches the copy ceiling makes the whole selfie a copy. Pure;
+ * `selfies` are descriptors of frames that passed face-quality.ts, at least one.
  */
-export function matchFrames(portrait: readonly number[], selfies: readonly (readonly number[])[]): FaceMatchOutcome {
+export function matchFrames(portrait: MatchDescriptors, selfies: readonly MatchDescriptors[]): FaceMatchOutcome {
   if (selfies.length === 0) throw new Error('matchFrames needs at least one selfie descriptor');
-  const similarities = selfies.map((selfie) => cosineSimilarity(selfie, portrait)).sort((a, b) => a - b);
-  const highest = similarities.at(-1)!;
-  if (highest >= FACE_COPY_MIN_SIMILARITY) return { outcome: 'copy', similarity: highest };
-  const median = similarities[Math.floor((similarities.length - 1) / 2)]!;
-  return { outcome: isSamePerson(median) ? 'match' : 'mismatch', similarity: median };
+  const copy = selfies.map((selfie) => cosineSimilarity(selfie.faceres, portrait.faceres)).find((similarity) => similarity >= FACE_COPY_MIN_SIMILARITY);
+  if (copy !== undefined) return { outcome: 'copy', margin: copy - FACE_MATCH_MIN_SIMILARITY };
+  const margins = selfies.map((selfie) => matchMargin(portrait, selfie)).sort((a, b) => a - b);
+  const median = margins[Math.floor((margins.length - 1) / 2)]!;
+  return { outcome: median >= 0 ? 'match' : 'mismatch', margin: median };
 }

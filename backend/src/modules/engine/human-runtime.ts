@@ -64,8 +64,16 @@ async function registerFileLoader(tf: any): Promise<void> {
   });
 }
 
+/**
+ * Evaluation only (`bun run accuracy --pairs --descriptor faceres-deep`): another descriptor model
+ * in faceres's place, as an absolute path to its model JSON. The engine never sets it.
+ */
+export interface HumanOptions {
+  descriptionModel?: string;
+}
+
 /** The models the engine uses; everything else in Human is switched off. */
-export function humanConfig(): Record<string, unknown> {
+export function humanConfig(options: HumanOptions = {}): Record<string, unknown> {
   const humanDir = packageDir('@vladmandic/human');
   // Results must never be reused between requests (docs/engine-notes.md "One model instance, fresh results, small images").
   const fresh = { skipFrames: 0, skipTime: 0 };
@@ -92,20 +100,20 @@ export function humanConfig(): Record<string, unknown> {
       // faceres gives the face-match embedding (decision 0030); it is switched on per call
       // (face-analysis.ts) only when a descriptor is needed. Its age output is not used: it clusters
       // at 9, 16, 22 and 29 years on UTKFace (docs/verification.md), so the age comes from face-api.
-      description: { enabled: true, ...fresh },
+      description: { enabled: true, ...fresh, ...(options.descriptionModel ? { modelPath: `file://${options.descriptionModel}` } : {}) },
       antispoof: { enabled: true, ...fresh },
       liveness: { enabled: true, ...fresh },
     },
   };
 }
 
-export async function loadHuman(): Promise<HumanInstance> {
+export async function loadHuman(options: HumanOptions = {}): Promise<HumanInstance> {
   const humanDir = packageDir('@vladmandic/human');
   const tf = require('@tensorflow/tfjs-core');
   require('@tensorflow/tfjs-backend-wasm');
   await registerFileLoader(tf);
   const module = require(join(humanDir, 'dist', 'human.node-wasm.js')) as HumanModule;
-  const human = new module.Human(humanConfig());
+  const human = new module.Human(humanConfig(options));
   await human.init();
   await human.load();
   return human;

@@ -1,0 +1,38 @@
+/**
+ * Face match on real photos with the real models (issue 21): the rule of face-match.ts on the
+ * descriptors face-analysis.ts computes, exactly as the engine compares a portrait with a selfie.
+ * The photos are in fixtures/README.md with their licences.
+ */
+import { beforeAll, describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyseFace, type FaceModels, loadFaceModels } from './face-analysis';
+import { cosineSimilarity, FACE_MATCH_MIN_SIMILARITY, type MatchDescriptors, matchFrames } from './face-match';
+import { decodeImage } from './image-decoding';
+
+let models: FaceModels;
+
+beforeAll(async () => {
+  models = await loadFaceModels();
+}, 120_000);
+
+async function describeFace(name: string): Promise<MatchDescriptors> {
+  const image = await decodeImage(readFileSync(join(import.meta.dir, 'fixtures', name)), { maxSide: 640 });
+  const { face } = await analyseFace(models, image, { descriptor: true, recognition: true, age: false, passive: false });
+  if (!face?.descriptor || !face.recognition) throw new Error(`no face for both models in ${name}`);
+  return { faceres: face.descriptor, recognition: face.recognition };
+}
+
+describe('face match on real photos (issue 21)', () => {
+  test('one person photographed on two occasions (webcam at home; another day, another camera, hair changed) is the same person', async () => {
+    const [portrait, selfie] = await Promise.all([describeFace('lisa-30cm.jpg'), describeFace('lisa-webcam.jpg')]);
+    expect(matchFrames(portrait, [selfie]).outcome).toBe('match');
+  }, 60_000);
+
+  test("the London set's different-person pair that faceres alone found closest (0.79) is refused: the aligned model says no", async () => {
+    const [portrait, selfie] = await Promise.all([describeFace('london-042-neutral.jpg'), describeFace('london-137-smiling.jpg')]);
+    // Before decision 0064 faceres alone decided, and took these two people for one.
+    expect(cosineSimilarity(portrait.faceres, selfie.faceres)).toBeGreaterThanOrEqual(FACE_MATCH_MIN_SIMILARITY);
+    expect(matchFrames(portrait, [selfie]).outcome).toBe('mismatch');
+  }, 60_000);
+});
