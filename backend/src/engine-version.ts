@@ -15,7 +15,7 @@
  *   levelled and read (mrz-band.ts), and a page under 1100 px wide is read once more enlarged
  *   (issue 20; docs/verification.md "Engine 2026.11.5: the zone located, small pages enlarged").
  * 2026.11.6: face match asks two models and either can refuse: Human's faceres (cosine ≥ 0.62) and
- *   face-api's faceRecognitionNet on its own aligned face (1 − distance ≥ 0.504) (issue 21,
+ *   face-api's faceRecognitionNet on the face aligned by its 68 landmarks (1 − distance ≥ 0.494) (issue 21,
  *   decision 0064; docs/verification.md "Face match").
  */
 export const ENGINE_VERSION = '2026.11.6';

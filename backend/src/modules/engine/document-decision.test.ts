@@ -168,12 +168,6 @@ describe('decideDocument', () => {
       { decision: 'failed', reason: 'face_mismatch' },
     ],
     [
-      'face match: the aligned model finds no face on the portrait: the document again, not a decision',
-      findings(mrz(), { portrait: { faceCount: 1, face: { ...face([1, 0, 0]).face!, recognition: null } }, frames: [face([0.8, 0.5, 0])] }),
-      { ...policy, faceMatchEnabled: true },
-      { decision: 'retry', hint: 'document_unreadable', part: 'document' },
-    ],
-    [
       'face match: no portrait found',
       findings(mrz(), { portrait: { faceCount: 0, face: null }, frames: [face([0, 0, 0])] }),
       { ...policy, faceMatchEnabled: true },

@@ -40,11 +40,8 @@ export interface FaceMeasurement {
   antispoof: number | null;
   liveness: number | null;
   descriptor?: number[];
-  /**
-   * face-api's aligned 128-d descriptor (only when asked: face match, face-recognition.ts); null when
-   * face-api finds no face where Human did.
-   */
-  recognition?: number[] | null;
+  /** face-api's aligned 128-d descriptor of the same face (only when asked: face match, face-recognition.ts). */
+  recognition?: number[];
   /** The face mesh's 468 points in pixels of the decoded image (only when asked): the liveness motion check (liveness/motion-check.ts). */
   landmarks?: [number, number][];
 }
@@ -180,7 +177,7 @@ export async function analyseFace(models: FaceModels, image: DecodedImage, optio
           antispoof: largest.real ?? null,
           liveness: largest.live ?? null,
           descriptor,
-          recognition: options.recognition ? await models.recognise(tensor) : undefined,
+          recognition: options.recognition ? await models.recognise(tensor, [x0, y0, x1 - x0, y1 - y0]) : undefined,
           landmarks: options.landmarks ? largest.mesh?.map((point): [number, number] => [point[0]!, point[1]!]) : undefined,
         },
       };

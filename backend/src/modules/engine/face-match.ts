@@ -10,7 +10,7 @@
  * people), which neither model was chosen on; figures in docs/verification.md "Face match".
  */
 export const FACE_MATCH_MIN_SIMILARITY = 0.62;
-export const FACE_RECOGNITION_MIN_CLOSENESS = 0.504;
+export const FACE_RECOGNITION_MIN_CLOSENESS = 0.494;
 
 /**
  * At or above this, the selfie is a copy of the portrait itself (the document's photo cropped and
