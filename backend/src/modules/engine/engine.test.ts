@@ -221,12 +221,17 @@ describe('verification engine with the real models', () => {
     expect(result).toMatchObject({ decision: 'retry', part: 'document' });
   }, 60_000);
 
+  /** The portrait's place on the generated passport (scripts/documents), with a margin. */
+  async function portraitSlot(passport: Uint8Array) {
+    const { width = 0, height = 0 } = await sharp(passport).metadata();
+    return { left: Math.round(width * 0.03), top: Math.round(height * 0.05), width: Math.round(width * 0.25), height: Math.round(height * 0.35) };
+  }
+
   test("L2: the passport's own portrait, cropped and uploaded as the selfie, is refused (issue 21)", async () => {
     const passport = fixture('passport.jpg');
-    const { width = 0, height = 0 } = await sharp(passport).metadata();
-    // The portrait's place on the generated passport (scripts/documents), with a margin, enlarged like a zoomed photo.
+    // Enlarged like a zoomed photo.
     const portrait = await sharp(passport)
-      .extract({ left: Math.round(width * 0.03), top: Math.round(height * 0.05), width: Math.round(width * 0.25), height: Math.round(height * 0.35) })
+      .extract(await portraitSlot(passport))
       .resize(640)
       .jpeg({ quality: 80 })
       .toBuffer();
@@ -240,8 +245,7 @@ describe('verification engine with the real models', () => {
   // Issue 21 Deliver 3: no decision on a face the model cannot read (portrait-quality.ts).
   test('L2 with face match: a passport whose portrait is blurred beyond judging asks for the document again, not a decision', async () => {
     const passport = fixture('passport.jpg');
-    const { width = 0, height = 0 } = await sharp(passport).metadata();
-    const slot = { left: Math.round(width * 0.03), top: Math.round(height * 0.05), width: Math.round(width * 0.25), height: Math.round(height * 0.35) };
+    const slot = await portraitSlot(passport);
     const blurred = await sharp(passport).extract(slot).blur(6).toBuffer();
     const page = await sharp(passport)
       .composite([{ input: blurred, left: slot.left, top: slot.top }])
