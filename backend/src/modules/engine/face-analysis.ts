@@ -20,10 +20,10 @@ export interface FaceMeasurement {
   /** Face width in pixels of the decoded image (the document portrait's quality gate, portrait-quality.ts). */
   widthPx: number;
   detectorScore: number;
-  /** Degrees, from the face mesh. */
-  yaw: number;
-  pitch: number;
-  roll: number;
+  /** Degrees, from the face mesh; null when Human gives no head rotation (the pose is unknown, not frontal: issue 25 item 5). */
+  yaw: number | null;
+  pitch: number | null;
+  roll: number | null;
   /** Mean luminance 0–255 and Laplacian variance of the face region. */
   brightness: number;
   sharpness: number;
@@ -160,17 +160,17 @@ export async function analyseFace(models: FaceModels, image: DecodedImage, optio
     try {
       const age = withAge ? (await faceApi.ageGenderNet.predictAgeAndGender(crop)).age : null;
       const descriptor = options.descriptor && largest.embedding?.length ? Array.from(largest.embedding) : undefined;
-      const angle = largest.rotation?.angle ?? { yaw: 0, pitch: 0, roll: 0 };
-      const degrees = (radians: number) => (radians * 180) / Math.PI;
+      const angle = largest.rotation?.angle;
+      const degrees = (radians: number | undefined) => (radians === undefined ? null : (radians * 180) / Math.PI);
       return {
         faceCount: faces.length,
         face: {
           box: [x / image.width, y / image.height, w / image.width, h / image.height],
           widthPx: Math.round(w),
           detectorScore: largest.boxScore ?? largest.score,
-          yaw: degrees(angle.yaw),
-          pitch: degrees(angle.pitch),
-          roll: degrees(angle.roll),
+          yaw: degrees(angle?.yaw),
+          pitch: degrees(angle?.pitch),
+          roll: degrees(angle?.roll),
           ...brightnessAndSharpness(image, { x, y, width: w, height: h }),
           estimatedAge: age === null ? undefined : Math.round(age * 10) / 10,
           ageViews: options.ageViews && age !== null ? await ageViews(models, tensor, { x, y, w, h, age }, image.width, image.height) : undefined,

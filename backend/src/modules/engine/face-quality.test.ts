@@ -19,6 +19,8 @@ describe('faceQualityHint', () => {
     ['turned', analysis({ yaw: FACE_QUALITY.maxYawDegrees + 1 }), 'face_not_frontal'],
     ['turned the other way', analysis({ yaw: -FACE_QUALITY.maxYawDegrees - 1 }), 'face_not_frontal'],
     ['nodding', analysis({ pitch: FACE_QUALITY.maxPitchDegrees + 1 }), 'face_not_frontal'],
+    // Issue 25 item 5: a pose the mesh could not give was taken as frontal (yaw and pitch 0).
+    ['no head rotation from the mesh', analysis({ yaw: null, pitch: null, roll: null }), 'face_not_frontal'],
     ['dark', analysis({ brightness: FACE_QUALITY.minBrightness - 1 }), 'too_dark'],
     ['blurred', analysis({ sharpness: FACE_QUALITY.minSharpness - 1 }), 'too_blurry'],
   ])('%s', (_, input, expected) => expect(faceQualityHint(input)).toBe(expected));

@@ -36,7 +36,8 @@ export function faceQualityHint(analysis: FaceAnalysis, limits = FACE_QUALITY): 
   const [x, y, width, height] = box;
   if (width < limits.minFaceWidth || analysis.face.widthPx < limits.minFaceWidthPx) return 'face_too_small';
   if (Math.abs(x + width / 2 - 0.5) > limits.maxCentreOffset || Math.abs(y + height / 2 - 0.5) > limits.maxCentreOffset) return 'face_not_centered';
-  if (Math.abs(yaw) > limits.maxYawDegrees || Math.abs(pitch) > limits.maxPitchDegrees) return 'face_not_frontal';
+  // A pose the mesh could not give is not taken as frontal (issue 25 item 5).
+  if (yaw === null || pitch === null || Math.abs(yaw) > limits.maxYawDegrees || Math.abs(pitch) > limits.maxPitchDegrees) return 'face_not_frontal';
   if (brightness < limits.minBrightness) return 'too_dark';
   if (sharpness < limits.minSharpness) return 'too_blurry';
   return null;
