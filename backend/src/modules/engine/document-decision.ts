@@ -120,7 +120,7 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
   // The selfie's own problem (too dark, blurred, no face): the selfie is taken again, not the document.
   if ('hint' in selfie) return { decision: 'retry', hint: selfie.hint, part: 'selfie' };
   const portraitFace = findings.portrait?.face;
-  // No face on the document (for either model), or one too small or blurred to judge
+  // No face on the document, or one too small or blurred to judge
   // (portrait-quality.ts): picture it again rather than decide. For a licence that is the front.
   if (!portraitFace?.descriptor || !portraitFace.recognition || !portraitReadable(portraitFace)) {
     return needsDocumentFront(findings.documentType, true)
