@@ -28,6 +28,9 @@ export interface FaceDescriptors {
 /**
  * Mean and spread of each score over the 19,000 different-person pairs of ORL people s1–s20 (the
  * tuning half; s21–s40 are held out), from `bun run accuracy --pairs … --descriptor faceres|aligned --out`.
+ * The aligned norms were measured when face-api's SSD detector found the face (decision 0040); the
+ * aligned descriptor is now taken in Human's box (face-recognition.ts), so the fusion's figures in
+ * docs/verification.md are those of that earlier descriptor, not of this command.
  */
 export const FUSION_NORMS = {
   faceres: { mean: 0.4045, spread: 0.0691 },

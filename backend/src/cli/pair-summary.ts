@@ -16,7 +16,7 @@ export interface Rates {
   same: number;
 }
 
-/** A pair matches when its similarity is at or above the threshold (face-match.ts `isSamePerson`). */
+/** A pair matches when its score is at or above the threshold (for `both`, the engine's rule: a margin of 0, face-match.ts `matchMargin`). */
 export function ratesAt(scores: readonly PairScore[], threshold: number): Rates {
   const rates: Rates = { threshold, falseAccepts: 0, different: 0, falseRejects: 0, same: 0 };
   for (const { same, similarity } of scores) {

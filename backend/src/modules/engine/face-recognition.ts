@@ -22,14 +22,15 @@ export async function loadRecognition(faceapi: Untyped, packageDir: string): Pro
   await faceapi.nets.faceLandmark68Net.loadFromDisk(weights);
   await faceapi.nets.faceRecognitionNet.loadFromDisk(weights);
   return async (image, [x, y, width, height]) => {
-    const [face] = await faceapi.extractFaceTensors(image, [new faceapi.Rect(x, y, width, height)]);
+    const box = new faceapi.Rect(x, y, width, height);
+    const [face] = await faceapi.extractFaceTensors(image, [box]);
     let landmarks: Untyped;
     try {
       landmarks = await faceapi.nets.faceLandmark68Net.detectLandmarks(face);
     } finally {
       face.dispose();
     }
-    const aligned = landmarks.align(new faceapi.Rect(x, y, width, height), { useDlibAlignment: true });
+    const aligned = landmarks.align(box, { useDlibAlignment: true });
     const [crop] = await faceapi.extractFaceTensors(image, [aligned]);
     try {
       return Array.from((await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(crop)) as Float32Array);
