@@ -17,5 +17,7 @@
  * 2026.11.6: face match asks two models and either can refuse: Human's faceres (cosine ≥ 0.62) and
  *   face-api's faceRecognitionNet on the face aligned by its 68 landmarks (1 − distance ≥ 0.494) (issue 21,
  *   decision 0064; docs/verification.md "Face match").
+ * 2026.11.7: faceRecognitionNet describes dlib's face chip (the face turned upright and cut as its
+ *   training faces were) and its mirror, at 1 − distance ≥ 0.505 (decision 0065).
  */
-export const ENGINE_VERSION = '2026.11.6';
+export const ENGINE_VERSION = '2026.11.7';

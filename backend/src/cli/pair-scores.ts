@@ -5,8 +5,8 @@
  *   margins over their thresholds; at or above 0 both say "the same person";
  * - faceres: Human's 1024-d descriptor on its unaligned face box, cosine similarity (the engine's
  *   only model until decision 0064);
- * - aligned: face-api's faceRecognitionNet (dlib's ResNet-34, 128-d) on the face aligned by its own
- *   68 landmarks, as 1 − Euclidean distance (higher is more alike);
+ * - aligned: face-api's faceRecognitionNet (dlib's ResNet-34, 128-d) on dlib's face chip and its
+ *   mirror (face-chip.ts, decision 0065), as 1 − Euclidean distance (higher is more alike);
  * - fusion: the mean of the two, each first put in units of its spread over different-person pairs
  *   (z-scores), so that neither dominates by scale;
  * - faceres-deep, mobileface, mobilefacenet: the other face-recognition models of
@@ -29,7 +29,7 @@ export interface FaceDescriptors {
  * Mean and spread of each score over the 19,000 different-person pairs of ORL people s1–s20 (the
  * tuning half; s21–s40 are held out), from `bun run accuracy --pairs … --descriptor faceres|aligned --out`.
  * The aligned norms were measured when face-api's SSD detector found the face (decision 0040); the
- * aligned descriptor is now taken in Human's box (face-recognition.ts), so the fusion's figures in
+ * aligned descriptor is now taken on dlib's chip (face-recognition.ts), so the fusion's figures in
  * docs/verification.md are those of that earlier descriptor, not of this command.
  */
 export const FUSION_NORMS = {

@@ -71,8 +71,9 @@ export async function loadFaceModels(options: HumanOptions = {}): Promise<FaceMo
   const faceApiModule = require(join(faceApiDir, 'dist', 'face-api.node-wasm.js'));
   const faceApi = faceApiModule.nets as FaceApiNets;
   await faceApi.ageGenderNet.loadFromDisk(join(faceApiDir, 'model'));
-  const recognise = await loadRecognition(faceApiModule, faceApiDir);
-  return { human, faceApi, recognise, tf: require('@tensorflow/tfjs-core') };
+  const tf = require('@tensorflow/tfjs-core');
+  const recognise = await loadRecognition(faceApiModule, tf, faceApiDir);
+  return { human, faceApi, recognise, tf };
 }
 
 /** Margin around Human's box for the face-api crop. 0 measured best on UTKFace (MAE 6.0 vs 7.9 at 0.25; docs/verification.md). */

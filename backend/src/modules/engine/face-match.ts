@@ -3,14 +3,14 @@
  * each can refuse it (decision 0064):
  * - Human's faceres embedding (1024-d) on its face box, by cosine similarity, at or above
  *   FACE_MATCH_MIN_SIMILARITY (chosen on ORL people s1–s20, checked on s21–s40; decision 0045);
- * - face-api's faceRecognitionNet (dlib's ResNet, 128-d) on the face aligned by its own 68
- *   landmarks, as 1 − Euclidean distance, at or above FACE_RECOGNITION_MIN_CLOSENESS (chosen on the
- *   same ORL people).
+ * - face-api's faceRecognitionNet (dlib's ResNet, 128-d) on dlib's face chip (face-chip.ts,
+ *   decision 0065), as 1 − Euclidean distance, at or above FACE_RECOGNITION_MIN_CLOSENESS (chosen on
+ *   the same ORL people for a false-accept rate of 0.1 %: 0.5045, rounded up).
  * faceres alone accepted 1.6 % of strangers on the colour London set (48 % of pairs of two Black
  * people), which neither model was chosen on; figures in docs/verification.md "Face match".
  */
 export const FACE_MATCH_MIN_SIMILARITY = 0.62;
-export const FACE_RECOGNITION_MIN_CLOSENESS = 0.494;
+export const FACE_RECOGNITION_MIN_CLOSENESS = 0.505;
 
 /**
  * At or above this, the selfie is a copy of the portrait itself (the document's photo cropped and

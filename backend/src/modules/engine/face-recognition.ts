@@ -1,12 +1,14 @@
 /**
  * The face-match descriptor that judges alongside faceres (decision 0064): face-api's
- * faceRecognitionNet (a port of dlib's ResNet-34, 128-d) on the face aligned as face-api aligns it.
- * The face is the one Human found (its box): face-api's 68 landmarks are read on that crop, the
- * dlib alignment box is taken from them, and that box is described. face-api's own SSD detector is
- * not used: it cost about 0.5 s per image on two cores (bench/engine.ts), four times the rest.
+ * faceRecognitionNet (a port of dlib's ResNet-34, 128-d) on the face cut as dlib cut its training
+ * faces (face-chip.ts, decision 0065). The face is the one Human found (its box): face-api's 68
+ * landmarks are read on that crop, the chip is sampled from the image by the similarity they give,
+ * and the descriptor is the mean of the chip's and its mirror's. face-api's own SSD detector is not
+ * used: it cost about 0.5 s per image on two cores (bench/engine.ts), four times the rest.
  * face-api's weights ship in its npm package; it shares tfjs (and its wasm backend) with Human.
  */
 import { join } from 'node:path';
+import { CHIP_SIZE, chipTransform, type Point } from './face-chip';
 
 // biome-ignore lint/suspicious/noExplicitAny: tfjs tensors and face-api's node-wasm build are untyped here.
 type Untyped = any;
@@ -17,10 +19,11 @@ export type PixelBox = readonly [number, number, number, number];
 /** The descriptor of the face in `box` of an int32 image tensor [height, width, 3]. */
 export type Recognise = (image: Untyped, box: PixelBox) => Promise<number[]>;
 
-export async function loadRecognition(faceapi: Untyped, packageDir: string): Promise<Recognise> {
+export async function loadRecognition(faceapi: Untyped, tf: Untyped, packageDir: string): Promise<Recognise> {
   const weights = join(packageDir, 'model');
   await faceapi.nets.faceLandmark68Net.loadFromDisk(weights);
   await faceapi.nets.faceRecognitionNet.loadFromDisk(weights);
+  const describe = async (chip: Untyped) => (await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(chip)) as Float32Array;
   return async (image, [x, y, width, height]) => {
     const box = new faceapi.Rect(x, y, width, height);
     const [face] = await faceapi.extractFaceTensors(image, [box]);
@@ -30,12 +33,18 @@ export async function loadRecognition(faceapi: Untyped, packageDir: string): Pro
     } finally {
       face.dispose();
     }
-    const aligned = landmarks.align(box, { useDlibAlignment: true });
-    const [crop] = await faceapi.extractFaceTensors(image, [aligned]);
+    const points: Point[] = landmarks.shiftBy(x, y).positions.map((p: { x: number; y: number }): Point => [p.x, p.y]);
+    const chips = tf.tidy(() => {
+      const batch = tf.expandDims(tf.cast(image, 'float32'), 0);
+      const chip = tf.image.transform(batch, tf.tensor2d([chipTransform(points)]), 'bilinear', 'nearest', 0, [CHIP_SIZE, CHIP_SIZE]);
+      // The mirror image is the same face; averaging both descriptors steadies the one the model gives.
+      return [tf.squeeze(chip, [0]), tf.squeeze(tf.reverse(chip, 2), [0])];
+    });
     try {
-      return Array.from((await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(crop)) as Float32Array);
+      const [straight, mirrored] = [await describe(chips[0]), await describe(chips[1])];
+      return Array.from(straight, (value, i) => (value + mirrored[i]!) / 2);
     } finally {
-      crop.dispose();
+      for (const chip of chips) chip.dispose();
     }
   };
 }
