@@ -19,5 +19,7 @@
  *   decision 0064; docs/verification.md "Face match").
  * 2026.11.7: faceRecognitionNet describes dlib's face chip (the face turned upright and cut as its
  *   training faces were) and its mirror, at 1 − distance ≥ 0.505 (decision 0065).
+ * 2026.11.8: a zone no reading passed is read once more thresholded per neighbourhood (Sauvola), and
+ *   readings of one crop count once towards a forgery verdict (decision 0066).
  */
-export const ENGINE_VERSION = '2026.11.7';
+export const ENGINE_VERSION = '2026.11.8';

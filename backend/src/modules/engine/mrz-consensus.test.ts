@@ -31,7 +31,27 @@ describe('combineReadings', () => {
 
   test('agreement counts identical readings only', () => {
     const tampered = [LINE1, replaceAt(LINE2, 19, '1')];
-    expect(agreeingReadings([tampered, tampered, [LINE1, LINE2]], tampered)).toBe(2);
+    const readings = [
+      { lines: tampered, crop: 'bottom band' },
+      { lines: tampered, crop: 'wide band' },
+      { lines: [LINE1, LINE2], crop: 'whole page' },
+    ];
+    expect(agreeingReadings(readings, tampered)).toBe(2);
+  });
+
+  test('two readings of one crop, thresholded two ways, are one witness, not two', () => {
+    const misread = [LINE1, replaceAt(LINE2, 19, '1')];
+    const sameCrop = [
+      { lines: misread, crop: 'zone 1' },
+      { lines: misread, crop: 'zone 1' },
+    ];
+    expect(agreeingReadings(sameCrop, misread)).toBe(1);
+    expect(
+      settle([
+        { format: 'TD3', lines: misread, crop: 'zone 1' },
+        { format: 'TD3', lines: misread, crop: 'zone 1' },
+      ]),
+    ).toMatchObject({ found: true, valid: false, agreeing: 1 });
   });
 });
 

@@ -7,7 +7,8 @@
  *   composite check digit spans the fields taken from different readings), so it never makes a
  *   line valid that the check digits do not confirm.
  * - a failing check digit is a forgery verdict (`document_invalid`) only when independent readings
- *   agree on the same failing lines; readings that disagree are a misread, which a retake fixes.
+ *   (different crops) agree on the same failing lines; readings that disagree are a misread, which a
+ *   retake fixes.
  */
 import { checkDigit, LAYOUTS, type MrzFormat } from './mrz-recovery';
 
@@ -45,7 +46,19 @@ export function combineReadings(format: MrzFormat, readings: readonly MrzLines[]
   return changed ? combined.map((chars) => chars.join('')) : null;
 }
 
-/** How many readings read exactly these lines. */
-export function agreeingReadings(readings: readonly MrzLines[], lines: MrzLines): number {
-  return readings.filter((other) => other.length === lines.length && other.every((text, i) => text === lines[i])).length;
+/** One reading and the crop of the photo it was read from. */
+export interface CropReading {
+  lines: MrzLines;
+  /** Which crop (band, located zone, turn) was read; its other binarisations share the key. */
+  crop: string;
+}
+
+/**
+ * How many crops read exactly these lines. Two readings of one crop (thresholded another way) count
+ * once: what misled one reading of a crop (a smudge, a stray mark beside the zone) misleads the
+ * other too, so they are not independent witnesses to a forgery.
+ */
+export function agreeingReadings(readings: readonly CropReading[], lines: MrzLines): number {
+  const same = readings.filter((other) => other.lines.length === lines.length && other.lines.every((text, i) => text === lines[i]));
+  return new Set(same.map((reading) => reading.crop)).size;
 }

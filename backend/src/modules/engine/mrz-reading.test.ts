@@ -62,6 +62,11 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     const reading = await readMrz(ocr, await decodeImage(fixture('perspective-td3.jpg'), { maxSide: 1600 }));
     expect(reading).toMatchObject({ found: true, format: 'TD3', valid: true, birthDate: '041211' });
   }, 60_000);
+  test('a shadow edge across the zone: read again thresholded per neighbourhood, every check digit valid (issue 20)', async () => {
+    // With one threshold for the whole band no MRZ was found at all (engine 2026.11.7).
+    const reading = await readMrz(ocr, await decodeImage(fixture('shadow-td1.jpg'), { maxSide: 1600 }));
+    expect(reading).toMatchObject({ found: true, format: 'TD1', valid: true, birthDate: '090411' });
+  }, 60_000);
   test('one altered check digit: independent readings agree on it, so the document is refused, not read again', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('passport-altered-check-digit.jpg'), { maxSide: 1600 }));
     expect(reading).toMatchObject({ found: true, valid: false });

@@ -13,7 +13,7 @@ import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import type { DecodedImage } from './image-decoding';
 import { FALLBACK_TURNS, turnImage } from './document-orientation';
 import { locateMrzBands } from './mrz-band';
-import { agreeingReadings, combineReadings, type MrzLines } from './mrz-consensus';
+import { agreeingReadings, combineReadings, type CropReading, type MrzLines } from './mrz-consensus';
 import { alternativeLayout, findMrzLines, recoverMrz, type MrzFormat } from './mrz-recovery';
 import { validateMrz } from './mrz-validation';
 
@@ -35,9 +35,9 @@ export type MrzReading =
       issueDate?: string | null;
       documentCode: string | null;
       /**
-       * How many of the independent readings (crops and page-segmentation modes) read exactly these
-       * repaired lines. A failing line read alike at least twice is what the document says; read once,
-       * it may be a misread (decision 0042).
+       * How many of the independent readings (different crops) read exactly these repaired lines. A
+       * failing line read alike from at least two crops is what the document says; read once, it may
+       * be a misread (decision 0042).
        */
       agreeing: number;
     };
@@ -81,14 +81,23 @@ const PASSES = [
 
 type Pass = (typeof PASSES)[number];
 type Reading = { format: MrzFormat; lines: MrzLines };
+type Result = (MrzReading & { found: true }) | Reading | null;
 
 /** One OCR pass: a reading whose check digits all pass, the failing lines it read, or nothing found. */
-async function readPass(ocr: Worker, image: DecodedImage, [fraction, psm]: Pass, scale = 1): Promise<(MrzReading & { found: true }) | Reading | null> {
+async function readPass(ocr: Worker, image: DecodedImage, [fraction, psm]: Pass, scale = 1): Promise<Result> {
   return readPng(ocr, await bandPng(image, fraction, scale), psm);
 }
 
-async function readPng(ocr: Worker, png: Buffer, psm: PSM): Promise<(MrzReading & { found: true }) | Reading | null> {
-  await ocr.setParameters({ tessedit_pageseg_mode: psm });
+/**
+ * How tesseract turns the grey band into black text on white: one threshold for the whole band
+ * (Otsu, its default), or one per neighbourhood (Sauvola), which keeps the text of a band that a
+ * shadow edge crosses, where a single threshold blackens the shaded part or whitens its text.
+ */
+type Binarisation = 'global' | 'local';
+const THRESHOLDING_METHOD = { global: '0', local: '2' } as const;
+
+async function readPng(ocr: Worker, png: Buffer, psm: PSM, binarisation: Binarisation = 'global'): Promise<Result> {
+  await ocr.setParameters({ tessedit_pageseg_mode: psm, thresholding_method: THRESHOLDING_METHOD[binarisation] });
   const { data } = await ocr.recognize(png);
   return readText(data.text);
 }
@@ -122,57 +131,73 @@ export function readText(text: string): (MrzReading & { found: true }) | Reading
 
 /**
  * Runs the passes in order; the first reading whose check digits all pass wins. When none does, a
- * small page is read once more enlarged, and the zone is looked for by image processing, levelled
- * and read (mrz-band.ts); then the readings are combined field by field under the check digits
- * (mrz-consensus.ts), and a failing result reports how many readings agree on it. When the upright
+ * small page is read once more enlarged, the zone is looked for by image processing, levelled and
+ * read (mrz-band.ts), and the wide band and the zones found are read once more thresholded per
+ * neighbourhood; then the readings are combined field by field under the check digits
+ * (mrz-consensus.ts), and a failing result reports how many crops agree on it. When the upright
  * image shows no MRZ at all, the right-angle turns are tried (document-orientation.ts) with the
  * wide band, and the first turn that shows one is read with every pass.
  */
 export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzReading> {
-  const readings: Reading[] = [];
-  for (const pass of PASSES) {
-    const result = await readPass(ocr, image, pass);
+  const readings: (Reading & CropReading)[] = [];
+  /** Keeps a failing reading under its crop's key; a reading whose check digits all pass is the answer. */
+  const keep = (crop: string, result: Result): (MrzReading & { found: true }) | null => {
     if (result && 'found' in result) return result;
-    if (result) readings.push(result);
+    if (result) readings.push({ ...result, crop });
+    return null;
+  };
+  for (const pass of PASSES) {
+    const valid = keep(`band ${pass[0]}`, await readPass(ocr, image, pass));
+    if (valid) return valid;
   }
   if (readings.length > 0 && image.width < SMALL_PAGE_WIDTH) {
-    const result = await readPass(ocr, image, PASSES[1], Math.min(3, ENLARGED_WIDTH / image.width));
-    if (result && 'found' in result) return result;
-    if (result) readings.push(result);
+    const valid = keep('band enlarged', await readPass(ocr, image, PASSES[1], Math.min(3, ENLARGED_WIDTH / image.width)));
+    if (valid) return valid;
   }
   // No fixed band read a valid zone: look for the zone itself, levelled and enlarged (mrz-band.ts).
-  for (const band of await locateMrzBands(image)) {
-    const result = await readPng(ocr, band.png, PSM.SINGLE_BLOCK);
-    if (result && 'found' in result) return result;
-    if (result) readings.push(result);
+  const zones = (await locateMrzBands(image)).map((band, i) => ({ crop: `zone ${i}`, png: band.png }));
+  for (const zone of zones) {
+    const valid = keep(zone.crop, await readPng(ocr, zone.png, PSM.SINGLE_BLOCK));
+    if (valid) return valid;
+  }
+  // The wide band and the zones once more, thresholded per neighbourhood: a shadow edge across the
+  // zone defeats one threshold for the whole band (issue 20's harder set).
+  for (const { crop, png } of [{ crop: `band ${PASSES[1][0]}`, png: await bandPng(image, PASSES[1][0]) }, ...zones]) {
+    const valid = keep(crop, await readPng(ocr, png, PSM.SINGLE_BLOCK, 'local'));
+    if (valid) return valid;
   }
   if (readings.length > 0) return settle(readings);
   for (const turn of FALLBACK_TURNS) {
     const turned = await turnImage(image, turn);
     const probe = await readPass(ocr, turned, PASSES[1]);
     if (!probe) continue;
-    if ('found' in probe) return probe;
-    readings.push(probe);
+    const valid = keep(`turn ${turn} band ${PASSES[1][0]}`, probe);
+    if (valid) return valid;
     for (const pass of [PASSES[0], PASSES[2]]) {
-      const result = await readPass(ocr, turned, pass);
-      if (result && 'found' in result) return result;
-      if (result) readings.push(result);
+      const valid = keep(`turn ${turn} band ${pass[0]}`, await readPass(ocr, turned, pass));
+      if (valid) return valid;
     }
     return settle(readings);
   }
   return { found: false };
 }
 
-/** No single reading passed: combine them per field, else report the failing reading most of them agree on. */
-export function settle(readings: readonly { format: MrzFormat; lines: MrzLines }[]): MrzReading {
+/**
+ * No single reading passed: combine them per field, else report the failing reading most crops
+ * agree on. A reading without a crop stands for a crop of its own.
+ */
+export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; crop?: string }[]): MrzReading {
   const first = readings[0];
   if (!first) return { found: false };
-  const same = readings.filter((r) => r.format === first.format).map((r) => r.lines);
-  const combined = combineReadings(first.format, same);
+  const same = readings.map((reading, i) => ({ ...reading, crop: reading.crop ?? `reading ${i}` })).filter((reading) => reading.format === first.format);
+  const combined = combineReadings(
+    first.format,
+    same.map((reading) => reading.lines),
+  );
   if (combined) {
     const reading = interpret(first.format, combined, 1);
     if (reading.valid) return reading;
   }
-  const best = same.reduce((a, b) => (agreeingReadings(same, b) > agreeingReadings(same, a) ? b : a));
+  const best = same.reduce((a, b) => (agreeingReadings(same, b.lines) > agreeingReadings(same, a.lines) ? b : a)).lines;
   return interpret(first.format, best, agreeingReadings(same, best));
 }
