@@ -32,13 +32,17 @@ describe('face match on real photos (issue 21)', () => {
     expect(matchFrames(portrait, [selfie]).outcome).toBe('match');
   }, 60_000);
 
-  test.each([30, -25])('a head tilted %d° in the picture is described as when upright: the chip turns it (decision 0065)', async (degrees) => {
-    const tilted = await sharp(fixture('lisa-webcam.jpg')).rotate(degrees, { background: '#808080' }).jpeg().toBuffer();
-    const [upright, turned] = await Promise.all([describeFace('lisa-webcam.jpg'), describeFace('lisa-webcam.jpg', tilted)]);
-    // Measured 0.91 and 0.95; face-api's upright box (engine 2026.11.6) gave 0.45 and 0.49, below the threshold.
-    expect(closeness(upright.recognition, turned.recognition)).toBeGreaterThan(0.85);
-    expect(matchFrames(upright, [turned]).outcome).toBe('match');
-  }, 60_000);
+  test.each([30, -25])(
+    'a head tilted %d° in the picture is described as when upright: the chip turns it (decision 0065)',
+    async (degrees) => {
+      const tilted = await sharp(fixture('lisa-webcam.jpg')).rotate(degrees, { background: '#808080' }).jpeg().toBuffer();
+      const [upright, turned] = await Promise.all([describeFace('lisa-webcam.jpg'), describeFace('lisa-webcam.jpg', tilted)]);
+      // Measured 0.91 and 0.95; face-api's upright box (engine 2026.11.6) gave 0.45 and 0.49, below the threshold.
+      expect(closeness(upright.recognition, turned.recognition)).toBeGreaterThan(0.85);
+      expect(matchFrames(upright, [turned]).outcome).toBe('match');
+    },
+    60_000,
+  );
 
   test("the London set's different-person pair that faceres alone found closest (0.79) is refused: the aligned model says no", async () => {
     const [portrait, selfie] = await Promise.all([describeFace('london-042-neutral.jpg'), describeFace('london-137-smiling.jpg')]);
