@@ -21,5 +21,7 @@
  *   training faces were) and its mirror, at 1 − distance ≥ 0.505 (decision 0065).
  * 2026.11.8: a zone no reading passed is read once more thresholded per neighbourhood (Sauvola), and
  *   readings of one crop count once towards a forgery verdict (decision 0066).
+ * 2026.11.9: a zone the closing joined to the clutter around it is rebuilt from its lines
+ *   (mrz-band.ts zonesFromLines; docs/verification.md "Engine 2026.11.9").
  */
-export const ENGINE_VERSION = '2026.11.8';
+export const ENGINE_VERSION = '2026.11.9';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { decodeImage } from './image-decoding';
-import { locateMrzBands, maxFilter, minFilter, otsu } from './mrz-band';
+import { type Component, locateMrzBands, maxFilter, minFilter, otsu, zonesFromLines } from './mrz-band';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name));
 
@@ -38,6 +38,26 @@ describe('locateMrzBands', () => {
       .jpeg()
       .toBuffer();
     expect(await locateMrzBands(await decodeImage(new Uint8Array(blank), { maxSide: 1600 }))).toEqual([]);
+  });
+});
+
+describe('zonesFromLines: a zone rebuilt from its lines when the closing joined it to the clutter', () => {
+  const line = (left: number, top: number, width: number, height = 10, angle = 0): Component => ({ box: { left, top, width, height }, angle });
+
+  test.each([
+    ['two lines of a passport, one under the other', [line(100, 300, 400), line(102, 318, 398)], [{ left: 100, top: 300, width: 400, height: 28 }]],
+    ['three lines of an ID card', [line(50, 200, 300), line(50, 215, 302), line(51, 230, 299)], [{ left: 50, top: 200, width: 302, height: 40 }]],
+    ['a line of another length is not part of the zone', [line(100, 300, 400), line(100, 318, 250)], []],
+    ['lines that do not start at the same place are not one zone', [line(100, 300, 400), line(160, 318, 400)], []],
+    ['lines far apart are not one zone', [line(100, 300, 400), line(100, 360, 400)], []],
+    ['one line alone is not a zone', [line(100, 300, 400)], []],
+  ])('%s', (_, lines, zones) => {
+    expect(zonesFromLines(lines).map((zone) => zone.box)).toEqual(zones);
+  });
+
+  test("the zone's slant is its lines' slant", () => {
+    const [zone] = zonesFromLines([line(100, 300, 400, 10, 0.02), line(100, 316, 400, 10, 0.04)]);
+    expect(zone!.angle).toBeCloseTo(0.03, 9);
   });
 });
 

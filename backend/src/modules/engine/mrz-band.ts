@@ -4,7 +4,9 @@
  * slanted. The classic approach: a morphological black-hat brings out dark text on a light page,
  * its horizontal gradient marks the dense vertical strokes of OCR-B characters, a wide closing joins
  * the characters of a line and the lines of the zone into one block, and the blocks much wider than
- * tall are the candidates. Each is cropped from the full image with a margin, turned level by the
+ * tall are the candidates. On a busy table that closing also joins the zone to the text around it;
+ * the zone is then rebuilt from its lines, found before the closing (zonesFromLines). Each candidate
+ * is cropped from the full image with a margin, turned level by the
  * block's own orientation (second moments), and enlarged so its glyphs reach a height the OCR
  * model reads well (mrz-reading.ts reads it).
  *
@@ -65,17 +67,70 @@ export async function locateMrzBands(image: DecodedImage): Promise<MrzBand[]> {
   // A little erosion parts blocks that only touch, such as the zone and the text above it.
   const parted = minFilter(zones, width, height, { width: 5, height: 5 });
 
-  const candidates = components(parted, width, height)
-    .filter((c) => c.box.width >= MIN_WIDTH_SHARE * width && c.box.width >= MIN_ASPECT * c.box.height)
-    .sort((a, b) => b.box.width - a.box.width)
-    .slice(0, MAX_CANDIDATES);
+  const isZone = (c: Component) => c.box.width >= MIN_WIDTH_SHARE * width && c.box.width >= MIN_ASPECT * c.box.height;
+  const closedZones = components(parted, width, height)
+    .filter(isZone)
+    .sort((a, b) => b.box.width - a.box.width);
+  // On a busy table the closing also joins the zone to the text around it, and the block is no
+  // longer wide and flat. Before that closing, the zone's lines are apart from the clutter: a zone
+  // is then rebuilt from its lines (zonesFromLines), or is one block already (its lines joined by
+  // the line closing).
+  const blocks = components(rows, width, height);
+  const fromLines = [...zonesFromLines(blocks), ...blocks.filter(isZone).sort((a, b) => b.box.width - a.box.width)];
+  const lineZones: Component[] = [];
+  for (const zone of fromLines) {
+    if (isZone(zone) && ![...closedZones, ...lineZones].some((other) => overlaps(other.box, zone.box))) lineZones.push(zone);
+  }
+  const candidates = [...closedZones, ...lineZones].slice(0, MAX_CANDIDATES);
 
   const bands: MrzBand[] = [];
   for (const candidate of candidates) bands.push(await cropBand(image, candidate, scale));
   return bands;
 }
 
-interface Component {
+/** Lines of one zone: about as wide as each other (a tenth), starting at about the same place. */
+const LINE_WIDTH_TOLERANCE = 0.1;
+/** The next line of a zone starts at most this many line heights below the top of the previous one. */
+const LINE_PITCH = 2.5;
+
+/**
+ * The MRZ's two or three lines, found one by one: runs of characters about as wide as each other,
+ * left-aligned, one under the other at about a line's pitch (Doc 9303 prints every line of a zone
+ * the same length). Each group of two or three is a zone.
+ */
+export function zonesFromLines(lines: readonly Component[]): Component[] {
+  const sorted = [...lines].sort((a, b) => a.box.top - b.box.top);
+  const zones: Component[] = [];
+  const used = new Set<Component>();
+  for (const first of sorted) {
+    if (used.has(first)) continue;
+    const group = [first];
+    for (const next of sorted) {
+      const last = group[group.length - 1]!;
+      if (group.length === 3) break;
+      if (next === first || used.has(next) || next.box.top <= last.box.top) continue;
+      const sameWidth = Math.abs(next.box.width - first.box.width) <= LINE_WIDTH_TOLERANCE * first.box.width;
+      const aligned = Math.abs(next.box.left - first.box.left) <= LINE_WIDTH_TOLERANCE * first.box.width;
+      const close = next.box.top - last.box.top <= LINE_PITCH * Math.max(last.box.height, next.box.height);
+      if (sameWidth && aligned && close) group.push(next);
+    }
+    if (group.length < 2) continue;
+    for (const line of group) used.add(line);
+    const left = Math.min(...group.map((line) => line.box.left));
+    const top = Math.min(...group.map((line) => line.box.top));
+    const right = Math.max(...group.map((line) => line.box.left + line.box.width));
+    const bottom = Math.max(...group.map((line) => line.box.top + line.box.height));
+    const angle = group.reduce((sum, line) => sum + line.angle, 0) / group.length;
+    zones.push({ box: { left, top, width: right - left, height: bottom - top }, angle });
+  }
+  return zones;
+}
+
+function overlaps(a: Component['box'], b: Component['box']): boolean {
+  return a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
+}
+
+export interface Component {
   box: { left: number; top: number; width: number; height: number };
   /** Orientation of the block's pixels (radians, image y downwards): its lines' slant. */
   angle: number;

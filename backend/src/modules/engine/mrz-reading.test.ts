@@ -67,6 +67,11 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     const reading = await readMrz(ocr, await decodeImage(fixture('shadow-td1.jpg'), { maxSide: 1600 }));
     expect(reading).toMatchObject({ found: true, format: 'TD1', valid: true, birthDate: '090411' });
   }, 60_000);
+  test('a page on a busy table whose zone the closing joins to the papers around it: found from its lines and read (issue 20)', async () => {
+    // Before zonesFromLines no zone was found and every turn was tried in vain (engine 2026.11.8).
+    const reading = await readMrz(ocr, await decodeImage(fixture('clutter-td3.jpg'), { maxSide: 1600 }));
+    expect(reading).toMatchObject({ found: true, format: 'TD3', valid: true, birthDate: '980417' });
+  }, 60_000);
   test('one altered check digit: independent readings agree on it, so the document is refused, not read again', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('passport-altered-check-digit.jpg'), { maxSide: 1600 }));
     expect(reading).toMatchObject({ found: true, valid: false });
