@@ -50,6 +50,9 @@ test('the still photo on the fake camera never verifies: every try is a retry, a
   api,
   verifyPage,
 }) => {
+  // Five whole challenges, each judged by the real engine: 56–58 s on a loaded 2-core machine, too
+  // close to the default 60 s.
+  test.setTimeout(180_000);
   const session = await createLiveSession(api, environment, { verificationMode: 'L1', challengeAge: 25 });
   await page.goto(withParams(session.verifyUrl, { skip_intro: 'true' }));
   await verifyPage.allowCamera('selfie-camera');
