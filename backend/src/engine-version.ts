@@ -23,5 +23,9 @@
  *   readings of one crop count once towards a forgery verdict (decision 0066).
  * 2026.11.9: a zone the closing joined to the clutter around it is rebuilt from its lines
  *   (mrz-band.ts zonesFromLines; docs/verification.md "Engine 2026.11.9").
+ * 2026.11.10: from the real specimen set (decision 0067): a second line with no filler is an MRZ
+ *   line when it holds 14 digits; a line read too long is fitted at its start or its end, whichever
+ *   passes more check digits; a document number's S/5 and B/8 are chosen by its check digit; a
+ *   20yy birth date on or after the document's expiry is 19yy.
  */
-export const ENGINE_VERSION = '2026.11.9';
+export const ENGINE_VERSION = '2026.11.10';

@@ -59,6 +59,14 @@ describe('MRZ dates', () => {
     ['110315', '2011-03-15'],
   ])('birth %s → %s', (raw, iso) => expect(mrzBirthDate(raw, now)).toBe(iso));
   test.each([
+    // The Icelandic specimen passport: born 12 Dec 1912, expired 29 Jun 2011; 2012 is after the expiry.
+    ['121212', '2011-06-29', '1912-12-12'],
+    // The Czech specimen: born 1 Jan 1911, expired 4 Jul 2012; a holder born in 2011 is still possible.
+    ['110101', '2012-07-04', '2011-01-01'],
+    ['110101', '2011-01-01', '1911-01-01'],
+    ['900131', '2030-01-31', '1990-01-31'],
+  ])('birth %s of a document expiring %s → %s', (raw, expiry, iso) => expect(mrzBirthDate(raw, now, expiry)).toBe(iso));
+  test.each([
     ['300131', '2030-01-31'],
     ['991231', '1999-12-31'],
   ])('expiry %s → %s', (raw, iso) => expect(mrzExpiryDate(raw, now)).toBe(iso));

@@ -28,10 +28,17 @@ function onlyLetterCodes(invalidFields: readonly string[]): boolean {
   return invalidFields.length > 0 && invalidFields.every((field) => LETTER_CODES.has(field));
 }
 
-/** YYMMDD of an MRZ to YYYY-MM-DD. A birth date cannot be in the future, so a later year is 19yy. */
-export function mrzBirthDate(yymmdd: string, now: Date): string | null {
+/**
+ * YYMMDD of an MRZ to YYYY-MM-DD. A birth date cannot be in the future, nor on or after the expiry
+ * of the document (its holder was born before it was issued; issue 20 Deliver 4), so a 20yy past
+ * either is 19yy. Only an expired document can be settled by its expiry: an unexpired one allows
+ * any birth date up to today.
+ */
+export function mrzBirthDate(yymmdd: string, now: Date, expiryDate?: string | null): string | null {
   const recent = mrzDate(yymmdd, (year) => year);
-  return recent !== null && recent > now.toISOString().slice(0, 10) ? mrzDate(yymmdd, (year) => year - 100) : recent;
+  const today = now.toISOString().slice(0, 10);
+  const impossible = recent !== null && (recent > today || (!!expiryDate && recent >= expiryDate));
+  return impossible ? mrzDate(yymmdd, (year) => year - 100) : recent;
 }
 
 /** An expiry is at most a few decades ahead; 20yy unless that is more than 50 years away. */
@@ -110,8 +117,8 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
   // Every check digit passes but a date does not exist: the document itself is malformed. Every MRZ
   // layout is accepted whichever document type the user chose (passport or id_card picks the MRZ
   // reader, not the layout), visas included, each with its own validity (decision 0051).
-  const birthDate = reading.source === 'mrz' ? reading.birthDate && mrzBirthDate(reading.birthDate, now) : reading.birthDate;
   const expiryDate = reading.source === 'mrz' ? mrzExpiry(reading, now) : reading.expirationDate;
+  const birthDate = reading.source === 'mrz' ? reading.birthDate && mrzBirthDate(reading.birthDate, now, expiryDate) : reading.birthDate;
   if (!birthDate || !expiryDate) return { decision: 'failed', reason: 'document_invalid' };
   if (expiryDate < now.toISOString().slice(0, 10)) return { decision: 'failed', reason: 'document_expired' };
   if (ageOn(birthDate, now) < policy.legalMinimumAge) return { decision: 'failed', reason: 'age_not_met' };

@@ -40,6 +40,19 @@ describe('recoverMrz', () => {
     expect(repaired!.slice(0, 9)).toBe(number);
   });
 
+  // The Japanese specimen passport of issue 20's real set, a 397 px scan: every reading of its second
+  // line had a mark at the page's edge in front of it and its S read as 5.
+  test('a line read one character long at its start, with S read as 5 in the document number', () => {
+    const passport = ['P<JPNGAIMU<<SAKURA<<<<<<<<<<<<<<<<<<<<<<<<<<', 'XS12345673JPN7902206F1603202<<<<<<<<<<<<<<02'];
+    expect(recoverMrz('TD3', [passport[0]!, 'FX512345673JPN7902206F1603202<<<<<<<<<<<<<<02'])).toEqual(passport);
+  });
+
+  test('the document number check digit chooses between B and 8', () => {
+    const number = 'B8123456<';
+    const line = `${number}${checkDigit(number)}UTO7408122F1204159<<<<<<<<<<<<<<0`;
+    expect(recoverMrz('TD3', [TD3[0]!, `88${line.slice(2)}`])[1]!.slice(0, 9)).toBe(number);
+  });
+
   test('a name with K and L keeps them', () => {
     const line = 'P<UTOMIKKEL<<KARL<<<<<<<<<<<<<<<<<<<<<<<<<<<';
     expect(recoverMrz('TD3', [line, TD3[1]!])[0]).toBe(line);
@@ -60,6 +73,13 @@ describe('findMrzLines', () => {
     expect(findMrzLines(TD1.join('\n'))).toEqual({ format: 'TD1', lines: TD1 });
   });
   test('nothing MRZ-like', () => expect(findMrzLines('hello\nworld')).toBeNull());
+  // US non-immigrant visa specimen: optional data fills the second line, so it has no filler.
+  test('a second line without a filler, full of optional data, is still found', () => {
+    const visa = ['VNUSATRAVELER<<HAPPY<<<<<<<<<<<<<<<<<<<<<<<<', '1234567897CAN6612120M1407282B3XLC000FD142955'];
+    expect(findMrzLines(`THISISASAMPLEVISA 73203393\n${visa.join('\n')}`)).toEqual({ format: 'MRVA', lines: visa });
+  });
+  test('a long line of letters without a filler is not an MRZ line', () =>
+    expect(findMrzLines(`VNUSATRAVELER<<HAPPY<<<<<<<<<<<<<<<<<<<<<<<<\nTHEBEARERISAUTHORISEDTOTRAVELWITHOUTDELAYNOW`)).toBeNull());
   test('two lines of 33 are a TD1 read long, not a TD2 read short: no MRZ found', () => expect(findMrzLines(`${TD1[0]}<<<\n${TD1[1]}<<<`)).toBeNull());
   test('two lines of 35 are a TD2 read short', () => {
     const td2 = ['I<NLDERIKSSON<<ANNA<MARIA<<<<<<<<<<<', 'D231458907NLD7408122F1204159<<<<<<<6'];

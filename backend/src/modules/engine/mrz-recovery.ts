@@ -152,11 +152,22 @@ function nearestLength(length: number): number {
  * national identity card of 1988–2021. TD1 is tried
  * before the 36-character layouts because it needs three lines, which a two-line band does not give.
  */
+/**
+ * A line with no filler is still an MRZ line when it carries the digits of a birth and an expiry
+ * date with their check digits: a visa or card whose optional data fills the second line has none
+ * (the US visa specimens of issue 20's real set). Other text on a page is rarely that long in digits.
+ */
+const FULL_LINE_MIN_DIGITS = 14;
+
+function digitCount(line: string): number {
+  return line.match(/\d/g)?.length ?? 0;
+}
+
 export function findMrzLines(ocrText: string): { format: MrzFormat; lines: string[] } | null {
   const candidates = ocrText
     .split('\n')
     .map(normaliseLine)
-    .filter((line) => line.length >= 25 && (line.match(/</g)?.length ?? 0) >= 1);
+    .filter((line) => line.length >= 25 && (line.includes('<') || digitCount(line) >= FULL_LINE_MIN_DIGITS));
   for (const [length, count] of [
     [44, 2],
     [30, 3],
@@ -221,7 +232,10 @@ function bitCount(value: number): number {
   return count;
 }
 
-/** Candidates of an alphanumeric field: every O/0 and I/1 swap, the first that satisfies the check digit wins. */
+/**
+ * Candidates of an alphanumeric field: every O/0, I/1, S/5 and B/8 swap (look-alikes in OCR-B at
+ * small sizes), the first with the fewest changes that satisfies the check digit wins.
+ */
 function resolveByCheckDigit(segment: string, expected: string): string {
   if (!/^\d$/.test(expected)) return segment;
   // K/L right before the trailing fillers are fillers when that satisfies the check digit (a field
@@ -229,9 +243,9 @@ function resolveByCheckDigit(segment: string, expected: string): string {
   const padded = segment.replace(/[KL]+(?=<*$)(?=.*<$)/, (run) => '<'.repeat(run.length));
   if (padded !== segment && checkDigit(padded) === Number(expected)) return padded;
   if (checkDigit(segment) === Number(expected)) return segment;
-  const ambiguous = [...segment].map((c, i) => (c === 'O' || c === '0' || c === 'I' || c === '1' || c === 'K' || c === 'L' ? i : -1)).filter((i) => i >= 0);
+  const alternative: Record<string, string> = { O: '0', '0': 'O', I: '1', '1': 'I', S: '5', '5': 'S', B: '8', '8': 'B', K: '<', L: '<' };
+  const ambiguous = [...segment].map((c, i) => (alternative[c] ? i : -1)).filter((i) => i >= 0);
   if (ambiguous.length > 8) return segment;
-  const alternative: Record<string, string> = { O: '0', '0': 'O', I: '1', '1': 'I', K: '<', L: '<' };
   // Fewest changes first: one misread character is likelier than two.
   const masks = Array.from({ length: (1 << ambiguous.length) - 1 }, (_, i) => i + 1).sort((a, b) => bitCount(a) - bitCount(b));
   for (const mask of masks) {
@@ -247,15 +261,44 @@ function resolveByCheckDigit(segment: string, expected: string): string {
   return segment;
 }
 
-/** Fits a line to its length: an extra character at the end is dropped, a missing one is padded with fillers. */
-function fitLength(line: string, length: number): string {
-  return line.length >= length ? line.slice(0, length) : line + '<'.repeat(length - line.length);
+/**
+ * The ways a line may fit its length: a missing character is padded with fillers; extra characters
+ * are dropped at the end, or at the start (a mark at the page's edge read as a character, as on a
+ * small scan of issue 20's real set).
+ */
+function fittings(line: string, length: number): string[] {
+  if (line.length <= length) return [line + '<'.repeat(length - line.length)];
+  return [line.slice(0, length), line.slice(line.length - length)];
 }
 
-/** Repairs the lines of one MRZ by the field classes of its format; see the file comment. */
+/** How many of the layout's field check digits the lines satisfy. */
+function passingChecks(format: MrzFormat, lines: readonly string[]): number {
+  return LAYOUTS[format].filter((field) => {
+    const line = lines[field.line];
+    if (!line || field.check === undefined) return false;
+    const expected = line[field.check]!;
+    return /\d/.test(expected) && checkDigit(line.slice(field.start, field.end)) === Number(expected);
+  }).length;
+}
+
+/**
+ * Repairs the lines of one MRZ by the field classes of its format; see the file comment. A line read
+ * too long is tried both ways it may fit, and the fit whose repaired fields pass more check digits is
+ * kept (the end dropped on a tie).
+ */
 export function recoverMrz(format: MrzFormat, rawLines: readonly string[]): string[] {
   const length = LINE_LENGTH[format];
-  const lines = rawLines.map((line) => [...fitLength(normaliseLine(line), length)]);
+  let candidates: string[][] = [[]];
+  for (const line of rawLines) {
+    const fits = fittings(normaliseLine(line), length);
+    candidates = candidates.flatMap((lines) => fits.map((fit) => [...lines, fit]));
+  }
+  const repaired = candidates.map((lines) => repairFields(format, lines));
+  return repaired.reduce((best, lines) => (passingChecks(format, lines) > passingChecks(format, best) ? lines : best));
+}
+
+function repairFields(format: MrzFormat, fitted: readonly string[]): string[] {
+  const lines = fitted.map((line) => [...line]);
   const layout = LAYOUTS[format];
   for (const field of layout) {
     const chars = lines[field.line];
