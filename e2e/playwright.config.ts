@@ -16,6 +16,13 @@ export default defineConfig<{ target: TargetName }>({
   outputDir: '../test-results/playwright',
   globalSetup: './support/global-setup.ts',
   fullyParallel: true,
+  // Two workers on CI's two cores: most of a live journey's time is the user's pace (a challenge of
+  // about nine seconds, played in real time), not CPU, so two at once nearly halve the suite. On the
+  // 2-core development machine on 2026-11-27 the 188 tests took 9.6 min with two workers against
+  // 15.5 min with one (that run shared the machine with evaluation jobs for part of the time), and no
+  // test was more than a few seconds slower (the still-photo journey 52 s against 50 s; its own
+  // limit is 180 s).
+  workers: 2,
   forbidOnly: !!process.env.CI,
   timeout: 60_000,
   expect: { timeout: 10_000 },
