@@ -27,5 +27,7 @@
  *   line when it holds 14 digits; a line read too long is fitted at its start or its end, whichever
  *   passes more check digits; a document number's S/5 and B/8 are chosen by its check digit; a
  *   20yy birth date on or after the document's expiry is 19yy.
+ * 2026.11.11: every fit of a line read too long is validated, not only the one whose check digits
+ *   pass most (the name line has none: its codes tell its fits apart; mrz-reading.ts readText).
  */
-export const ENGINE_VERSION = '2026.11.10';
+export const ENGINE_VERSION = '2026.11.11';

@@ -129,6 +129,13 @@ describe('readText: a misread document code does not turn a visa into a failing 
     expect(readText(card.join('\n'))).toMatchObject({ found: true, format: 'TD2', valid: true });
   });
 
+  // Harder synthetic set seed 3, document 0064 (an MRV-B under a shadow): Sauvola's reading of the
+  // enlarged band put a mark in front of both lines, and its V reads as W.
+  test('lines read one character too long at their start, the name line told apart by its codes', () => {
+    const text = 'BW<BELMARTIN<<ANNA<<<<<<<<<<<<<<<<<<<\nMBFDTYVHGGESBEL6610229F3401217<<<<<<<<';
+    expect(readText(text)).toMatchObject({ found: true, format: 'MRVB', valid: true, birthDate: '661022', expirationDate: '340121' });
+  });
+
   test('a visa with a misread code whose check digits fail is not accepted under either layout', () => {
     const broken = [`Y${visaA[0]!.slice(1)}`, visaA[1]!.replace('620502', '620503')];
     expect(readText(broken.join('\n'))).not.toHaveProperty('found');

@@ -14,7 +14,7 @@ import type { DecodedImage } from './image-decoding';
 import { FALLBACK_TURNS, turnImage } from './document-orientation';
 import { locateMrzBands } from './mrz-band';
 import { agreeingReadings, combineReadings, type CropReading, type MrzLines } from './mrz-consensus';
-import { alternativeLayout, findMrzLines, recoverMrz, type MrzFormat } from './mrz-recovery';
+import { alternativeLayout, findMrzLines, type MrzFormat, recoverMrzFits } from './mrz-recovery';
 import { validateMrz } from './mrz-validation';
 
 const MODEL_DIR = join(import.meta.dir, '..', '..', '..', 'models', 'mrz');
@@ -118,15 +118,18 @@ const ENLARGED_WIDTH = 1800;
 export function readText(text: string): (MrzReading & { found: true }) | Reading | null {
   const found = findMrzLines(text);
   if (!found) return null;
-  const lines = recoverMrz(found.format, found.lines);
-  const reading = interpret(found.format, lines, 1);
-  if (reading.valid) return reading;
+  const fits = recoverMrzFits(found.format, found.lines);
   const alternative = alternativeLayout(found.format, found.lines);
-  if (alternative) {
-    const other = interpret(alternative, recoverMrz(alternative, found.lines), 1);
-    if (other.valid) return other;
+  const layouts = [{ format: found.format, fits }, ...(alternative ? [{ format: alternative, fits: recoverMrzFits(alternative, found.lines) }] : [])];
+  // A line read too long fits its length in more than one way; the first fit that validates wins
+  // (the name line has no check digit, so only its codes tell its fits apart).
+  for (const layout of layouts) {
+    for (const lines of layout.fits) {
+      const reading = interpret(layout.format, lines, 1);
+      if (reading.valid) return reading;
+    }
   }
-  return { format: found.format, lines };
+  return { format: found.format, lines: fits[0]! };
 }
 
 /**

@@ -283,18 +283,26 @@ function passingChecks(format: MrzFormat, lines: readonly string[]): number {
 
 /**
  * Repairs the lines of one MRZ by the field classes of its format; see the file comment. A line read
- * too long is tried both ways it may fit, and the fit whose repaired fields pass more check digits is
- * kept (the end dropped on a tie).
+ * too long is tried both ways it may fit: every fit, repaired, the ones whose fields pass more check
+ * digits first (the end dropped first on a tie). The first is the likeliest; a line with no check
+ * digit (the name line) is told apart only by validating the whole zone (mrz-reading.ts readText).
  */
-export function recoverMrz(format: MrzFormat, rawLines: readonly string[]): string[] {
+export function recoverMrzFits(format: MrzFormat, rawLines: readonly string[]): string[][] {
   const length = LINE_LENGTH[format];
   let candidates: string[][] = [[]];
   for (const line of rawLines) {
     const fits = fittings(normaliseLine(line), length);
     candidates = candidates.flatMap((lines) => fits.map((fit) => [...lines, fit]));
   }
-  const repaired = candidates.map((lines) => repairFields(format, lines));
-  return repaired.reduce((best, lines) => (passingChecks(format, lines) > passingChecks(format, best) ? lines : best));
+  const repaired = candidates.map((lines) => ({ lines: repairFields(format, lines), passing: 0 }));
+  for (const fit of repaired) fit.passing = passingChecks(format, fit.lines);
+  // Array.prototype.sort is stable: on a tie the fits keep their order, the end dropped first.
+  return repaired.sort((a, b) => b.passing - a.passing).map((fit) => fit.lines);
+}
+
+/** The likeliest repair of one MRZ (recoverMrzFits). */
+export function recoverMrz(format: MrzFormat, rawLines: readonly string[]): string[] {
+  return recoverMrzFits(format, rawLines)[0]!;
 }
 
 function repairFields(format: MrzFormat, fitted: readonly string[]): string[] {
