@@ -29,5 +29,7 @@
  *   20yy birth date on or after the document's expiry is 19yy.
  * 2026.11.11: every fit of a line read too long is validated, not only the one whose check digits
  *   pass most (the name line has none: its codes tell its fits apart; mrz-reading.ts readText).
+ * 2026.11.12: face match also requires each model's score, normalised against a cohort of strangers'
+ *   photos, to clear 3.81 (faceres) and 3.4 (aligned) spreads (face-cohort.ts, decision 0068).
  */
-export const ENGINE_VERSION = '2026.11.11';
+export const ENGINE_VERSION = '2026.11.12';

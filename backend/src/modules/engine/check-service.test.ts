@@ -12,6 +12,7 @@ import { events, sessions, tenants } from '../../db/schema';
 import { EngineBusy, EngineRefused, EngineTimeout } from './engine-pool';
 import { MAX_JPEG_SCANS } from './image-decoding';
 import { manyScanJpeg } from './hostile-jpeg.test-support';
+import { UNCROWDED } from './face-measurement.test-support';
 import { CHECK_CLAIM_LEASE_MS, claimCheck, heldBy } from './check-claim';
 import { ERROR_EXAMPLES } from '../../http/openapi-errors';
 import type { DocumentFindings, EngineFindings } from './model';
@@ -36,6 +37,7 @@ const face = (estimatedAge: number, change: Partial<FaceMeasurement> = {}) => ({
     liveness: 0.9,
     descriptor: [1, 0],
     recognition: [0, 0],
+    cohort: UNCROWDED,
     ...change,
   },
 });

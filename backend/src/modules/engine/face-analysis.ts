@@ -9,6 +9,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { brightnessAndSharpness, type DecodedImage } from './image-decoding';
+import { cohortScores, cohortStats, type CohortStats, type FaceCohort, loadFaceCohort } from './face-cohort';
 import { loadRecognition, type Recognise } from './face-recognition';
 import { type HumanInstance, type HumanOptions, loadHuman, packageDir } from './human-runtime';
 
@@ -42,6 +43,8 @@ export interface FaceMeasurement {
   descriptor?: number[];
   /** face-api's aligned 128-d descriptor of the same face (only when asked: face match, face-recognition.ts). */
   recognition?: number[];
+  /** How alike the cohort's strangers look to this face, per model (with both descriptors; face-cohort.ts). */
+  cohort?: CohortStats;
   /** The face mesh's 468 points in pixels of the decoded image (only when asked): the liveness motion check (liveness/motion-check.ts). */
   landmarks?: [number, number][];
 }
@@ -60,11 +63,14 @@ export interface FaceModels {
   human: HumanInstance;
   faceApi: FaceApiNets;
   recognise: Recognise;
+  /** Face match's cohort of strangers (face-cohort.ts, decision 0068); null only while the cohort is built. */
+  cohort: FaceCohort | null;
   // biome-ignore lint/suspicious/noExplicitAny: tfjs is loaded from its node-wasm build by path, without types.
   tf: any;
 }
 
-export async function loadFaceModels(options: HumanOptions = {}): Promise<FaceModels> {
+/** `withCohort: false` only for building the cohort itself (scripts/faces/face-cohort.ts). */
+export async function loadFaceModels(options: HumanOptions = {}, { withCohort = true } = {}): Promise<FaceModels> {
   const human = await loadHuman(options);
   const faceApiDir = packageDir('@vladmandic/face-api');
   // The package's `exports` has no node-wasm entry; the build shares the one tfjs-core (and its wasm backend) with Human.
@@ -73,7 +79,7 @@ export async function loadFaceModels(options: HumanOptions = {}): Promise<FaceMo
   await faceApi.ageGenderNet.loadFromDisk(join(faceApiDir, 'model'));
   const tf = require('@tensorflow/tfjs-core');
   const recognise = await loadRecognition(faceApiModule, tf, faceApiDir);
-  return { human, faceApi, recognise, tf };
+  return { human, faceApi, recognise, tf, cohort: withCohort ? loadFaceCohort() : null };
 }
 
 /** Margin around Human's box for the face-api crop. 0 measured best on UTKFace (MAE 6.0 vs 7.9 at 0.25; docs/verification.md). */
@@ -141,6 +147,19 @@ export interface AnalysisOptions {
   passive?: boolean;
 }
 
+/** face-api's aligned descriptor of the box, and with faceres's descriptor, the face's cohort statistics. */
+async function recognitionAndCohort(
+  models: FaceModels,
+  // biome-ignore lint/suspicious/noExplicitAny: a tfjs tensor (see FaceModels.tf).
+  tensor: any,
+  box: [number, number, number, number],
+  descriptor: number[] | undefined,
+): Promise<Pick<FaceMeasurement, 'recognition' | 'cohort'>> {
+  if (!descriptor) return {};
+  const recognition = await models.recognise(tensor, box);
+  return { recognition, cohort: models.cohort ? cohortStats(models.cohort, cohortScores(models.cohort, descriptor, recognition)) : undefined };
+}
+
 export async function analyseFace(models: FaceModels, image: DecodedImage, options: AnalysisOptions): Promise<FaceAnalysis> {
   const { human, faceApi, tf } = models;
   const { age: withAge = true, passive = true } = options;
@@ -178,7 +197,7 @@ export async function analyseFace(models: FaceModels, image: DecodedImage, optio
           antispoof: largest.real ?? null,
           liveness: largest.live ?? null,
           descriptor,
-          recognition: options.recognition ? await models.recognise(tensor, [x0, y0, x1 - x0, y1 - y0]) : undefined,
+          ...(await recognitionAndCohort(models, tensor, [x0, y0, x1 - x0, y1 - y0], options.recognition ? descriptor : undefined)),
           landmarks: options.landmarks ? largest.mesh?.map((point): [number, number] => [point[0]!, point[1]!]) : undefined,
         },
       };

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { analyseFace, type FaceModels, loadFaceModels } from './face-analysis';
-import { closeness, cosineSimilarity, FACE_MATCH_MIN_SIMILARITY, type MatchDescriptors, matchFrames } from './face-match';
+import { cohortScores, cohortStats } from './face-cohort';
+import { closeness, cosineSimilarity, FACE_MATCH_MIN_SIMILARITY, FACE_RECOGNITION_MIN_CLOSENESS, type MatchDescriptors, matchFrames } from './face-match';
 import { decodeImage } from './image-decoding';
 
 let models: FaceModels;
@@ -19,11 +20,19 @@ beforeAll(async () => {
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name));
 
+/**
+ * The cohort's people each fixture shows (face-cohort.ts): the London photos and Lisa's are of
+ * people in the cohort, so each face is compared with the cohort without them, as a user's face,
+ * who is never in it, would be (`bun run accuracy --pairs --leave-out-cohort` measures the same way).
+ */
+const COHORT_PEOPLE = ['lisa', 'p042', 'p043', 'p082', 'p137'];
+
 async function describeFace(name: string, bytes: Uint8Array = fixture(name)): Promise<MatchDescriptors> {
   const image = await decodeImage(bytes, { maxSide: 640 });
   const { face } = await analyseFace(models, image, { descriptor: true, recognition: true, age: false, passive: false });
-  if (!face?.descriptor || !face.recognition) throw new Error(`no face for both models in ${name}`);
-  return { faceres: face.descriptor, recognition: face.recognition };
+  if (!face?.descriptor || !face.recognition || !models.cohort) throw new Error(`no face for both models in ${name}`);
+  const scores = cohortScores(models.cohort, face.descriptor, face.recognition);
+  return { faceres: face.descriptor, recognition: face.recognition, cohort: cohortStats(models.cohort, scores, COHORT_PEOPLE) };
 }
 
 describe('face match on real photos (issue 21)', () => {
@@ -48,6 +57,14 @@ describe('face match on real photos (issue 21)', () => {
     const [portrait, selfie] = await Promise.all([describeFace('london-042-neutral.jpg'), describeFace('london-137-smiling.jpg')]);
     // Before decision 0064 faceres alone decided, and took these two people for one.
     expect(cosineSimilarity(portrait.faceres, selfie.faceres)).toBeGreaterThanOrEqual(FACE_MATCH_MIN_SIMILARITY);
+    expect(matchFrames(portrait, [selfie]).outcome).toBe('mismatch');
+  }, 60_000);
+
+  test('two Black strangers whom both raw thresholds took for one person are refused: no more alike than such faces are to strangers (decision 0068)', async () => {
+    const [portrait, selfie] = await Promise.all([describeFace('london-043-smiling.jpg'), describeFace('london-082-neutral.jpg')]);
+    // Engine 2026.11.10 accepted the pair: both models' raw scores clear their thresholds.
+    expect(cosineSimilarity(portrait.faceres, selfie.faceres)).toBeGreaterThanOrEqual(FACE_MATCH_MIN_SIMILARITY);
+    expect(closeness(portrait.recognition, selfie.recognition)).toBeGreaterThanOrEqual(FACE_RECOGNITION_MIN_CLOSENESS);
     expect(matchFrames(portrait, [selfie]).outcome).toBe('mismatch');
   }, 60_000);
 });

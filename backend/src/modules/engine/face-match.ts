@@ -22,7 +22,7 @@ export const FACE_RECOGNITION_MIN_CLOSENESS = 0.505;
  */
 export const FACE_COPY_MIN_SIMILARITY = 0.93;
 
-export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
+export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length || a.length === 0) throw new Error(`descriptor lengths differ or are empty: ${a.length} and ${b.length}`);
   let dot = 0;
   let normA = 0;
@@ -36,25 +36,53 @@ export function cosineSimilarity(a: readonly number[], b: readonly number[]): nu
 }
 
 /** face-api's own measure for its descriptor: 1 − Euclidean distance (higher is more alike). */
-export function closeness(a: readonly number[], b: readonly number[]): number {
+export function closeness(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length || a.length === 0) throw new Error(`descriptor lengths differ or are empty: ${a.length} and ${b.length}`);
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += (a[i]! - b[i]!) ** 2;
   return 1 - Math.sqrt(sum);
 }
 
-/** A face's two descriptors: Human's faceres and face-api's aligned recognition descriptor. */
+/**
+ * The least a pair's score must clear in units of both faces' spreads against the cohort
+ * (face-cohort.ts, decision 0068), per model: chosen on ORL people s1–s20 with the cohort, as the
+ * thresholds for a false-accept rate of 0.1 % lowered by as much as keeps the whole rule's
+ * false-reject rate at or under the issue's 3 %.
+ */
+export const FACE_MATCH_MIN_NORMALISED = { faceres: 3.81, recognition: 3.4 } as const;
+
+/** Mean and spread of one face's scores against the cohort, per model (face-cohort.ts). */
+export interface CohortStats {
+  faceres: { mean: number; spread: number };
+  recognition: { mean: number; spread: number };
+}
+
+/** A face's two descriptors (Human's faceres, face-api's aligned recognition descriptor) and its cohort statistics. */
 export interface MatchDescriptors {
   faceres: readonly number[];
   recognition: readonly number[];
+  cohort: CohortStats;
+}
+
+/** A pair's score in units of both faces' cohort spreads: the mean of its two z-scores (symmetric normalisation). */
+export function normalisedScore(score: number, a: { mean: number; spread: number }, b: { mean: number; spread: number }): number {
+  return ((score - a.mean) / a.spread + (score - b.mean) / b.spread) / 2;
 }
 
 /**
- * How far a pair clears both thresholds: the lower of the two margins. At or above 0 both models
- * say "the same person"; below 0 at least one refuses.
+ * How far a pair clears every threshold: the lower of the margins. At or above 0 both models say
+ * "the same person", by their raw scores and by their scores normalised against the cohort; below
+ * 0 at least one refuses.
  */
 export function matchMargin(a: MatchDescriptors, b: MatchDescriptors): number {
-  return Math.min(cosineSimilarity(a.faceres, b.faceres) - FACE_MATCH_MIN_SIMILARITY, closeness(a.recognition, b.recognition) - FACE_RECOGNITION_MIN_CLOSENESS);
+  const faceres = cosineSimilarity(a.faceres, b.faceres);
+  const recognition = closeness(a.recognition, b.recognition);
+  return Math.min(
+    faceres - FACE_MATCH_MIN_SIMILARITY,
+    recognition - FACE_RECOGNITION_MIN_CLOSENESS,
+    normalisedScore(faceres, a.cohort.faceres, b.cohort.faceres) - FACE_MATCH_MIN_NORMALISED.faceres,
+    normalisedScore(recognition, a.cohort.recognition, b.cohort.recognition) - FACE_MATCH_MIN_NORMALISED.recognition,
+  );
 }
 
 export type FaceMatchOutcome = { outcome: 'match' | 'mismatch' | 'copy'; margin: number };
