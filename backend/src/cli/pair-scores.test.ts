@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { FACE_MATCH_MIN_SIMILARITY, FACE_RECOGNITION_MIN_CLOSENESS } from '../modules/engine/face-match';
+import { UNCROWDED } from '../modules/engine/face-measurement.test-support';
 import { FUSION_NORMS, pairScore } from './pair-scores';
 
 const unit = (x: number) => [x, Math.sqrt(1 - x * x)];
@@ -10,13 +11,15 @@ describe('pair scores (issue 21)', () => {
     expect(pairScore('aligned', { faceres: null, aligned: [0, 0] }, { faceres: null, aligned: [0.3, 0.4] })).toBeCloseTo(0.5);
   });
 
-  test("both is the engine's rule: the lower margin over the two thresholds, negative when either model refuses", () => {
-    const a = { faceres: [1, 0], aligned: [0, 0] };
-    expect(pairScore('both', a, { faceres: unit(FACE_MATCH_MIN_SIMILARITY + 0.2), aligned: [1 - (FACE_RECOGNITION_MIN_CLOSENESS + 0.05), 0] })).toBeCloseTo(
-      0.05,
-    );
-    expect(pairScore('both', a, { faceres: unit(FACE_MATCH_MIN_SIMILARITY - 0.1), aligned: [0, 0] })).toBeCloseTo(-0.1);
-    expect(pairScore('both', a, { faceres: unit(0.9), aligned: null })).toBeNull();
+  test("both is the engine's rule: the lowest margin over the thresholds, negative when either model refuses; without cohort statistics, no score", () => {
+    const cohort = UNCROWDED;
+    const a = { faceres: [1, 0], aligned: [0, 0], cohort };
+    expect(
+      pairScore('both', a, { faceres: unit(FACE_MATCH_MIN_SIMILARITY + 0.2), aligned: [1 - (FACE_RECOGNITION_MIN_CLOSENESS + 0.05), 0], cohort }),
+    ).toBeCloseTo(0.05);
+    expect(pairScore('both', a, { faceres: unit(FACE_MATCH_MIN_SIMILARITY - 0.1), aligned: [0, 0], cohort })).toBeCloseTo(-0.1);
+    expect(pairScore('both', a, { faceres: unit(0.9), aligned: null, cohort })).toBeNull();
+    expect(pairScore('both', a, { faceres: unit(0.9), aligned: [0, 0], cohort: null })).toBeNull();
   });
 
   test('fusion averages the two in units of their different-person spread; a missing descriptor gives no score', () => {
