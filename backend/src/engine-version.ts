@@ -31,5 +31,7 @@
  *   pass most (the name line has none: its codes tell its fits apart; mrz-reading.ts readText).
  * 2026.11.12: face match also requires each model's score, normalised against a cohort of strangers'
  *   photos, to clear 3.81 (faceres) and 3.4 (aligned) spreads (face-cohort.ts, decision 0068).
+ * 2026.11.13: a located zone is also read levelled by the slant of its own text lines (a projection
+ *   profile) when that differs from the block's orientation by a degree or more (mrz-band.ts).
  */
-export const ENGINE_VERSION = '2026.11.12';
+export const ENGINE_VERSION = '2026.11.13';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { decodeImage } from './image-decoding';
-import { type Component, locateMrzBands, maxFilter, minFilter, otsu, zonesFromLines } from './mrz-band';
+import { type Component, locateMrzBands, maxFilter, minFilter, otsu, textSlant, zonesFromLines } from './mrz-band';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name));
 
@@ -72,4 +72,29 @@ describe('the filters it is made of', () => {
     expect(t).toBeGreaterThanOrEqual(12);
     expect(t).toBeLessThan(200);
   });
+});
+
+describe('textSlant: the slant of text lines by projection profile', () => {
+  /** Two lines of 40 glyph-like strokes (3 × 14 px bars) on a light page, the lines turned `degrees`; 600 × 200 grey. */
+  async function strokes(degrees: number, background = '#e8e8e8'): Promise<Uint8Array> {
+    const bars = [0, 1]
+      .flatMap((line) => Array.from({ length: 40 }, (_, i) => `<rect x="${60 + i * 12}" y="${80 + line * 24}" width="3" height="14" fill="#202020"/>`))
+      .join('');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="200"><rect width="600" height="200" fill="${background}"/><g transform="rotate(${degrees} 300 100)">${bars}</g></svg>`;
+    const { data } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
+    return new Uint8Array(data.buffer, data.byteOffset, 600 * 200);
+  }
+
+  test.each([0, 4, -6, 9])('lines turned %d°: found within half a degree', async (degrees) => {
+    expect(Math.abs(textSlant(await strokes(degrees), 600, 200)! - degrees)).toBeLessThanOrEqual(0.5);
+  });
+
+  test('a dark page beside the text does not pull the slant to level (the strokes count, not the dark pixels)', async () => {
+    const grey = await strokes(5);
+    // The left third a dark table: many dark pixels, no strokes.
+    for (let y = 0; y < 200; y++) for (let x = 0; x < 50; x++) grey[y * 600 + x] = 40;
+    expect(Math.abs(textSlant(grey, 600, 200)! - 5)).toBeLessThanOrEqual(0.5);
+  });
+
+  test('a crop without text says nothing', () => expect(textSlant(new Uint8Array(600 * 200).fill(200), 600, 200)).toBeNull());
 });

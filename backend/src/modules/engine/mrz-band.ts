@@ -6,14 +6,14 @@
  * the characters of a line and the lines of the zone into one block, and the blocks much wider than
  * tall are the candidates. On a busy table that closing also joins the zone to the text around it;
  * the zone is then rebuilt from its lines, found before the closing (zonesFromLines). Each candidate
- * is cropped from the full image with a margin, turned level by the
- * block's own orientation (second moments), and enlarged so its glyphs reach a height the OCR
- * model reads well (mrz-reading.ts reads it).
+ * is cropped from the full image with a margin, turned level by the block's own orientation (second
+ * moments), and by the slant of the text lines in it too when the two differ (a projection profile),
+ * and enlarged so its glyphs reach a height the OCR model reads well (mrz-reading.ts reads it).
  *
  * sharp's erode and dilate are square and binary; the grey, rectangular ones the black-hat needs
  * are the separable min / max filters below.
  */
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import type { DecodedImage } from './image-decoding';
 
 /** The width the search runs at: MRZ glyphs of a page filling the frame are then about 12–16 px high. */
@@ -33,8 +33,15 @@ const MAX_CANDIDATES = 2;
 const READ_WIDTH = 1200;
 
 export interface MrzBand {
-  /** The zone, level and scaled for reading, as grey PNG bytes. */
+  /** The zone, levelled by the block's orientation and scaled for reading, as grey PNG bytes. */
   png: Buffer;
+  /**
+   * The zone levelled instead by the slant of its text lines (textSlant), when that differs from
+   * the block's by a degree or more: the block's orientation counts the clutter the closing joined
+   * to the zone, the lines' slant can be thrown by text beside it; each is right on pages where the
+   * other is not (issue 20's harder set), so both are read.
+   */
+  relevelled: Buffer | null;
   /** Where it was found, in the full image's pixels, and how far it was turned to level it. */
   box: { left: number; top: number; width: number; height: number };
   angleDegrees: number;
@@ -147,15 +154,83 @@ async function cropBand(image: DecodedImage, { box, angle }: Component, scale: n
   const right = Math.min(image.width, Math.ceil((box.left + box.width + marginX) / scale));
   const bottom = Math.min(image.height, Math.ceil((box.top + box.height + marginY) / scale));
   const full = { left, top, width: right - left, height: bottom - top };
+  const crop = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).extract(full);
   const angleDegrees = (angle * 180) / Math.PI;
-  let crop = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).extract(full);
-  // Levelled only when the slant is visible: a turn resamples the glyphs.
-  if (Math.abs(angleDegrees) >= 0.5) {
-    const rotated = await crop.rotate(-angleDegrees, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
-    crop = sharp(rotated.data, { raw: { width: rotated.info.width, height: rotated.info.height, channels: 3 } });
+  const linesDegrees = await linesAngle(crop.clone(), angle);
+  const png = await levelled(crop.clone(), angleDegrees);
+  const relevelled = Math.abs(linesDegrees - angleDegrees) >= RELEVEL_MIN_DEGREES ? await levelled(crop, linesDegrees) : null;
+  return { png, relevelled, box: full, angleDegrees };
+}
+
+/** The lines' slant is read as a second levelling when it differs from the block's by this much. */
+const RELEVEL_MIN_DEGREES = 1;
+
+/** The crop turned level by `degrees` (only when the slant is visible: a turn resamples the glyphs), enlarged, grey. */
+async function levelled(crop: Sharp, degrees: number): Promise<Buffer> {
+  let level = crop;
+  if (Math.abs(degrees) >= 0.5) {
+    const rotated = await crop.rotate(-degrees, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+    level = sharp(rotated.data, { raw: { width: rotated.info.width, height: rotated.info.height, channels: 3 } });
   }
-  const png = await crop.resize({ width: READ_WIDTH, kernel: 'lanczos3' }).greyscale().normalise().png().toBuffer();
-  return { png, box: full, angleDegrees };
+  return level.resize({ width: READ_WIDTH, kernel: 'lanczos3' }).greyscale().normalise().png().toBuffer();
+}
+
+/** The width a crop is measured at to find its lines' slant. */
+const SLANT_WIDTH = 600;
+/** Slants tried, in degrees either way from level, and the step between them. */
+const SLANT_RANGE = 12;
+const SLANT_STEP = 0.25;
+
+/**
+ * The slant of the text lines in a crop, in degrees (image y downwards), by projection profile: the
+ * glyphs' strokes (pixels with a strong horizontal gradient: a background, dark or light, has none,
+ * and a page's near-level edge little) sheared by each slant tried, the slant whose row histogram
+ * is sharpest (the largest sum of squared row counts) is the lines'. Falls back to the block's own
+ * orientation when the crop has too little text to say.
+ */
+async function linesAngle(crop: Sharp, blockAngle: number): Promise<number> {
+  const { data, info } = await crop.resize({ width: SLANT_WIDTH }).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const slant = textSlant(new Uint8Array(data.buffer, data.byteOffset, info.width * info.height), info.width, info.height);
+  return slant ?? (blockAngle * 180) / Math.PI;
+}
+
+/** A stroke's horizontal gradient is at least this (grey levels over two pixels). */
+const MIN_STROKE_GRADIENT = 24;
+
+/** See linesAngle; pure, for tests. Null when fewer than 1 % of the pixels are strokes. */
+export function textSlant(grey: ArrayLike<number>, width: number, height: number): number | null {
+  const gradient = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 1; x < width - 1; x++) gradient[y * width + x] = Math.abs(grey[y * width + x + 1]! - grey[y * width + x - 1]!);
+  }
+  const threshold = Math.max(MIN_STROKE_GRADIENT, otsu(gradient));
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (gradient[y * width + x]! > threshold) {
+        xs.push(x);
+        ys.push(y);
+      }
+    }
+  }
+  if (xs.length < width * height * 0.01) return null;
+  let best = 0;
+  let bestScore = -1;
+  const rows = new Float64Array(height + 2 * width);
+  for (let degrees = -SLANT_RANGE; degrees <= SLANT_RANGE + 1e-9; degrees += SLANT_STEP) {
+    const tan = Math.tan((degrees * Math.PI) / 180);
+    rows.fill(0);
+    for (let i = 0; i < xs.length; i++) rows[Math.round(ys[i]! - xs[i]! * tan) + width]! += 1;
+    let score = 0;
+    for (let r = 0; r < rows.length; r++) score += rows[r]! * rows[r]!;
+    // The level reading wins a tie (no turn resamples the glyphs for nothing).
+    if (score > bestScore || (score === bestScore && Math.abs(degrees) < Math.abs(best))) {
+      bestScore = score;
+      best = degrees;
+    }
+  }
+  return best;
 }
 
 /** Separable running maximum over a `width` × `height` window (a grey dilation). */

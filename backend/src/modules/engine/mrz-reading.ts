@@ -158,7 +158,11 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
     if (valid) return valid;
   }
   // No fixed band read a valid zone: look for the zone itself, levelled and enlarged (mrz-band.ts).
-  const zones = (await locateMrzBands(image)).map((band, i) => ({ crop: `zone ${i}`, png: band.png }));
+  // A zone levelled two ways is one crop: its two readings are not independent witnesses.
+  const zones = (await locateMrzBands(image)).flatMap((band, i) => [
+    { crop: `zone ${i}`, png: band.png },
+    ...(band.relevelled ? [{ crop: `zone ${i}`, png: band.relevelled }] : []),
+  ]);
   for (const zone of zones) {
     const valid = keep(zone.crop, await readPng(ocr, zone.png, PSM.SINGLE_BLOCK));
     if (valid) return valid;
