@@ -30,7 +30,7 @@ import sharp from 'sharp';
 import { systemClock } from '../clock';
 import { DEFAULT_L1_AGE_MARGIN } from '../config';
 import { decideAgeEstimation } from '../modules/engine/age-decision';
-import { decideDocument, mrzBirthDate, mrzExpiryDate } from '../modules/engine/document-decision';
+import { decideDocument, documentDates } from '../modules/engine/document-decision';
 import { type DocumentResult, failureClass, summariseDocuments, summariseGroups } from './document-accuracy';
 import { runJob } from '../modules/engine/engine-worker';
 import { analyseFace, loadFaceModels } from '../modules/engine/face-analysis';
@@ -168,11 +168,8 @@ async function documents(dir: string, out: string | undefined, limit: number) {
     const ms = Math.round(performance.now() - started);
     const decision = decideDocument(findings, { legalMinimumAge: 0, faceMatchEnabled: false }, now);
     const reading = findings.reading;
-    const dob = reading?.found
-      ? reading.source === 'mrz'
-        ? reading.birthDate && mrzBirthDate(reading.birthDate, now, reading.expirationDate && mrzExpiryDate(reading.expirationDate, now))
-        : reading.birthDate
-      : null;
+    // The birth date as the decision reads it (century included), so what is measured is what decides.
+    const dob = reading?.found ? documentDates(reading, now).birthDate : null;
     const valid = row.valid === 'true';
     const right = reading?.found === true && reading.valid && dob === row.birth_date;
     const result: DocumentResult = {

@@ -102,6 +102,20 @@ function mrzExpiry(reading: MrzReading & { found: true }, now: Date): string | n
   return frenchCardExpiry(reading.issueDate, reading.birthDate);
 }
 
+/**
+ * The document's birth and expiry dates as YYYY-MM-DD, as the decision reads them: an MRZ's with
+ * their centuries (the birth century from the expiry too) and the French card's expiry derived from
+ * its issue; a barcode's as read. Null where a date is missing or malformed.
+ */
+export function documentDates(
+  reading: NonNullable<DocumentFindings['reading']> & { found: true },
+  now: Date,
+): { birthDate: string | null; expiryDate: string | null } {
+  if (reading.source !== 'mrz') return { birthDate: reading.birthDate, expiryDate: reading.expirationDate };
+  const expiryDate = mrzExpiry(reading, now);
+  return { birthDate: reading.birthDate && mrzBirthDate(reading.birthDate, now, expiryDate), expiryDate };
+}
+
 export function decideDocument(findings: DocumentFindings, policy: Pick<DecisionPolicy, 'legalMinimumAge' | 'faceMatchEnabled'>, now: Date): EngineDecision {
   const { reading } = findings;
   if (!reading) return { decision: 'retry', hint: 'image_unreadable', part: 'document' };
@@ -117,8 +131,7 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
   // Every check digit passes but a date does not exist: the document itself is malformed. Every MRZ
   // layout is accepted whichever document type the user chose (passport or id_card picks the MRZ
   // reader, not the layout), visas included, each with its own validity (decision 0051).
-  const expiryDate = reading.source === 'mrz' ? mrzExpiry(reading, now) : reading.expirationDate;
-  const birthDate = reading.source === 'mrz' ? reading.birthDate && mrzBirthDate(reading.birthDate, now, expiryDate) : reading.birthDate;
+  const { birthDate, expiryDate } = documentDates(reading, now);
   if (!birthDate || !expiryDate) return { decision: 'failed', reason: 'document_invalid' };
   if (expiryDate < now.toISOString().slice(0, 10)) return { decision: 'failed', reason: 'document_expired' };
   if (ageOn(birthDate, now) < policy.legalMinimumAge) return { decision: 'failed', reason: 'age_not_met' };
