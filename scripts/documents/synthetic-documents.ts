@@ -5,7 +5,7 @@
  * seeded, so a run is reproducible.
  */
 import sharp from 'sharp';
-import { checkDigit } from '../../backend/src/modules/engine/mrz-recovery';
+import { checkDigit } from '../../backend/src/modules/engine/documents/mrz-recovery';
 
 export type SyntheticFormat = 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB';
 

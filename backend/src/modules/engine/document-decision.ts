@@ -10,7 +10,7 @@ import { faceQualityHint } from './face-quality';
 import { matchFrames } from './face-match';
 import { portraitReadable } from './portrait-quality';
 import type { DecisionPolicy, DocumentFindings, EngineDecision } from './model';
-import type { MrzReading } from './mrz-reading';
+import type { MrzReading } from './documents/mrz-reading';
 
 /** Independent MRZ readings that must read the same failing lines before it is a forgery verdict (decision 0042). */
 export const MRZ_READINGS_TO_CONFIRM = 2;

@@ -10,8 +10,8 @@ import { needsDocumentFront, type DocumentType } from '@ageverify/protocol';
 import type { Worker as OcrWorker } from 'tesseract.js';
 import { analyseFace, loadFaceModels, type FaceAnalysis, type FaceModels } from './face-analysis';
 import { decodeImage, ImageRejected, type DecodedImage } from './image-decoding';
-import { createMrzOcr, readMrz } from './mrz-reading';
-import { readPdf417 } from './pdf417-reading';
+import { createMrzOcr, readMrz } from './documents/mrz-reading';
+import { readPdf417 } from './documents/pdf417-reading';
 import type { DocumentFindings, EngineFindings, FrameFindings, Timings } from './model';
 
 export type EngineJob =

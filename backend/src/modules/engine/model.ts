@@ -5,8 +5,8 @@
  */
 import type { CapturePart, DocumentType, FailureReason, RetryHint } from '@ageverify/protocol';
 import type { FaceAnalysis } from './face-analysis';
-import type { MrzReading } from './mrz-reading';
-import type { Pdf417Reading } from './pdf417-reading';
+import type { MrzReading } from './documents/mrz-reading';
+import type { Pdf417Reading } from './documents/pdf417-reading';
 
 /** A frame that could not be decoded is a finding too (image_unreadable), not an exception. */
 export type FrameFindings = FaceAnalysis | { unreadable: true };

@@ -2,10 +2,10 @@ import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { decodeImage } from './image-decoding';
+import { decodeImage } from '../image-decoding';
 import { type Component, locateMrzBands, maxFilter, minFilter, otsu, textSlant, zonesFromLines } from './mrz-band';
 
-const fixture = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name));
+const fixture = (name: string) => readFileSync(join(import.meta.dir, '..', 'fixtures', name));
 
 describe('locateMrzBands', () => {
   test("finds the passport's zone: a wide block in the lowest part of the page, about level", async () => {

@@ -14,7 +14,7 @@
  * are the separable min / max filters below.
  */
 import sharp, { type Sharp } from 'sharp';
-import type { DecodedImage } from './image-decoding';
+import type { DecodedImage } from '../image-decoding';
 
 /** The width the search runs at: MRZ glyphs of a page filling the frame are then about 12–16 px high. */
 const SEARCH_WIDTH = 800;

@@ -10,14 +10,14 @@
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
-import type { DecodedImage } from './image-decoding';
+import type { DecodedImage } from '../image-decoding';
 import { FALLBACK_TURNS, turnImage } from './document-orientation';
 import { locateMrzBands } from './mrz-band';
 import { agreeingReadings, combineReadings, type CropReading, type MrzLines } from './mrz-consensus';
 import { alternativeLayout, findMrzLines, type MrzFormat, recoverMrzFits } from './mrz-recovery';
 import { validateMrz } from './mrz-validation';
 
-const MODEL_DIR = join(import.meta.dir, '..', '..', '..', 'models', 'mrz');
+const MODEL_DIR = join(import.meta.dir, '..', '..', '..', '..', 'models', 'mrz');
 
 export type MrzReading =
   | { found: false }

@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Worker } from 'tesseract.js';
-import { decideDocument, MRZ_READINGS_TO_CONFIRM } from './document-decision';
-import { decodeImage } from './image-decoding';
-import type { DocumentFindings } from './model';
+import { decideDocument, MRZ_READINGS_TO_CONFIRM } from '../document-decision';
+import { decodeImage } from '../image-decoding';
+import type { DocumentFindings } from '../model';
 import { createMrzOcr, readMrz, readText, SMALL_PAGE_WIDTH } from './mrz-reading';
 import { checkDigit } from './mrz-recovery';
 
-const fixture = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name));
+const fixture = (name: string) => readFileSync(join(import.meta.dir, '..', 'fixtures', name));
 let ocr: Worker;
 beforeAll(async () => {
   ocr = await createMrzOcr();

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
-import type { DecodedImage } from './image-decoding';
+import type { DecodedImage } from '../image-decoding';
 
 const require = createRequire(import.meta.url);
 let prepared: Promise<unknown> | null = null;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import type { DecodedImage } from './image-decoding';
+import type { DecodedImage } from '../image-decoding';
 import { turnImage } from './document-orientation';
 
 // 2 × 1 pixels: red then blue.

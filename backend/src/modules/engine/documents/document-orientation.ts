@@ -6,7 +6,7 @@
  * nothing for them.
  */
 import sharp from 'sharp';
-import type { DecodedImage } from './image-decoding';
+import type { DecodedImage } from '../image-decoding';
 
 /** Turns tried after the upright image, likeliest first: a phone held sideways either way, then upside down. */
 export const FALLBACK_TURNS = [90, 270, 180] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { mrzLines, randomIdentity, seededRandom, type SyntheticFormat } from '../../../../scripts/documents/synthetic-documents';
+import { mrzLines, randomIdentity, seededRandom, type SyntheticFormat } from '../../../../../scripts/documents/synthetic-documents';
 import { findMrzLines, recoverMrz, type MrzFormat } from './mrz-recovery';
 import { validateMrz } from './mrz-validation';
 

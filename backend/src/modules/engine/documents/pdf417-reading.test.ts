@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeImage } from './image-decoding';
+import { decodeImage } from '../image-decoding';
 import { aamvaDate, parseAamva, readPdf417 } from './pdf417-reading';
 
 describe('aamvaDate', () => {
@@ -31,6 +31,6 @@ describe('parseAamva', () => {
 });
 
 test('readPdf417 decodes the committed licence barcode', async () => {
-  const image = await decodeImage(readFileSync(join(import.meta.dir, 'fixtures', 'licence.png')), { maxSide: 1600 });
+  const image = await decodeImage(readFileSync(join(import.meta.dir, '..', 'fixtures', 'licence.png')), { maxSide: 1600 });
   expect(await readPdf417(image)).toEqual({ found: true, valid: true, birthDate: '1990-01-31', expirationDate: '2030-01-31' });
 }, 60_000);
