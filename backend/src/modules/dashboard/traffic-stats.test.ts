@@ -13,7 +13,7 @@ import { createTestContext, type TestContext } from '../../testing/test-app';
 import { TARGETS } from '../../testing/test-databases';
 import { createKeyPair } from '../tenants/service';
 import { liveHeadFrames } from '../engine/liveness/testing/synthetic-head';
-import type { FaceAnalysis } from '../engine/face-analysis';
+import type { FaceAnalysis } from '../engine/faces/face-analysis';
 import type { EngineFindings } from '../engine/model';
 import { signedIn } from './testing/dashboard-kit';
 import { periodOf } from './traffic-stats';

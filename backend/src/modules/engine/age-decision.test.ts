@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { AGE_RULE, type AgePolicy, decideAgeEstimation, summariseEstimates } from './age-decision';
-import type { FaceAnalysis, FaceMeasurement } from './face-analysis';
-import { GOOD_FACE } from './face-measurement.test-support';
+import type { FaceAnalysis, FaceMeasurement } from './faces/face-analysis';
+import { GOOD_FACE } from './faces/face-measurement.test-support';
 import type { FrameFindings } from './model';
 
 const good = GOOD_FACE;

@@ -13,8 +13,8 @@
  * multi-frame rule".
  */
 import type { RetryHint } from '@ageverify/protocol';
-import type { FaceMeasurement } from './face-analysis';
-import { faceQualityHint } from './face-quality';
+import type { FaceMeasurement } from './faces/face-analysis';
+import { faceQualityHint } from './faces/face-quality';
 import type { DecisionPolicy, EngineDecision, FrameFindings } from './model';
 
 export const AGE_RULE = {

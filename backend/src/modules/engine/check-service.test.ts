@@ -12,11 +12,11 @@ import { events, sessions, tenants } from '../../db/schema';
 import { EngineBusy, EngineRefused, EngineTimeout } from './engine-pool';
 import { MAX_JPEG_SCANS } from './image-decoding';
 import { manyScanJpeg } from './hostile-jpeg.test-support';
-import { UNCROWDED } from './face-measurement.test-support';
+import { UNCROWDED } from './faces/face-measurement.test-support';
 import { CHECK_CLAIM_LEASE_MS, claimCheck, heldBy } from './check-claim';
 import { ERROR_EXAMPLES } from '../../http/openapi-errors';
 import type { DocumentFindings, EngineFindings } from './model';
-import type { FaceAnalysis, FaceMeasurement } from './face-analysis';
+import type { FaceAnalysis, FaceMeasurement } from './faces/face-analysis';
 import { flatLandmarks, liveHeadFrames } from './liveness/testing/synthetic-head';
 import type { ChallengeMove } from '@ageverify/protocol';
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
-import type { FaceAnalysis } from './face-analysis';
-import type { CohortStats } from './face-match';
-import { UNCROWDED } from './face-measurement.test-support';
+import type { FaceAnalysis } from './faces/face-analysis';
+import type { CohortStats } from './faces/face-match';
+import { UNCROWDED } from './faces/face-measurement.test-support';
 import { ageOn, decideDocument, frenchCardExpiry, mrzBirthDate, mrzExpiryDate } from './document-decision';
 import type { DocumentFindings } from './model';
 

@@ -6,9 +6,9 @@
  */
 import { needsDocumentFront } from '@ageverify/protocol';
 import { bestFrame } from './age-decision';
-import { faceQualityHint } from './face-quality';
-import { matchFrames } from './face-match';
-import { portraitReadable } from './portrait-quality';
+import { faceQualityHint } from './faces/face-quality';
+import { matchFrames } from './faces/face-match';
+import { portraitReadable } from './faces/portrait-quality';
 import type { DecisionPolicy, DocumentFindings, EngineDecision } from './model';
 import type { MrzReading } from './documents/mrz-reading';
 

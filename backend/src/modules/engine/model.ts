@@ -4,7 +4,7 @@
  * these: findings are numbers and dates (issue 10: images are never stored).
  */
 import type { CapturePart, DocumentType, FailureReason, RetryHint } from '@ageverify/protocol';
-import type { FaceAnalysis } from './face-analysis';
+import type { FaceAnalysis } from './faces/face-analysis';
 import type { MrzReading } from './documents/mrz-reading';
 import type { Pdf417Reading } from './documents/pdf417-reading';
 

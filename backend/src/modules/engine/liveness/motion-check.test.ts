@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyseFace, type FaceModels, loadFaceModels } from '../face-analysis';
+import { analyseFace, type FaceModels, loadFaceModels } from '../faces/face-analysis';
 import { checkMotion, type Move, type MotionFrame } from './motion-check';
 import { type FaceMesh, faceMesh, heldTilt, type RawImage, readRaw, renderHeadPose, similarity, warpFlat } from './testing/head-pose-render';
 

@@ -15,7 +15,7 @@
  * frames moves the nose toward the image's right and makes Human's yaw negative.
  * The limits are chosen from measurements (docs/verification.md "Liveness"), not guessed.
  */
-import { cosineSimilarity } from '../face-match';
+import { cosineSimilarity } from '../faces/face-match';
 import { planarResidual, type Point } from './planar-fit';
 
 /**

@@ -11,7 +11,7 @@
  */
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
-import { loadHuman } from '../../human-runtime';
+import { loadHuman } from '../../faces/human-runtime';
 
 export interface RawImage {
   data: Uint8Array;

@@ -5,7 +5,7 @@
  * A flat picture is the same points moved in the image plane only.
  */
 import type { ChallengeMove } from '@ageverify/protocol';
-import type { FaceAnalysis } from '../../face-analysis';
+import type { FaceAnalysis } from '../../faces/face-analysis';
 import type { Point } from '../planar-fit';
 
 const POINTS = 468;

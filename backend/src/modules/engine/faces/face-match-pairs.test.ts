@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { analyseFace, type FaceModels, loadFaceModels } from './face-analysis';
 import { cohortScores, cohortStats } from './face-cohort';
 import { closeness, cosineSimilarity, FACE_MATCH_MIN_SIMILARITY, FACE_RECOGNITION_MIN_CLOSENESS, type MatchDescriptors, matchFrames } from './face-match';
-import { decodeImage } from './image-decoding';
+import { decodeImage } from '../image-decoding';
 
 let models: FaceModels;
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
   models = await loadFaceModels();
 }, 120_000);
 
-const fixture = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name));
+const fixture = (name: string) => readFileSync(join(import.meta.dir, '..', 'fixtures', name));
 
 /**
  * The cohort's people each fixture shows (face-cohort.ts): the London photos and Lisa's are of

@@ -24,7 +24,7 @@ export interface FaceCohort {
   recognition: readonly Float32Array[];
 }
 
-export const FACE_COHORT_FILE = join(import.meta.dir, '..', '..', '..', 'models', 'face-cohort', 'london.cohort');
+export const FACE_COHORT_FILE = join(import.meta.dir, '..', '..', '..', '..', 'models', 'face-cohort', 'london.cohort');
 
 export function parseFaceCohort(bytes: Uint8Array): FaceCohort {
   const newline = bytes.indexOf(0x0a);

@@ -8,7 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { brightnessAndSharpness, type DecodedImage } from './image-decoding';
+import { brightnessAndSharpness, type DecodedImage } from '../image-decoding';
 import { cohortScores, cohortStats, type CohortStats, type FaceCohort, loadFaceCohort } from './face-cohort';
 import { loadRecognition, type Recognise } from './face-recognition';
 import { type HumanInstance, type HumanOptions, loadHuman, packageDir } from './human-runtime';
