@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { DOCUMENT_TYPES, needsDocumentFront, type DocumentType } from '@ageverify/protocol';
 import { DEFAULT_L1_AGE_MARGIN } from '../config';
-import { decideAgeEstimation } from '../modules/engine/age-decision';
-import { decideDocument } from '../modules/engine/document-decision';
+import { decideAgeEstimation } from '../modules/engine/decisions/age-decision';
+import { decideDocument } from '../modules/engine/decisions/document-decision';
 import { runJob } from '../modules/engine/engine-worker';
 import type { EngineFindings, Timings } from '../modules/engine/model';
 import { parseArgs } from './commands';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Worker } from 'tesseract.js';
-import { decideDocument, MRZ_READINGS_TO_CONFIRM } from '../document-decision';
+import { decideDocument, MRZ_READINGS_TO_CONFIRM } from '../decisions/document-decision';
 import { decodeImage } from '../image-decoding';
 import type { DocumentFindings } from '../model';
 import { createMrzOcr, readMrz, readText, SMALL_PAGE_WIDTH } from './mrz-reading';

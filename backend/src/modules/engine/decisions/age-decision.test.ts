@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { AGE_RULE, type AgePolicy, decideAgeEstimation, summariseEstimates } from './age-decision';
-import type { FaceAnalysis, FaceMeasurement } from './faces/face-analysis';
-import { GOOD_FACE } from './faces/face-measurement.test-support';
-import type { FrameFindings } from './model';
+import type { FaceAnalysis, FaceMeasurement } from '../faces/face-analysis';
+import { GOOD_FACE } from '../faces/face-measurement.test-support';
+import type { FrameFindings } from '../model';
 
 const good = GOOD_FACE;
 const frame = (change: Partial<FaceMeasurement> = {}, faceCount = 1): FaceAnalysis => ({ faceCount, face: { ...good, ...change } });

@@ -13,9 +13,9 @@
  * multi-frame rule".
  */
 import type { RetryHint } from '@ageverify/protocol';
-import type { FaceMeasurement } from './faces/face-analysis';
-import { faceQualityHint } from './faces/face-quality';
-import type { DecisionPolicy, EngineDecision, FrameFindings } from './model';
+import type { FaceMeasurement } from '../faces/face-analysis';
+import { faceQualityHint } from '../faces/face-quality';
+import type { DecisionPolicy, EngineDecision, FrameFindings } from '../model';
 
 export const AGE_RULE = {
   /**

@@ -6,11 +6,11 @@
  */
 import { needsDocumentFront } from '@ageverify/protocol';
 import { bestFrame } from './age-decision';
-import { faceQualityHint } from './faces/face-quality';
-import { matchFrames } from './faces/face-match';
-import { portraitReadable } from './faces/portrait-quality';
-import type { DecisionPolicy, DocumentFindings, EngineDecision } from './model';
-import type { MrzReading } from './documents/mrz-reading';
+import { faceQualityHint } from '../faces/face-quality';
+import { matchFrames } from '../faces/face-match';
+import { portraitReadable } from '../faces/portrait-quality';
+import type { DecisionPolicy, DocumentFindings, EngineDecision } from '../model';
+import type { MrzReading } from '../documents/mrz-reading';
 
 /** Independent MRZ readings that must read the same failing lines before it is a forgery verdict (decision 0042). */
 export const MRZ_READINGS_TO_CONFIRM = 2;

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test';
-import type { FaceAnalysis } from './faces/face-analysis';
-import type { CohortStats } from './faces/face-match';
-import { UNCROWDED } from './faces/face-measurement.test-support';
+import type { FaceAnalysis } from '../faces/face-analysis';
+import type { CohortStats } from '../faces/face-match';
+import { UNCROWDED } from '../faces/face-measurement.test-support';
 import { ageOn, decideDocument, frenchCardExpiry, mrzBirthDate, mrzExpiryDate } from './document-decision';
-import type { DocumentFindings } from './model';
+import type { DocumentFindings } from '../model';
 
 const now = new Date('2026-11-22T12:00:00Z');
 /** A face with its faceres descriptor and face-api's aligned one (the same for every face unless given: only faceres differs). */
