@@ -20,7 +20,7 @@ import { receiptRoutes } from './modules/receipts';
 import { sessionRoutes } from './modules/sessions';
 import { verifyRoutes } from './modules/verify';
 import { CHECKS_PATH, checkRoutes } from './modules/engine';
-import { EnginePool } from './modules/engine/engine-pool';
+import { EnginePool } from './modules/engine/runtime/engine-pool';
 import { DEFAULT_L1_AGE_MARGIN } from './config';
 import { dashboardRoutes } from './modules/dashboard';
 import type { GuardOptions } from './modules/webhooks/destinations/destination-guard';

@@ -9,7 +9,7 @@ import { openDatabase } from './db/database';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { DataDirPermissionError } from './db/data-dir-permissions';
 import { createApp } from './app';
-import { EnginePool } from './modules/engine/engine-pool';
+import { EnginePool } from './modules/engine/runtime/engine-pool';
 import { embeddedIdentity, postgresIdentity } from './db/database-identity';
 import { resolveServerSecret } from './server-secret';
 import { startSweeper } from './modules/sessions/expiry-sweeper';

@@ -32,7 +32,7 @@ import { DEFAULT_L1_AGE_MARGIN } from '../config';
 import { decideAgeEstimation } from '../modules/engine/decisions/age-decision';
 import { decideDocument, documentDates } from '../modules/engine/decisions/document-decision';
 import { type DocumentResult, failureClass, summariseDocuments, summariseGroups } from './document-accuracy';
-import { runJob } from '../modules/engine/engine-worker';
+import { runJob } from '../modules/engine/runtime/engine-worker';
 import { analyseFace, loadFaceModels } from '../modules/engine/faces/face-analysis';
 import { cohortScores, cohortStats } from '../modules/engine/faces/face-cohort';
 import { FACE_MATCH_MIN_SIMILARITY, FACE_RECOGNITION_MIN_CLOSENESS } from '../modules/engine/faces/face-match';

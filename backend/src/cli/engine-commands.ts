@@ -8,7 +8,7 @@ import { DOCUMENT_TYPES, needsDocumentFront, type DocumentType } from '@ageverif
 import { DEFAULT_L1_AGE_MARGIN } from '../config';
 import { decideAgeEstimation } from '../modules/engine/decisions/age-decision';
 import { decideDocument } from '../modules/engine/decisions/document-decision';
-import { runJob } from '../modules/engine/engine-worker';
+import { runJob } from '../modules/engine/runtime/engine-worker';
 import type { EngineFindings, Timings } from '../modules/engine/model';
 import { parseArgs } from './commands';
 

@@ -9,7 +9,7 @@ import { CHECK_ATTEMPT_LIMITS, CHECK_LIMITS, LIVENESS_CAPTURE } from '@ageverify
 import { TARGETS } from '../../testing/test-databases';
 import { createTestContext, type TestContext } from '../../testing/test-app';
 import { events, sessions, tenants } from '../../db/schema';
-import { EngineBusy, EngineRefused, EngineTimeout } from './engine-pool';
+import { EngineBusy, EngineRefused, EngineTimeout } from './runtime/engine-pool';
 import { MAX_JPEG_SCANS } from './image-decoding';
 import { manyScanJpeg } from './hostile-jpeg.test-support';
 import { UNCROWDED } from './faces/face-measurement.test-support';

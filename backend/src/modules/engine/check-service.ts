@@ -32,7 +32,7 @@ import { completeSession, type SessionRow } from '../sessions/session-state';
 import { expectedCheck, type VerifyCaller, type VerifyDeps } from '../verify/service';
 import { AGE_RULE, decideAgeEstimation } from './decisions/age-decision';
 import { decideDocument } from './decisions/document-decision';
-import { EngineBusy, EngineRefused, EngineTimeout, type EnginePool } from './engine-pool';
+import { EngineBusy, EngineRefused, EngineTimeout, type EnginePool } from './runtime/engine-pool';
 import type { CheckSubmission } from './check-submission';
 import { claimCheck, heldBy, plusOne, RELEASED, releaseCheck } from './check-claim';
 import type { DecisionPolicy, EngineDecision, EngineFindings, Timings } from './model';

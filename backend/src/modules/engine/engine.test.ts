@@ -18,7 +18,7 @@ import { createApp } from '../../app';
 import { createLogger } from '../../log';
 import { openPglite, type Database } from '../../db/database';
 import { createTenant } from '../tenants/service';
-import { EnginePool } from './engine-pool';
+import { EnginePool } from './runtime/engine-pool';
 import { type ChallengeFrames, headTurner, stillFrames } from './liveness/testing/challenge-frames';
 import type { ChallengeMove } from '@ageverify/protocol';
 

@@ -1,7 +1,7 @@
 /** Which selfie frames get a descriptor (engine-worker.ts describedFrames): what the decisions compare, no more. */
 import { describe, expect, test } from 'bun:test';
 import { describedFrames } from './engine-worker';
-import type { FrameFindings } from './model';
+import type { FrameFindings } from '../model';
 
 const at = (yaw: number): FrameFindings => ({ faceCount: 1, face: { yaw } as never });
 const none: FrameFindings = { faceCount: 0, face: null };

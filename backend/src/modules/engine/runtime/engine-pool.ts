@@ -11,7 +11,7 @@
  * replaced; and a worker's refusal of an image (too complex to decode) is EngineRefused, a 4xx.
  */
 import { Worker } from 'node:worker_threads';
-import type { EngineFindings, Timings } from './model';
+import type { EngineFindings, Timings } from '../model';
 import type { EngineJob, EngineReply } from './engine-worker';
 
 export class EngineBusy extends Error {

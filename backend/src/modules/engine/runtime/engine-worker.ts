@@ -8,11 +8,11 @@
 import { parentPort } from 'node:worker_threads';
 import { needsDocumentFront, type DocumentType } from '@ageverify/protocol';
 import type { Worker as OcrWorker } from 'tesseract.js';
-import { analyseFace, loadFaceModels, type FaceAnalysis, type FaceModels } from './faces/face-analysis';
-import { decodeImage, ImageRejected, type DecodedImage } from './image-decoding';
-import { createMrzOcr, readMrz } from './documents/mrz-reading';
-import { readPdf417 } from './documents/pdf417-reading';
-import type { DocumentFindings, EngineFindings, FrameFindings, Timings } from './model';
+import { analyseFace, loadFaceModels, type FaceAnalysis, type FaceModels } from '../faces/face-analysis';
+import { decodeImage, ImageRejected, type DecodedImage } from '../image-decoding';
+import { createMrzOcr, readMrz } from '../documents/mrz-reading';
+import { readPdf417 } from '../documents/pdf417-reading';
+import type { DocumentFindings, EngineFindings, FrameFindings, Timings } from '../model';
 
 export type EngineJob =
   | { kind: 'warmup' }
