@@ -17,7 +17,7 @@ import { EnginePool } from '../backend/src/modules/engine/runtime/engine-pool';
 import type { EngineJob } from '../backend/src/modules/engine/runtime/engine-worker';
 import { createTenant } from '../backend/src/modules/tenants/service';
 import { headTurner } from '../backend/src/modules/engine/liveness/testing/challenge-frames';
-import { decideCheck } from '../backend/src/modules/engine/check-service';
+import { decideCheck } from '../backend/src/modules/engine/checks/check-service';
 
 const option = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -6,14 +6,14 @@
  */
 import { Elysia } from 'elysia';
 import { DEFAULT_VERIFY_UI_HEADERS, admitCaller } from '../verify/caller-gate';
-import { readCheckSubmission, type CheckSubmission } from './check-submission';
-import { runCheck, type CheckDeps } from './check-service';
+import { readCheckSubmission, type CheckSubmission } from './checks/check-submission';
+import { runCheck, type CheckDeps } from './checks/check-service';
 import { challengeResult, checkRequestBody, checkResult } from './http-model';
 import { errorBodySchema } from '../sessions/model';
 import { loadSessionBody, sessionViewResult } from '../verify/model';
 import type { Credentials, VerifyCaller } from '../verify/service';
-import { requestChallenge } from './check-service';
-import { continueWithDocument } from './document-instead';
+import { requestChallenge } from './checks/check-service';
+import { continueWithDocument } from './checks/document-instead';
 
 export const CHECKS_PATH = '/api/v1/verify/checks';
 export const CHALLENGES_PATH = '/api/v1/verify/challenges';

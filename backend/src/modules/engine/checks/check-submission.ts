@@ -14,11 +14,11 @@ import {
   type CheckKind,
   type DocumentType,
 } from '@ageverify/protocol';
-import { HTTP_ERRORS } from '../../http/errors';
-import { ENGINE_ERRORS } from './errors';
-import { textFieldProblem } from '../../http/json-body';
-import { readLimited } from '../../http/error-handling';
-import { jpegComplexityProblem } from './image-decoding';
+import { HTTP_ERRORS } from '../../../http/errors';
+import { ENGINE_ERRORS } from '../errors';
+import { textFieldProblem } from '../../../http/json-body';
+import { readLimited } from '../../../http/error-handling';
+import { jpegComplexityProblem } from '../image-decoding';
 
 export interface CheckSubmission {
   sessionId: string;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { AppError } from '../../errors/app-error';
+import { AppError } from '../../../errors/app-error';
 import { readCheckSubmission } from './check-submission';
 
 const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0]);

@@ -15,9 +15,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { CHECK_ATTEMPT_LIMITS } from '@ageverify/protocol';
-import type { Db } from '../../db/database';
-import { sessions } from '../../db/schema';
-import type { SessionRow } from '../sessions/session-state';
+import type { Db } from '../../../db/database';
+import { sessions } from '../../../db/schema';
+import type { SessionRow } from '../../sessions/session-state';
 
 /**
  * How long a claim holds without being released. Above a check's worst case, so a live check never

@@ -23,21 +23,21 @@ import {
   type FailureReason,
   type LivenessChallenge,
 } from '@ageverify/protocol';
-import type { Logger } from '../../log';
-import { type CheckEvidence, sessions, tenants } from '../../db/schema';
-import { VERIFY_ERRORS } from '../verify/errors';
-import { ENGINE_ERRORS } from './errors';
-import { callbackStatusOf, callbackUrl } from '../sessions/callback-url';
-import { completeSession, type SessionRow } from '../sessions/session-state';
-import { expectedCheck, type VerifyCaller, type VerifyDeps } from '../verify/service';
-import { AGE_RULE, decideAgeEstimation } from './decisions/age-decision';
-import { decideDocument } from './decisions/document-decision';
-import { EngineBusy, EngineRefused, EngineTimeout, type EnginePool } from './runtime/engine-pool';
+import type { Logger } from '../../../log';
+import { type CheckEvidence, sessions, tenants } from '../../../db/schema';
+import { VERIFY_ERRORS } from '../../verify/errors';
+import { ENGINE_ERRORS } from '../errors';
+import { callbackStatusOf, callbackUrl } from '../../sessions/callback-url';
+import { completeSession, type SessionRow } from '../../sessions/session-state';
+import { expectedCheck, type VerifyCaller, type VerifyDeps } from '../../verify/service';
+import { AGE_RULE, decideAgeEstimation } from '../decisions/age-decision';
+import { decideDocument } from '../decisions/document-decision';
+import { EngineBusy, EngineRefused, EngineTimeout, type EnginePool } from '../runtime/engine-pool';
 import type { CheckSubmission } from './check-submission';
 import { claimCheck, heldBy, plusOne, RELEASED, releaseCheck } from './check-claim';
-import type { DecisionPolicy, EngineDecision, EngineFindings, Timings } from './model';
-import { consumeChallenge, issueChallenge } from './liveness/challenge';
-import { decideLiveness, LIVENESS_HINTS } from './liveness/liveness-decision';
+import type { DecisionPolicy, EngineDecision, EngineFindings, Timings } from '../model';
+import { consumeChallenge, issueChallenge } from '../liveness/challenge';
+import { decideLiveness, LIVENESS_HINTS } from '../liveness/liveness-decision';
 
 export interface CheckDeps extends VerifyDeps {
   engine: Pick<EnginePool, 'run'>;

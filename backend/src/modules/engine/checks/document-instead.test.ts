@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
-import { TARGETS } from '../../testing/test-databases';
-import { createTestContext, type TestContext } from '../../testing/test-app';
-import { events, sessions, tenants } from '../../db/schema';
-import { ERROR_EXAMPLES } from '../../http/openapi-errors';
+import { TARGETS } from '../../../testing/test-databases';
+import { createTestContext, type TestContext } from '../../../testing/test-app';
+import { events, sessions, tenants } from '../../../db/schema';
+import { ERROR_EXAMPLES } from '../../../http/openapi-errors';
 import { claimCheck, releaseCheck } from './check-claim';
-import type { DocumentFindings } from './model';
+import type { DocumentFindings } from '../model';
 
 type Json = Record<string, any>;
 const PATH = '/api/v1/verify/document-instead';

@@ -12,12 +12,12 @@
  */
 import { and, eq, gt, isNull, ne, or, type SQL } from 'drizzle-orm';
 import type { VerifySessionView } from '@ageverify/protocol';
-import { sessions, tenants } from '../../db/schema';
-import { callbackStatusOf } from '../sessions/callback-url';
-import { VERIFY_ERRORS } from '../verify/errors';
-import { documentInsteadRefusal, loadSessionView, type VerifyCaller, type VerifyDeps } from '../verify/service';
+import { sessions, tenants } from '../../../db/schema';
+import { callbackStatusOf } from '../../sessions/callback-url';
+import { VERIFY_ERRORS } from '../../verify/errors';
+import { documentInsteadRefusal, loadSessionView, type VerifyCaller, type VerifyDeps } from '../../verify/service';
 import { claimHeld, unclaimed } from './check-claim';
-import { ENGINE_ERRORS } from './errors';
+import { ENGINE_ERRORS } from '../errors';
 
 export async function continueWithDocument(deps: VerifyDeps, caller: VerifyCaller): Promise<VerifySessionView> {
   const { session } = caller;
