@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const adminToken = newAdminToken();
   let server: ReturnType<typeof Bun.serve> | null = null;
   const databaseIdentity = config.databaseUrl ? await postgresIdentity(database.db, config.databaseUrl) : embeddedIdentity(config.dataDir);
-  // Inference runs in worker threads (modules/engine/engine-pool.ts); models load at the first live
+  // Inference runs in worker threads (modules/engine/runtime/engine-pool.ts); models load at the first live
   // check unless ENGINE_PRELOAD=true.
   const engine = new EnginePool({ workers: config.engineWorkers, queueLimit: config.engineQueueLimit });
   if (config.enginePreload) {

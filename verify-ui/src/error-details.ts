@@ -28,7 +28,7 @@ export const KNOWN_API_ERRORS: readonly KnownApiError[] = [
   { key: 'HANDOFF_TOKEN_NOT_ALLOWED', codes: ['HANDOFF_TOKEN_NOT_ALLOWED'], message: /^property handoffToken should not exist$/ },
   { key: 'INVALID_SESSION_TOKEN', codes: ['INVALID_SESSION_TOKEN'], message: /^Invalid session token$/ },
   { key: 'INVALID_HANDOFF_TOKEN', codes: ['INVALID_HANDOFF_TOKEN'], message: /^Invalid handoff token$/ },
-  // A tampered link: the schema refuses a credential field (http/validation-messages.ts, engine/check-submission.ts).
+  // A tampered link: the schema refuses a credential field (http/validation-messages.ts, engine/checks/check-submission.ts).
   {
     key: 'LINK_FIELD_INVALID',
 
@@ -70,7 +70,7 @@ export const KNOWN_API_ERRORS: readonly KnownApiError[] = [
   { key: 'DOCUMENT_FRONT_REQUIRED', codes: ['DOCUMENT_FRONT_REQUIRED'], message: /^a documentFront part is required: / },
   { key: 'CHECK_SESSION_EXPIRED', codes: ['CHECK_SESSION_EXPIRED'], message: /^Session has expired$/ },
   { key: 'CHECK_IN_PROGRESS', codes: ['CHECK_IN_PROGRESS'], message: /^A check is already running on this session/ },
-  // POST /verify/document-instead (modules/engine/document-instead.ts).
+  // POST /verify/document-instead (modules/engine/checks/document-instead.ts).
   {
     key: 'DOCUMENT_INSTEAD_NOT_ALLOWED',
     codes: ['DOCUMENT_INSTEAD_NOT_ALLOWED'],

@@ -16,7 +16,7 @@
  *   cancelled session can be validated without a decision, so a step can exceed the one before it.
  * - Step-up: L1 sessions whose face estimate reached a decision (`check_decisions > 0`: the first
  *   decision of an L1 session is the estimate's), those that went on to an ID document
- *   (`check_stage = 'document'`, engine/check-service.ts), those of them that reached a decision,
+ *   (`check_stage = 'document'`, engine/checks/check-service.ts), those of them that reached a decision,
  *   and those verified.
  * - Webhooks: deliveries (one per event and endpoint) by their state now; attempts are every
  *   request sent to an endpoint, dashboard tests included; latency is the median and the 95th

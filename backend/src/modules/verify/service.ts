@@ -80,7 +80,7 @@ function terminalRedirect(session: SessionRow): string | null {
 
 export async function loadSessionView(deps: VerifyDeps, { session, via }: VerifyCaller): Promise<VerifySessionView> {
   // A document is checked against the tenant's legal minimum age, not challengeAge
-  // (modules/engine/check-service.ts): the UI needs it to say what a document check proves (issue 23).
+  // (modules/engine/checks/check-service.ts): the UI needs it to say what a document check proves (issue 23).
   const [tenant] = await deps.db
     .select({ legalMinimumAge: tenants.legalMinimumAge, stepUpAllowed: tenants.policyStepUpAllowed })
     .from(tenants)
@@ -104,7 +104,7 @@ export async function loadSessionView(deps: VerifyDeps, { session, via }: Verify
   };
 }
 
-/** The check a PENDING session expects next: a document for L2, and for L1 after a step-up (modules/engine/check-service.ts). */
+/** The check a PENDING session expects next: a document for L2, and for L1 after a step-up (modules/engine/checks/check-service.ts). */
 export function expectedCheck(session: Pick<SessionRow, 'verificationMode' | 'checkStage'>): CheckKind {
   return session.verificationMode === 'L2' || session.checkStage === 'document' ? 'document' : 'age_estimation';
 }
