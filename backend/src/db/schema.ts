@@ -364,7 +364,7 @@ export const sessions = pgTable(
     checkClaimId: text('check_claim_id'),
     checkClaimExpiresAt: ts('check_claim_expires_at'),
     /**
-     * The session's current liveness challenge (engine/liveness/challenge.ts, decision 0062): issued
+     * The session's current liveness challenge (engine/checks/challenge.ts, decision 0062): issued
      * by the server, consumed by the check that answers it, replaced when asked for again.
      */
     challengeId: text('challenge_id'),

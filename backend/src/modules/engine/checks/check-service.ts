@@ -36,7 +36,7 @@ import { EngineBusy, EngineRefused, EngineTimeout, type EnginePool } from '../ru
 import type { CheckSubmission } from './check-submission';
 import { claimCheck, heldBy, plusOne, RELEASED, releaseCheck } from './check-claim';
 import type { DecisionPolicy, EngineDecision, EngineFindings, Timings } from '../model';
-import { consumeChallenge, issueChallenge } from '../liveness/challenge';
+import { consumeChallenge, issueChallenge } from './challenge';
 import { decideLiveness, LIVENESS_HINTS } from '../liveness/liveness-decision';
 
 export interface CheckDeps extends VerifyDeps {

@@ -9,7 +9,7 @@ import { and, eq, gt } from 'drizzle-orm';
 import { CHALLENGE_MOVES, LIVENESS_CAPTURE, type ChallengeMove, type LivenessChallenge } from '@ageverify/protocol';
 import type { Db } from '../../../db/database';
 import { sessions } from '../../../db/schema';
-import { heldBy } from '../checks/check-claim';
+import { heldBy } from './check-claim';
 
 /** Every move once, in a random order (crypto-strong: the order must not be guessable). */
 export function randomMoves(pick: (below: number) => number = randomInt): ChallengeMove[] {
