@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { decodeImage } from '../image-decoding';
-import { type Component, locateMrzBands, maxFilter, minFilter, otsu, textSlant, zonesFromLines } from './mrz-band';
+import { type Component, locateMrzBands, maxFilter, minFilter, otsu, stackedZones, textSlant, zonesFromLines } from './mrz-band';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, '..', 'fixtures', name));
 
@@ -97,4 +97,26 @@ describe('textSlant: the slant of text lines by projection profile', () => {
   });
 
   test('a crop without text says nothing', () => expect(textSlant(new Uint8Array(600 * 200).fill(200), 600, 200)).toBeNull());
+});
+
+describe('stackedZones: one-line zones that are the lines of one MRZ (issue 20)', () => {
+  const line = (top: number, left = 20, width = 700, height = 36) => ({ left, top, width, height });
+  test.each([
+    ['two lines, 80 px apart', [line(474), line(554)], [[0, 1]]],
+    ['given bottom first, still grouped top to bottom', [line(554), line(474)], [[1, 0]]],
+    [
+      'three lines',
+      [line(100), line(150), line(200)],
+      [
+        [0, 1],
+        [0, 1, 2],
+        [1, 2],
+      ],
+    ],
+    ['the next line more than three line heights down', [line(100), line(220)], []],
+    ['beside each other, not stacked', [line(100, 20, 300), line(130, 400, 300)], []],
+    ['a short line over part of a long one', [line(100, 20, 700), line(140, 500, 100)], [[0, 1]]],
+    ['a line overlapping less than 80 % of the narrower', [line(100, 20, 300), line(140, 260, 300)], []],
+    ['one zone', [line(100)], []],
+  ])('%s', (_, boxes, groups) => expect(stackedZones(boxes)).toEqual(groups));
 });

@@ -47,6 +47,32 @@ export interface MrzBand {
   angleDegrees: number;
 }
 
+type Box = MrzBand['box'];
+
+/**
+ * Zones that lie one above the other, aligned, as the lines of one MRZ do when they are spaced too
+ * widely for the closing to join them into one zone (issue 20's real set: the front and back of a
+ * card scanned on one page). Each group is two or three neighbours, by index into `boxes`, top to
+ * bottom: their next line starts within three line heights and overlaps at least 80 % of the
+ * narrower one's width.
+ */
+export function stackedZones(boxes: readonly Box[]): number[][] {
+  const order = boxes.map((box, index) => ({ box, index })).sort((a, b) => a.box.top - b.box.top);
+  const follows = (upper: Box, lower: Box) => {
+    const overlap = Math.min(upper.left + upper.width, lower.left + lower.width) - Math.max(upper.left, lower.left);
+    const step = lower.top - upper.top;
+    return overlap >= 0.8 * Math.min(upper.width, lower.width) && step > 0 && step <= 3 * Math.max(upper.height, lower.height);
+  };
+  const groups: number[][] = [];
+  for (let k = 0; k + 1 < order.length; k++) {
+    const [first, second, third] = [order[k]!, order[k + 1]!, order[k + 2]];
+    if (!follows(first.box, second.box)) continue;
+    groups.push([first.index, second.index]);
+    if (third && follows(second.box, third.box)) groups.push([first.index, second.index, third.index]);
+  }
+  return groups;
+}
+
 /** Candidate MRZ zones of `image`, likeliest first; empty when nothing looks like one. */
 export async function locateMrzBands(image: DecodedImage): Promise<MrzBand[]> {
   const scale = Math.min(1, SEARCH_WIDTH / image.width);

@@ -102,5 +102,19 @@ describe('settle: what several failing readings amount to', () => {
     expect(reading).toMatchObject({ found: true, valid: true, birthDate: '740812', expirationDate: '120415' });
   });
 
+  // A card's front and back on one page: text beside the zone read as three lines of a TD1 first.
+  const noise = { format: 'TD1' as const, lines: ['<<8<6<4A0L06CP<<470600000000', 'I429A000ZEZ7E0BBD<<AZBR195E5<1', 'ETT7EAT7LD<2F43<<<4<2<5<J<<<<'] };
+
+  test('readings of another layout first: each layout is combined on its own, and the one that passes answers', () => {
+    const reading = settle([noise, { format: 'TD3', lines: [LINE1, replaceAt(LINE2, 15, '3')] }, { format: 'TD3', lines: [LINE1, replaceAt(LINE2, 2, '3')] }]);
+    expect(reading).toMatchObject({ found: true, format: 'TD3', valid: true, birthDate: '740812' });
+  });
+
+  test('none passes: the layout whose readings pass more check digits is reported, with its agreement', () => {
+    const tampered = [LINE1, replaceAt(LINE2, 19, '1')];
+    const reading = settle([noise, { format: 'TD3', lines: tampered, crop: 'band 0.4' }, { format: 'TD3', lines: tampered, crop: 'zone 0' }]);
+    expect(reading).toMatchObject({ found: true, format: 'TD3', valid: false, agreeing: 2, invalidFields: expect.arrayContaining(['birthDateCheckDigit']) });
+  });
+
   test('no reading found no MRZ', () => expect(settle([])).toEqual({ found: false }));
 });

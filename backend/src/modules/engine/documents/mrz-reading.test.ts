@@ -149,3 +149,86 @@ describe('readText: a misread document code does not turn a visa into a failing 
     expect(readText(broken.join('\n'))).not.toHaveProperty('found');
   });
 });
+
+describe('readText: a second line read without its first (issue 20)', () => {
+  const passport = ['P<NLDCOLLINS<<EILEEN<MARIE'.padEnd(44, '<'), 'NX7K40L2P7NLD5611193F3104301<<<<<<<<<<<<<<06'];
+
+  test('every check digit of the second line passes: its dates, no document code, marked as read alone', () => {
+    expect(readText(`EEEN9RSDSEREALEENS\n${passport[1]}`)).toEqual({
+      dataLine: {
+        found: true,
+        format: 'TD3',
+        valid: true,
+        invalidFields: [],
+        birthDate: '561119',
+        expirationDate: '310430',
+        issueDate: null,
+        documentCode: null,
+        agreeing: 1,
+        dataLineOnly: true,
+      },
+    });
+  });
+
+  test.each([
+    ['a birth date that fails its check digit', passport[1]!.replace('561119', '561118')],
+    ['a failing composite check digit', passport[1]!.replace(/06$/, '07')],
+    // A visa's second line has no composite: its last character is optional data.
+    ["a visa's second line", 'L8988901C4FRA6205020F2812011ZE1842<<<<<<<<<<'],
+    ['a state that does not exist', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'],
+  ])('%s: not read', (_, line) => expect(readText(`NOISE\n${line}`)).toBeNull());
+
+  test('a zone whose first line was read stays a zone: its second line does not answer for it', () => {
+    // The Interpol prototype of the real set: a state code no document has, on the first line only.
+    const prototype = ['P<INPSPECIMEN<<SAMPLE<<<<<<<<<<<<<<<<<<<<<<<', 'XX000000<0FRA7501012F19073021234567890<<<<70'];
+    const result = readText(prototype.join('\n'));
+    expect(result).toMatchObject({ format: 'TD3', lines: expect.any(Array) });
+    expect(result).not.toHaveProperty('dataLine');
+  });
+});
+
+describe('readMrz: a stamp across the first line (issue 20 real set, the Qatari specimen)', () => {
+  test('the second line alone gives the dates, with every check digit valid, and the document is accepted', async () => {
+    const { width, height } = await sharp(fixture('passport.jpg')).metadata();
+    // A translucent red stamp over the name line (y 586–616 of 679), clear of the second line.
+    const stamp = `<svg width="${width}" height="${height}"><rect x="0" y="586" width="${width}" height="30" fill="rgb(150,30,40)" fill-opacity="0.85"/></svg>`;
+    const stamped = await sharp(fixture('passport.jpg'))
+      .composite([{ input: Buffer.from(stamp) }])
+      .png()
+      .toBuffer();
+    const reading = await readMrz(ocr, await decodeImage(stamped, { maxSide: 1600 }));
+    expect(reading).toMatchObject({ found: true, format: 'TD3', valid: true, birthDate: '561119', expirationDate: '310430', dataLineOnly: true });
+    const findings: DocumentFindings = { kind: 'document', documentType: 'passport', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
+    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2026-11-27T12:00:00Z'))).toEqual({ decision: 'verified' });
+  }, 90_000);
+});
+
+describe('readMrz: the lines of a zone spaced too widely to be found as one zone (issue 20 real set, cards scanned front and back)', () => {
+  test('each line found as a zone of its own, read together: every check digit valid', async () => {
+    // The TD2 card's two MRZ lines moved 40 px apart, the card's upper part below them as its back,
+    // and on the back a line the MRZ model reads as 36 characters with fillers (on the French card
+    // of the real set, its address line; here the first MRZ line again): the fixed bands miss the
+    // first line or end on the back's line, and the MRZ lines are two zones.
+    const card = (top: number, height: number) => sharp(fixture('id-card-td2.jpg')).extract({ left: 0, top, width: 799, height }).toBuffer();
+    const [front, first, second, back] = await Promise.all([card(0, 474), card(474, 37), card(511, 45), card(60, 400)]);
+    const page = await sharp({ create: { width: 799, height: 1396, channels: 3, background: '#e8ebec' } })
+      .composite([
+        { input: front, left: 0, top: 0 },
+        { input: first, left: 0, top: 474 },
+        { input: second, left: 0, top: 551 },
+        { input: back, left: 0, top: 656 },
+        { input: first, left: 0, top: 1200 },
+      ])
+      .png()
+      .toBuffer();
+    const reading = await readMrz(ocr, await decodeImage(page, { maxSide: 1600 }));
+    expect(reading).toMatchObject({ found: true, format: 'TD2', valid: true, birthDate: '880714', expirationDate: '290317' });
+  }, 90_000);
+});
+
+describe('readText: a German card of 1987 whose filler run was read one short (issue 20 real set)', () => {
+  test('the missing filler is found inside the run, and every check digit passes', () => {
+    const text = 'IDD<<MUSTERMANN<<ERIKA<<<<<<<<<<<<<<\n1220000016D<<4509121<9110018<<<<<<0';
+    expect(readText(text)).toMatchObject({ found: true, format: 'TD2', valid: true, birthDate: '450912', expirationDate: '911001' });
+  });
+});

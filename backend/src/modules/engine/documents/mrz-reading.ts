@@ -12,9 +12,9 @@ import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import type { DecodedImage } from '../image-decoding';
 import { FALLBACK_TURNS, turnImage } from './document-orientation';
-import { locateMrzBands } from './mrz-band';
+import { locateMrzBands, stackedZones } from './mrz-band';
 import { agreeingReadings, combineReadings, type CropReading, type MrzLines } from './mrz-consensus';
-import { alternativeLayout, findMrzLines, type MrzFormat, recoverMrzFits } from './mrz-recovery';
+import { alternativeLayout, findDataLine, findMrzLines, LINE_LENGTH, type MrzFormat, mrzLineCandidates, passingChecks, recoverMrzFits } from './mrz-recovery';
 import { validateMrz } from './mrz-validation';
 
 const MODEL_DIR = join(import.meta.dir, '..', '..', '..', '..', 'models', 'mrz');
@@ -40,6 +40,11 @@ export type MrzReading =
        * be a misread (decision 0042).
        */
       agreeing: number;
+      /**
+       * Read from the second line alone: no whole zone was found, and the first line (document code,
+       * issuing state, name; no check digit) was not read (findDataLine). Absent when the zone was read.
+       */
+      dataLineOnly?: true;
     };
 
 export async function createMrzOcr(): Promise<Worker> {
@@ -81,7 +86,9 @@ const PASSES = [
 
 type Pass = (typeof PASSES)[number];
 type Reading = { format: MrzFormat; lines: MrzLines };
-type Result = (MrzReading & { found: true }) | Reading | null;
+/** A second line that passed every check digit read without its zone (readDataLine). */
+type DataLineReading = { dataLine: MrzReading & { found: true } };
+type Result = (MrzReading & { found: true }) | Reading | DataLineReading | null;
 
 /** One OCR pass: a reading whose check digits all pass, the failing lines it read, or nothing found. */
 async function readPass(ocr: Worker, image: DecodedImage, [fraction, psm]: Pass, scale = 1): Promise<Result> {
@@ -96,10 +103,14 @@ async function readPass(ocr: Worker, image: DecodedImage, [fraction, psm]: Pass,
 type Binarisation = 'global' | 'local';
 const THRESHOLDING_METHOD = { global: '0', local: '2' } as const;
 
-async function readPng(ocr: Worker, png: Buffer, psm: PSM, binarisation: Binarisation = 'global'): Promise<Result> {
+async function ocrText(ocr: Worker, png: Buffer, psm: PSM, binarisation: Binarisation = 'global'): Promise<string> {
   await ocr.setParameters({ tessedit_pageseg_mode: psm, thresholding_method: THRESHOLDING_METHOD[binarisation] });
   const { data } = await ocr.recognize(png);
-  return readText(data.text);
+  return data.text;
+}
+
+async function readPng(ocr: Worker, png: Buffer, psm: PSM, binarisation: Binarisation = 'global'): Promise<Result> {
+  return readText(await ocrText(ocr, png, psm, binarisation));
 }
 
 /**
@@ -115,9 +126,9 @@ const ENLARGED_WIDTH = 1800;
  * zone whose document code was misread is tried as the other layout of its size too
  * (alternativeLayout: a visa whose V reads as another letter is not a failing passport or card).
  */
-export function readText(text: string): (MrzReading & { found: true }) | Reading | null {
+export function readText(text: string): Result {
   const found = findMrzLines(text);
-  if (!found) return null;
+  if (!found) return readDataLine(text);
   const fits = recoverMrzFits(found.format, found.lines);
   const alternative = alternativeLayout(found.format, found.lines);
   const layouts = [{ format: found.format, fits }, ...(alternative ? [{ format: alternative, fits: recoverMrzFits(alternative, found.lines) }] : [])];
@@ -133,6 +144,24 @@ export function readText(text: string): (MrzReading & { found: true }) | Reading
 }
 
 /**
+ * A passport's or TD2 card's second line read without its first (mrz-recovery.ts findDataLine), when
+ * it passes every check digit, the composite included, and its codes. The `mrz` package validates a
+ * whole zone, so a first line that names no one, issued by the state of the nationality, stands in
+ * for the unread one; none of its fields is reported.
+ */
+function readDataLine(text: string): DataLineReading | null {
+  const found = findDataLine(text);
+  if (!found) return null;
+  const length = LINE_LENGTH[found.format];
+  for (const [, line] of recoverMrzFits(found.format, ['<'.repeat(length), found.line])) {
+    const standIn = `${found.format === 'TD3' ? 'P' : 'I'}<${line!.slice(10, 13)}`.padEnd(length, '<');
+    const reading = interpret(found.format, [standIn, line!], 1);
+    if (reading.valid) return { dataLine: { ...reading, documentCode: null, dataLineOnly: true } };
+  }
+  return null;
+}
+
+/**
  * Runs the passes in order; the first reading whose check digits all pass wins. When none does, a
  * small page is read once more enlarged, the zone is looked for by image processing, levelled and
  * read (mrz-band.ts), and the wide band and the zones found are read once more thresholded per
@@ -143,10 +172,15 @@ export function readText(text: string): (MrzReading & { found: true }) | Reading
  */
 export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzReading> {
   const readings: (Reading & CropReading)[] = [];
-  /** Keeps a failing reading under its crop's key; a reading whose check digits all pass is the answer. */
+  let dataLine: (MrzReading & { found: true }) | null = null;
+  /**
+   * Keeps a failing reading under its crop's key; a reading whose check digits all pass is the
+   * answer. A second line read alone waits: it answers only when no crop found a whole zone.
+   */
   const keep = (crop: string, result: Result): (MrzReading & { found: true }) | null => {
     if (result && 'found' in result) return result;
-    if (result) readings.push({ ...result, crop });
+    if (result && 'dataLine' in result) dataLine ??= result.dataLine;
+    else if (result) readings.push({ ...result, crop });
     return null;
   };
   for (const pass of PASSES) {
@@ -159,12 +193,23 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
   }
   // No fixed band read a valid zone: look for the zone itself, levelled and enlarged (mrz-band.ts).
   // A zone levelled two ways is one crop: its two readings are not independent witnesses.
-  const zones = (await locateMrzBands(image)).flatMap((band, i) => [
-    { crop: `zone ${i}`, png: band.png },
-    ...(band.relevelled ? [{ crop: `zone ${i}`, png: band.relevelled }] : []),
-  ]);
+  const bands = await locateMrzBands(image);
+  const zones = bands.flatMap((band, i) => [{ crop: `zone ${i}`, png: band.png }, ...(band.relevelled ? [{ crop: `zone ${i}`, png: band.relevelled }] : [])]);
+  /** Each zone's MRZ-like lines, as its first levelling reads them. */
+  const zoneLines = new Map<string, string[]>();
   for (const zone of zones) {
-    const valid = keep(zone.crop, await readPng(ocr, zone.png, PSM.SINGLE_BLOCK));
+    const text = await ocrText(ocr, zone.png, PSM.SINGLE_BLOCK);
+    if (!zoneLines.has(zone.crop)) zoneLines.set(zone.crop, mrzLineCandidates(text));
+    const valid = keep(zone.crop, readText(text));
+    if (valid) return valid;
+  }
+  // Zones of one line each, one above the other: the lines of an MRZ spaced too widely for the
+  // closing to join them, read together (mrz-band.ts stackedZones).
+  const single = bands.flatMap((band, i) => (zoneLines.get(`zone ${i}`)?.length === 1 ? [{ i, box: band.box }] : []));
+  for (const group of stackedZones(single.map((zone) => zone.box))) {
+    const indices = group.map((k) => single[k]!.i);
+    const text = indices.map((i) => zoneLines.get(`zone ${i}`)![0]).join('\n');
+    const valid = keep(`zones ${indices.join('+')}`, readText(text));
     if (valid) return valid;
   }
   // The wide band and the zones once more, thresholded per neighbourhood: a shadow edge across the
@@ -174,6 +219,9 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
     if (valid) return valid;
   }
   if (readings.length > 0) return settle(readings);
+  // A zone whose first line was read and failed is never settled by its second line alone: that
+  // first line may be what makes the document invalid (a state that does not exist).
+  if (dataLine) return dataLine;
   for (const turn of FALLBACK_TURNS) {
     const turned = await turnImage(image, turn);
     const probe = await readPass(ocr, turned, PASSES[1]);
@@ -184,27 +232,34 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
       const valid = keep(`turn ${turn} band ${pass[0]}`, await readPass(ocr, turned, pass));
       if (valid) return valid;
     }
-    return settle(readings);
+    return readings.length === 0 && dataLine ? dataLine : settle(readings);
   }
   return { found: false };
 }
 
 /**
  * No single reading passed: combine them per field, else report the failing reading most crops
- * agree on. A reading without a crop stands for a crop of its own.
+ * agree on. A reading without a crop stands for a crop of its own. Readings taken for different
+ * layouts are combined layout by layout: text around the zone may look like the lines of another
+ * layout (a card's front and back on one page). When none passes, the layout reported is the one
+ * whose readings pass the most check digits, the first on a tie.
  */
 export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; crop?: string }[]): MrzReading {
-  const first = readings[0];
-  if (!first) return { found: false };
-  const same = readings.map((reading, i) => ({ ...reading, crop: reading.crop ?? `reading ${i}` })).filter((reading) => reading.format === first.format);
-  const combined = combineReadings(
-    first.format,
-    same.map((reading) => reading.lines),
-  );
-  if (combined) {
-    const reading = interpret(first.format, combined, 1);
+  if (readings.length === 0) return { found: false };
+  const keyed = readings.map((reading, i) => ({ ...reading, crop: reading.crop ?? `reading ${i}` }));
+  const formats = [...new Set(keyed.map((reading) => reading.format))];
+  const byFormat = formats.map((format) => ({ format, same: keyed.filter((reading) => reading.format === format) }));
+  for (const { format, same } of byFormat) {
+    const combined = combineReadings(
+      format,
+      same.map((reading) => reading.lines),
+    );
+    if (!combined) continue;
+    const reading = interpret(format, combined, 1);
     if (reading.valid) return reading;
   }
+  const checks = ({ format, same }: (typeof byFormat)[number]) => Math.max(...same.map((reading) => passingChecks(format, reading.lines)));
+  const { format, same } = byFormat.reduce((a, b) => (checks(b) > checks(a) ? b : a));
   const best = same.reduce((a, b) => (agreeingReadings(same, b.lines) > agreeingReadings(same, a.lines) ? b : a)).lines;
-  return interpret(first.format, best, agreeingReadings(same, best));
+  return interpret(format, best, agreeingReadings(same, best));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { checkDigit, findMrzLines, normaliseLine, recoverMrz } from './mrz-recovery';
+import { checkDigit, findDataLine, findMrzLines, normaliseLine, recoverMrz, recoverMrzFits } from './mrz-recovery';
 
 // ICAO Doc 9303 part 4 specimen (TD3) and part 5 specimen (TD1).
 const TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
@@ -89,4 +89,33 @@ describe('findMrzLines', () => {
   test('a 44-character MRZ whose document code is V is a visa (MRV-A), not a passport', () =>
     expect(findMrzLines(`V${TD3[0]!.slice(1)}\n${TD3[1]}`)?.format).toBe('MRVA'));
   test('normaliseLine maps guillemets and strange characters to the filler', () => expect(normaliseLine('p«uto é')).toBe('P<UTO<'));
+});
+
+describe('findDataLine: a second line read without its first (issue 20)', () => {
+  const td2 = 'D231458907NLD7408122F1204159<<<<<<<6';
+  test.each<[string, string, ReturnType<typeof findDataLine>]>([
+    ["a passport's second line under a line of noise", `ECEEEEN9RSDS<S<S<<<\n${TD3[1]}\n`, { format: 'TD3', line: TD3[1]! }],
+    ["a TD2 card's second line", `SPECIMEN\n${td2}`, { format: 'TD2', line: td2 }],
+    ['a line read one character long', `${TD3[1]}<`, { format: 'TD3', line: `${TD3[1]}<` }],
+    ["a TD1 card's line of 30 (its data spans two lines)", TD1[1]!, null],
+    ['a long line of letters', 'THEBEARERISAUTHORISEDTOTRAVELWITHOUTDELAYNOW', null],
+  ])('%s', (_, text, expected) => expect(findDataLine(text)).toEqual(expected));
+});
+
+describe('recoverMrz: a run of fillers read one or two short (issue 20)', () => {
+  // The German card of 1987 (real set 111): its second line read with one filler missing before the composite.
+  const german = ['IDD<<MUSTERMANN<<ERIKA<<<<<<<<<<<<<<', '1220000016D<<4509121<9110018<<<<<<<0'];
+  test.each([
+    ['one filler missing in the last run', german[1]!.replace('<<<<<<<0', '<<<<<<0')],
+    ['two fillers missing in two runs', german[1]!.replace('D<<45', 'D<45').replace('<<<<<<<0', '<<<<<<0')],
+  ])('%s: the fit that passes the check digits is among the fits', (_, short) => {
+    expect(recoverMrzFits('TD2', [german[0]!, short]).map((lines) => lines[1])).toContain(german[1]);
+  });
+  test('the line padded at its end stays the first fit', () => {
+    const short = german[1]!.slice(0, 35);
+    expect(recoverMrzFits('TD2', [german[0]!, short])[0]![1]).toBe(`${short}<`);
+  });
+  test('three characters missing: only padded', () => {
+    expect(recoverMrzFits('TD2', [german[0]!, german[1]!.replace('<<<<<<<0', '<<<<0')])).toHaveLength(1);
+  });
 });

@@ -163,11 +163,16 @@ function digitCount(line: string): number {
   return line.match(/\d/g)?.length ?? 0;
 }
 
-export function findMrzLines(ocrText: string): { format: MrzFormat; lines: string[] } | null {
-  const candidates = ocrText
+/** The lines of OCR text that may be MRZ lines: long, and holding a filler or the digits of a second line. */
+export function mrzLineCandidates(ocrText: string): string[] {
+  return ocrText
     .split('\n')
     .map(normaliseLine)
     .filter((line) => line.length >= 25 && (line.includes('<') || digitCount(line) >= FULL_LINE_MIN_DIGITS));
+}
+
+export function findMrzLines(ocrText: string): { format: MrzFormat; lines: string[] } | null {
+  const candidates = mrzLineCandidates(ocrText);
   for (const [length, count] of [
     [44, 2],
     [30, 3],
@@ -184,6 +189,29 @@ export function findMrzLines(ocrText: string): { format: MrzFormat; lines: strin
     if (length === 30) return { format: 'TD1', lines };
     // The French card (decision 0051) starts with ID and its issuing state, FRA.
     return { format: visa ? 'MRVB' : lines[0]!.startsWith('IDFRA') ? 'FRENCH_ID' : 'TD2', lines };
+  }
+  return null;
+}
+
+/**
+ * The second line of a passport (TD3) or a TD2 card when no whole zone was found: a stamp, glare or a
+ * thumb across the first line (issue 20's real set: a Qatari specimen stamped across its name line).
+ * That first line holds the document code, the issuing state and the name, none of them under a
+ * check digit; the dates, the nationality and every check digit, the composite included, are in the
+ * second. The last line of about 44 or 36 characters with the digits of both dates and their check
+ * digits. Only the two layouts whose second line carries a composite check digit qualify: a visa's
+ * second line has none, and a TD1 card spreads its data over two lines.
+ */
+export function findDataLine(ocrText: string): { format: 'TD3' | 'TD2'; line: string } | null {
+  const lines = ocrText
+    .split('\n')
+    .map(normaliseLine)
+    .filter((line) => digitCount(line) >= FULL_LINE_MIN_DIGITS);
+  for (const line of lines.reverse()) {
+    const length = nearestLength(line.length);
+    if (Math.abs(line.length - length) > 3) continue;
+    if (length === 44) return { format: 'TD3', line };
+    if (length === 36) return { format: 'TD2', line };
   }
   return null;
 }
@@ -261,18 +289,32 @@ function resolveByCheckDigit(segment: string, expected: string): string {
   return segment;
 }
 
+/** Fillers a line may have lost inside its runs (fittings); a line shorter still is only padded. */
+const MAX_FILLERS_DROPPED = 2;
+/** The fits of one line are multiplied by the other lines' (recoverMrzFits): a bound keeps it cheap. */
+const MAX_FITS_PER_LINE = 24;
+
 /**
- * The ways a line may fit its length: a missing character is padded with fillers; extra characters
- * are dropped at the end, or at the start (a mark at the page's edge read as a character, as on a
+ * The ways a line may fit its length: missing characters are fillers, at the end or inside a run of
+ * fillers; extra characters are dropped at the end, or at the start (a mark at the page's edge read as a character, as on a
  * small scan of issue 20's real set).
  */
 function fittings(line: string, length: number): string[] {
-  if (line.length <= length) return [line + '<'.repeat(length - line.length)];
-  return [line.slice(0, length), line.slice(line.length - length)];
+  if (line.length > length) return [line.slice(0, length), line.slice(line.length - length)];
+  const missing = length - line.length;
+  const padded = line + '<'.repeat(missing);
+  if (missing === 0 || missing > MAX_FILLERS_DROPPED) return [padded];
+  // OCR reads a long run of fillers one or two short as readily as it drops the end of a line: the
+  // missing fillers may belong inside any run of them (issue 20's real set, a German card whose
+  // composite check digit followed a run read one short).
+  const runs = [...line.matchAll(/<+/g)].map((run) => run.index!);
+  const inside = runs.flatMap((at) => (missing === 1 ? [[at]] : runs.filter((other) => other >= at).map((other) => [at, other])));
+  const fits = inside.map((positions) => positions.reduceRight((text, at) => `${text.slice(0, at)}<${text.slice(at)}`, line));
+  return [padded, ...new Set(fits.filter((fit) => fit !== padded))].slice(0, MAX_FITS_PER_LINE);
 }
 
 /** How many of the layout's field check digits the lines satisfy. */
-function passingChecks(format: MrzFormat, lines: readonly string[]): number {
+export function passingChecks(format: MrzFormat, lines: readonly string[]): number {
   return LAYOUTS[format].filter((field) => {
     const line = lines[field.line];
     if (!line || field.check === undefined) return false;
