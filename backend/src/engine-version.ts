@@ -33,5 +33,10 @@
  *   photos, to clear 3.81 (faceres) and 3.4 (aligned) spreads (face-cohort.ts, decision 0068).
  * 2026.11.13: a located zone is also read levelled by the slant of its own text lines (a projection
  *   profile) when that differs from the block's orientation by a degree or more (mrz-band.ts).
+ * 2026.11.14: from the real specimen set's 22 new images (decision 0069): a passport's or TD2
+ *   card's second line is read alone when no crop found a whole zone; a line read one or two
+ *   characters short may have lost them inside a run of fillers; one-line zones stacked one above
+ *   the other are read together; failing readings of different layouts are combined layout by
+ *   layout, and the layout passing the most check digits is reported.
  */
-export const ENGINE_VERSION = '2026.11.13';
+export const ENGINE_VERSION = '2026.11.14';
