@@ -16,43 +16,20 @@
  *   70–80; within each, the file names sorted by their SHA-1.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cloneGitDir, git, requiredOption } from '../clones';
 
 const USAGE = 'usage: bun scripts/faces/age-evaluation-set.ts --repos DIR --out OUT_DIR';
 
-function option(name: string): string {
-  const at = process.argv.indexOf(name);
-  const value = at === -1 ? undefined : process.argv[at + 1];
-  if (!value) {
-    console.error(USAGE);
-    process.exit(2);
-  }
-  return value;
-}
-
-/** The git directory of a clone: a work tree's .git, a bare clone, or a mirror's `repo` folder. */
-function gitDir(clone: string): string {
-  for (const candidate of [join(clone, '.git'), join(clone, 'repo', '.git'), join(clone, 'repo'), clone]) {
-    if (existsSync(join(candidate, 'HEAD')) && existsSync(join(candidate, 'objects'))) return candidate;
-  }
-  throw new Error(`${clone} is not a git clone`);
-}
-
-function git(dir: string, ...args: string[]): Buffer {
-  const run = Bun.spawnSync(['git', '--git-dir', dir, ...args], { stdout: 'pipe', stderr: 'pipe' });
-  if (run.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr.toString().trim()}`);
-  return run.stdout;
-}
-
-const repos = option('--repos');
-const out = option('--out');
+const repos = requiredOption('--repos', USAGE);
+const out = requiredOption('--out', USAGE);
 mkdirSync(out, { recursive: true });
 const rows: string[] = ['file,age_min,age_max,gender,group,person'];
 
 // FairFace.
-const crops = gitDir(join(repos, 'KrispChips+fairface-audit-pipeline'));
-const labelRepo = gitDir(join(repos, 'Fortunanto+048100'));
+const crops = cloneGitDir(repos, 'KrispChips/fairface-audit-pipeline');
+const labelRepo = cloneGitDir(repos, 'Fortunanto/048100');
 const labels = new Map(
   git(labelRepo, 'show', 'HEAD:fairface_label_val.csv')
     .toString()
@@ -79,7 +56,7 @@ for (const path of fairface) {
 }
 
 // All-Age-Faces.
-const aaf = gitDir(join(repos, 'middleyuan+All-Age-Faces-Dataset'));
+const aaf = cloneGitDir(repos, 'middleyuan/All-Age-Faces-Dataset');
 const folder = 'All-Age-Faces Dataset/original images/';
 const bands: [number, number, number][] = [
   ...Array.from({ length: 24 }, (_, i): [number, number, number] => [i + 2, i + 2, 8]),
