@@ -164,11 +164,13 @@ function readDataLine(text: string): DataLineReading | null {
 /**
  * Runs the passes in order; the first reading whose check digits all pass wins. When none does, a
  * small page is read once more enlarged, the zone is looked for by image processing, levelled and
- * read (mrz-band.ts), and the wide band and the zones found are read once more thresholded per
- * neighbourhood; then the readings are combined field by field under the check digits
- * (mrz-consensus.ts), and a failing result reports how many crops agree on it. When the upright
- * image shows no MRZ at all, the right-angle turns are tried (document-orientation.ts) with the
- * wide band, and the first turn that shows one is read with every pass.
+ * read (mrz-band.ts), zones of one line each stacked one above the other are read together, and
+ * the wide band and the zones found are read once more thresholded per neighbourhood; then the
+ * readings are combined field by field under the check digits (settle, mrz-consensus.ts), and a
+ * failing result reports how many crops agree on it. When no crop found a whole zone, a second
+ * line read alone answers (readDataLine, decision 0069). When the upright image shows no MRZ at
+ * all, the right-angle turns are tried (document-orientation.ts) with the wide band, and the first
+ * turn that shows one is read with every pass.
  */
 export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzReading> {
   const readings: (Reading & CropReading)[] = [];
