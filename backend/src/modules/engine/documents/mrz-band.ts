@@ -188,6 +188,31 @@ async function cropBand(image: DecodedImage, { box, angle }: Component, scale: n
   return { png, relevelled, box: full, angleDegrees };
 }
 
+/**
+ * A zone's crop carried on sideways by `extra` pixels of the full image, to its left or to its
+ * right, levelled as the zone was, and its contrast equalised tile by tile (CLAHE): glare or shade
+ * across one end of the lines hides that end from the search, which then crops only part of each
+ * line, and leaves that end too faint for one threshold (issue 20's harder set).
+ */
+export async function extendedBand(image: DecodedImage, band: MrzBand, side: 'left' | 'right', extra: number): Promise<Buffer> {
+  const { box } = band;
+  const rise = Math.abs(Math.tan((band.angleDegrees * Math.PI) / 180)) * extra;
+  const left = side === 'left' ? Math.max(0, Math.floor(box.left - extra)) : box.left;
+  const right = side === 'right' ? Math.min(image.width, Math.ceil(box.left + box.width + extra)) : box.left + box.width;
+  const top = Math.max(0, Math.floor(box.top - rise / 2));
+  const bottom = Math.min(image.height, Math.ceil(box.top + box.height + rise / 2));
+  const crop = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).extract({
+    left,
+    top,
+    width: right - left,
+    height: bottom - top,
+  });
+  return sharp(await levelled(crop, band.angleDegrees))
+    .clahe({ width: 40, height: 40, maxSlope: 3 })
+    .png()
+    .toBuffer();
+}
+
 /** The lines' slant is read as a second levelling when it differs from the block's by this much. */
 const RELEVEL_MIN_DEGREES = 1;
 

@@ -232,3 +232,10 @@ describe('readText: a German card of 1987 whose filler run was read one short (i
     expect(readText(text)).toMatchObject({ found: true, format: 'TD2', valid: true, birthDate: '450912', expirationDate: '911001' });
   });
 });
+
+describe('readMrz: glare hides one end of the lines from the zone search (issue 20 harder set)', () => {
+  test('the zone carried on sideways reads the whole lines: every check digit valid', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('combined-td2.jpg'), { maxSide: 1600 }));
+    expect(reading).toMatchObject({ found: true, valid: true, birthDate: '881216' });
+  }, 90_000);
+});

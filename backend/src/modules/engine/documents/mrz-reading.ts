@@ -12,9 +12,20 @@ import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import type { DecodedImage } from '../image-decoding';
 import { FALLBACK_TURNS, turnImage } from './document-orientation';
-import { locateMrzBands, stackedZones } from './mrz-band';
+import { extendedBand, locateMrzBands, stackedZones } from './mrz-band';
 import { agreeingReadings, combineReadings, type CropReading, type MrzLines } from './mrz-consensus';
-import { alternativeLayout, findDataLine, findMrzLines, LINE_LENGTH, type MrzFormat, mrzLineCandidates, passingChecks, recoverMrzFits } from './mrz-recovery';
+import {
+  alternativeLayout,
+  cutLineLength,
+  findDataLine,
+  findMrzLines,
+  LINE_LENGTH,
+  longestRuns,
+  type MrzFormat,
+  mrzLineCandidates,
+  passingChecks,
+  recoverMrzFits,
+} from './mrz-recovery';
 import { validateMrz } from './mrz-validation';
 
 const MODEL_DIR = join(import.meta.dir, '..', '..', '..', '..', 'models', 'mrz');
@@ -197,11 +208,15 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
   // A zone levelled two ways is one crop: its two readings are not independent witnesses.
   const bands = await locateMrzBands(image);
   const zones = bands.flatMap((band, i) => [{ crop: `zone ${i}`, png: band.png }, ...(band.relevelled ? [{ crop: `zone ${i}`, png: band.relevelled }] : [])]);
-  /** Each zone's MRZ-like lines, as its first levelling reads them. */
+  /** Each zone's MRZ-like lines, as its first levelling reads them, and the longest line it read cut short. */
   const zoneLines = new Map<string, string[]>();
+  const zoneCut = new Map<string, number>();
   for (const zone of zones) {
     const text = await ocrText(ocr, zone.png, PSM.SINGLE_BLOCK);
-    if (!zoneLines.has(zone.crop)) zoneLines.set(zone.crop, mrzLineCandidates(text));
+    if (!zoneLines.has(zone.crop)) {
+      zoneLines.set(zone.crop, mrzLineCandidates(text));
+      zoneCut.set(zone.crop, cutLineLength(text));
+    }
     const valid = keep(zone.crop, readText(text));
     if (valid) return valid;
   }
@@ -213,6 +228,21 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
     const text = indices.map((i) => zoneLines.get(`zone ${i}`)![0]).join('\n');
     const valid = keep(`zones ${indices.join('+')}`, readText(text));
     if (valid) return valid;
+  }
+  // A zone that read only part of each line: carried on to either side by what a passport's line
+  // would still need (mrz-band.ts extendedBand), read with both thresholds. One crop with the zone:
+  // the same lines seen wider are not another witness.
+  for (const [i, band] of bands.entries()) {
+    const chars = zoneCut.get(`zone ${i}`) ?? 0;
+    if (chars === 0 || (zoneLines.get(`zone ${i}`)?.length ?? 0) > 0) continue;
+    const extra = (band.box.width / chars) * (LINE_LENGTH.TD3 - chars);
+    for (const side of ['right', 'left'] as const) {
+      const png = await extendedBand(image, band, side, extra);
+      for (const binarisation of ['global', 'local'] as const) {
+        const valid = keep(`zone ${i}`, readText(longestRuns(await ocrText(ocr, png, PSM.SINGLE_BLOCK, binarisation))));
+        if (valid) return valid;
+      }
+    }
   }
   // The wide band and the zones once more, thresholded per neighbourhood: a shadow edge across the
   // zone defeats one threshold for the whole band (issue 20's harder set).

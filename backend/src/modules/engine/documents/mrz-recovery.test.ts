@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { checkDigit, findDataLine, findMrzLines, normaliseLine, recoverMrz, recoverMrzFits } from './mrz-recovery';
+import { checkDigit, cutLineLength, findDataLine, findMrzLines, longestRuns, normaliseLine, recoverMrz, recoverMrzFits } from './mrz-recovery';
 
 // ICAO Doc 9303 part 4 specimen (TD3) and part 5 specimen (TD1).
 const TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
@@ -118,4 +118,15 @@ describe('recoverMrz: a run of fillers read one or two short (issue 20)', () => 
   test('three characters missing: only padded', () => {
     expect(recoverMrzFits('TD2', [german[0]!, german[1]!.replace('<<<<<<<0', '<<<<0')])).toHaveLength(1);
   });
+});
+
+describe('cutLineLength and longestRuns: a zone that holds only part of each line (issue 20)', () => {
+  test.each([
+    ['two lines cut short (harder set, seed 2 document 0035)', 'P<CANDE<JONG<<70<0\nLNT3YDVKBZ7CANG202149F', 22],
+    ['whole lines are not cut', `${TD3[0]}\n${TD3[1]}`, 0],
+    ['words of a page', 'BOARDING TICKET 2026\nCOFFEE', 0],
+    ['a short run of digits', 'SEAT 12.50', 0],
+  ])('%s', (_, text, length) => expect(cutLineLength(text)).toBe(length));
+  test('marks beside a line read as words of their own are dropped, the line kept', () =>
+    expect(longestRuns(`L LLL73BLZE\n${TD3[1]} 3 FS09\n`)).toBe(`LLL73BLZE\n${TD3[1]}\n`));
 });

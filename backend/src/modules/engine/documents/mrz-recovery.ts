@@ -171,6 +171,29 @@ export function mrzLineCandidates(ocrText: string): string[] {
     .filter((line) => line.length >= 25 && (line.includes('<') || digitCount(line) >= FULL_LINE_MIN_DIGITS));
 }
 
+/**
+ * The longest line of OCR text that looks like part of an MRZ line cut short (10 to 26 characters,
+ * holding a filler or six digits): what a crop that misses one end of the zone reads. 0 when none.
+ */
+export function cutLineLength(ocrText: string): number {
+  const cut = ocrText
+    .split('\n')
+    .map(normaliseLine)
+    .filter((line) => line.length >= 10 && line.length <= 26 && (line.includes('<') || digitCount(line) >= 6));
+  return Math.max(0, ...cut.map((line) => line.length));
+}
+
+/**
+ * Each line's longest run without a space: a crop carried on past the zone reads marks beside the
+ * lines as words of their own (extendedBand), which would otherwise join the line.
+ */
+export function longestRuns(ocrText: string): string {
+  return ocrText
+    .split('\n')
+    .map((line) => line.split(/\s+/).reduce((a, b) => (b.length > a.length ? b : a), ''))
+    .join('\n');
+}
+
 export function findMrzLines(ocrText: string): { format: MrzFormat; lines: string[] } | null {
   const candidates = mrzLineCandidates(ocrText);
   for (const [length, count] of [
