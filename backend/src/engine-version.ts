@@ -38,5 +38,8 @@
  *   characters short may have lost them inside a run of fillers; one-line zones stacked one above
  *   the other are read together; failing readings of different layouts are combined layout by
  *   layout, and the layout passing the most check digits is reported.
+ * 2026.11.15: a located zone that read only part of each line is carried on sideways to a
+ *   passport line's length, its contrast equalised tile by tile, and read with both thresholds
+ *   (mrz-band.ts extendedBand; decision 0070).
  */
-export const ENGINE_VERSION = '2026.11.14';
+export const ENGINE_VERSION = '2026.11.15';
