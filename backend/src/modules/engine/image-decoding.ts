@@ -5,7 +5,7 @@
  * downscaled before inference (docs/engine-notes.md "One model instance, fresh results, small images").
  * The bytes live only in memory; nothing here writes to disk.
  */
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { CHECK_LIMITS } from '@ageverify/protocol';
 
 export type ImageType = (typeof CHECK_LIMITS.imageTypes)[number];
@@ -15,6 +15,11 @@ export interface DecodedImage {
   data: Uint8Array;
   width: number;
   height: number;
+}
+
+/** A decoded image as a sharp pipeline, to crop, turn or scale it again. */
+export function decodedSharp(image: DecodedImage): Sharp {
+  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } });
 }
 
 export class ImageRejected extends Error {

@@ -5,8 +5,7 @@
  * reader tries these turns only when the upright image showed no MRZ, so an upright page pays
  * nothing for them.
  */
-import sharp from 'sharp';
-import type { DecodedImage } from '../image-decoding';
+import { type DecodedImage, decodedSharp } from '../image-decoding';
 
 /** Turns tried after the upright image, likeliest first: a phone held sideways either way, then upside down. */
 export const FALLBACK_TURNS = [90, 270, 180] as const;
@@ -14,9 +13,6 @@ export type Turn = (typeof FALLBACK_TURNS)[number];
 
 /** The image turned clockwise by `turn` degrees, as raw RGB like every decoded image. */
 export async function turnImage(image: DecodedImage, turn: Turn): Promise<DecodedImage> {
-  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
-    .rotate(turn)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await decodedSharp(image).rotate(turn).raw().toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
 }

@@ -14,7 +14,7 @@
  * are the separable min / max filters below.
  */
 import sharp, { type Sharp } from 'sharp';
-import type { DecodedImage } from '../image-decoding';
+import { type DecodedImage, decodedSharp } from '../image-decoding';
 
 /** The width the search runs at: MRZ glyphs of a page filling the frame are then about 12–16 px high. */
 const SEARCH_WIDTH = 800;
@@ -76,7 +76,7 @@ export function stackedZones(boxes: readonly Box[]): number[][] {
 /** Candidate MRZ zones of `image`, likeliest first; empty when nothing looks like one. */
 export async function locateMrzBands(image: DecodedImage): Promise<MrzBand[]> {
   const scale = Math.min(1, SEARCH_WIDTH / image.width);
-  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+  const { data, info } = await decodedSharp(image)
     .resize({ width: Math.round(image.width * scale) })
     .greyscale()
     .raw()
@@ -180,7 +180,7 @@ async function cropBand(image: DecodedImage, { box, angle }: Component, scale: n
   const right = Math.min(image.width, Math.ceil((box.left + box.width + marginX) / scale));
   const bottom = Math.min(image.height, Math.ceil((box.top + box.height + marginY) / scale));
   const full = { left, top, width: right - left, height: bottom - top };
-  const crop = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).extract(full);
+  const crop = decodedSharp(image).extract(full);
   const angleDegrees = (angle * 180) / Math.PI;
   const linesDegrees = await linesAngle(crop.clone(), angle);
   const png = await levelled(crop.clone(), angleDegrees);
@@ -201,7 +201,7 @@ export async function extendedBand(image: DecodedImage, band: MrzBand, side: 'le
   const right = side === 'right' ? Math.min(image.width, Math.ceil(box.left + box.width + extra)) : box.left + box.width;
   const top = Math.max(0, Math.floor(box.top - rise / 2));
   const bottom = Math.min(image.height, Math.ceil(box.top + box.height + rise / 2));
-  const crop = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).extract({
+  const crop = decodedSharp(image).extract({
     left,
     top,
     width: right - left,

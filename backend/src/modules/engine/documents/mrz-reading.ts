@@ -8,9 +8,8 @@
  * line the check digits do not confirm.
  */
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
-import type { DecodedImage } from '../image-decoding';
+import { type DecodedImage, decodedSharp } from '../image-decoding';
 import { FALLBACK_TURNS, turnImage } from './document-orientation';
 import { extendedBand, locateMrzBands, stackedZones } from './mrz-band';
 import { agreeingReadings, combineReadings, type CropReading, type MrzLines } from './mrz-consensus';
@@ -74,7 +73,7 @@ export async function createMrzOcr(): Promise<Worker> {
  */
 async function bandPng(image: DecodedImage, fromFraction: number, scale = 1): Promise<Buffer> {
   const top = Math.floor(image.height * fromFraction);
-  const band = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).extract({
+  const band = decodedSharp(image).extract({
     left: 0,
     top,
     width: image.width,
@@ -207,25 +206,25 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
   // No fixed band read a valid zone: look for the zone itself, levelled and enlarged (mrz-band.ts).
   // A zone levelled two ways is one crop: its two readings are not independent witnesses.
   const bands = await locateMrzBands(image);
-  const zones = bands.flatMap((band, i) => [{ crop: `zone ${i}`, png: band.png }, ...(band.relevelled ? [{ crop: `zone ${i}`, png: band.relevelled }] : [])]);
-  /** Each zone's MRZ-like lines, as its first levelling reads them, and the longest line it read cut short. */
-  const zoneLines = new Map<string, string[]>();
-  const zoneCut = new Map<string, number>();
+  const zones = bands.flatMap((band, i) => [
+    { i, crop: `zone ${i}`, png: band.png },
+    ...(band.relevelled ? [{ i, crop: `zone ${i}`, png: band.relevelled }] : []),
+  ]);
+  /** What each zone's first levelling reads: its lines may be read with other zones' or carried on. */
+  const firstTexts: string[] = [];
   for (const zone of zones) {
     const text = await ocrText(ocr, zone.png, PSM.SINGLE_BLOCK);
-    if (!zoneLines.has(zone.crop)) {
-      zoneLines.set(zone.crop, mrzLineCandidates(text));
-      zoneCut.set(zone.crop, cutLineLength(text));
-    }
+    firstTexts[zone.i] ??= text;
     const valid = keep(zone.crop, readText(text));
     if (valid) return valid;
   }
+  const zoneLines = firstTexts.map(mrzLineCandidates);
   // Zones of one line each, one above the other: the lines of an MRZ spaced too widely for the
   // closing to join them, read together (mrz-band.ts stackedZones).
-  const single = bands.flatMap((band, i) => (zoneLines.get(`zone ${i}`)?.length === 1 ? [{ i, box: band.box }] : []));
+  const single = bands.flatMap((band, i) => (zoneLines[i]!.length === 1 ? [{ i, box: band.box }] : []));
   for (const group of stackedZones(single.map((zone) => zone.box))) {
     const indices = group.map((k) => single[k]!.i);
-    const text = indices.map((i) => zoneLines.get(`zone ${i}`)![0]).join('\n');
+    const text = indices.map((i) => zoneLines[i]![0]).join('\n');
     const valid = keep(`zones ${indices.join('+')}`, readText(text));
     if (valid) return valid;
   }
@@ -233,8 +232,8 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
   // would still need (mrz-band.ts extendedBand), read with both thresholds. One crop with the zone:
   // the same lines seen wider are not another witness.
   for (const [i, band] of bands.entries()) {
-    const chars = zoneCut.get(`zone ${i}`) ?? 0;
-    if (chars === 0 || (zoneLines.get(`zone ${i}`)?.length ?? 0) > 0) continue;
+    const chars = cutLineLength(firstTexts[i]!);
+    if (chars === 0 || zoneLines[i]!.length > 0) continue;
     const extra = (band.box.width / chars) * (LINE_LENGTH.TD3 - chars);
     for (const side of ['right', 'left'] as const) {
       const png = await extendedBand(image, band, side, extra);
