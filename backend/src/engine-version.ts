@@ -41,5 +41,8 @@
  * 2026.11.15: a located zone that read only part of each line is carried on sideways to a
  *   passport line's length, its contrast equalised tile by tile, and read with both thresholds
  *   (mrz-band.ts extendedBand; decision 0070).
+ * 2026.11.16: when no zone found upright held MRZ lines, zones running up or down the page are
+ *   looked for on the page turned a quarter and read both ways round; only a reading whose check
+ *   digits all pass answers from there (document-orientation.ts zonesAcrossPage).
  */
-export const ENGINE_VERSION = '2026.11.15';
+export const ENGINE_VERSION = '2026.11.16';

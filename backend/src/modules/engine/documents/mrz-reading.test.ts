@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Worker } from 'tesseract.js';
+import { PSM, type Worker } from 'tesseract.js';
 import { decideDocument, MRZ_READINGS_TO_CONFIRM } from '../decisions/document-decision';
 import { decodeImage } from '../image-decoding';
 import type { DocumentFindings } from '../model';
+import { zonesAcrossPage } from './document-orientation';
+import { locateMrzBands } from './mrz-band';
 import { createMrzOcr, readMrz, readText, SMALL_PAGE_WIDTH } from './mrz-reading';
 import { checkDigit } from './mrz-recovery';
 
@@ -101,6 +103,29 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     const reading = await readMrz(ocr, await decodeImage(sideways, { maxSide: 1600 }));
     expect(reading).toMatchObject({ found: true, format: 'TD3', valid: true, birthDate: '561119' });
   }, 90_000);
+  test('an MRZ printed up the page beside upright text is read: the zone search on the page turned a quarter finds it (issue 20)', async () => {
+    // A booklet scanned open: a panel of upright text (the passport's upper part, without its MRZ)
+    // beside a panel whose MRZ runs up the page (the TD2 card turned a quarter).
+    const text = await sharp(fixture('passport.jpg')).extract({ left: 0, top: 0, width: 952, height: 420 }).toBuffer();
+    const card = await sharp(fixture('id-card-td2.jpg')).rotate(-90).toBuffer();
+    const page = await sharp({ create: { width: 1600, height: 860, channels: 3, background: '#f4f4ef' } })
+      .composite([
+        { input: text, left: 20, top: 40 },
+        { input: card, left: 1000, top: 30 },
+      ])
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    const image = await decodeImage(page, { maxSide: 1600 });
+    const read = async (png: Buffer) => {
+      await ocr.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK });
+      return readText((await ocr.recognize(png)).data.text);
+    };
+    // The upright zone search sees no MRZ; the turned one does.
+    for (const band of await locateMrzBands(image)) expect(await read(band.png)).toBeNull();
+    const across = await Promise.all((await zonesAcrossPage(image)).map(({ png }) => read(png)));
+    expect(across).toContainEqual(expect.objectContaining({ found: true, format: 'TD2', valid: true, birthDate: '880714' }));
+    expect(await readMrz(ocr, image)).toMatchObject({ found: true, format: 'TD2', valid: true, birthDate: '880714' });
+  }, 120_000);
   test('a face photo has no MRZ', async () => {
     expect(await readMrz(ocr, await decodeImage(fixture('astronaut.jpg'), { maxSide: 1600 }))).toEqual({ found: false });
   }, 60_000);

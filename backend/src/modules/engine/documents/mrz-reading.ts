@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { type DecodedImage, decodedSharp } from '../image-decoding';
-import { FALLBACK_TURNS, turnImage } from './document-orientation';
+import { FALLBACK_TURNS, turnImage, zonesAcrossPage } from './document-orientation';
 import { extendedBand, locateMrzBands, stackedZones } from './mrz-band';
 import { agreeingReadings, combineReadings, type CropReading, type MrzLines } from './mrz-consensus';
 import {
@@ -177,7 +177,8 @@ function readDataLine(text: string): DataLineReading | null {
  * read (mrz-band.ts), zones of one line each stacked one above the other are read together, and
  * the wide band and the zones found are read once more thresholded per neighbourhood; then the
  * readings are combined field by field under the check digits (settle, mrz-consensus.ts), and a
- * failing result reports how many crops agree on it. When no crop found a whole zone, a second
+ * failing result reports how many crops agree on it. When no zone found upright held MRZ lines,
+ * zones running up or down the page are read (zonesAcrossPage). When no crop found a whole zone, a second
  * line read alone answers (readDataLine, decision 0069). When the upright image shows no MRZ at
  * all, the right-angle turns are tried (document-orientation.ts) with the wide band, and the first
  * turn that shows one is read with every pass.
@@ -248,6 +249,15 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
   for (const { crop, png } of [{ crop: `band ${PASSES[1][0]}`, png: await bandPng(image, PASSES[1][0]) }, ...zones]) {
     const valid = keep(crop, await readPng(ocr, png, PSM.SINGLE_BLOCK, 'local'));
     if (valid) return valid;
+  }
+  // No zone found upright held MRZ lines: the zone may run up or down the page. Only a reading
+  // whose check digits all pass answers from there; a failing one joins no consensus, since the
+  // crop turned the wrong way round reads as noise.
+  if (zoneLines.every((lines) => lines.length === 0)) {
+    for (const { png } of await zonesAcrossPage(image)) {
+      const result = readText(await ocrText(ocr, png, PSM.SINGLE_BLOCK));
+      if (result && 'found' in result) return result;
+    }
   }
   if (readings.length > 0) return settle(readings);
   // A zone whose first line was read and failed is never settled by its second line alone: that
