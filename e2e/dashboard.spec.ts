@@ -470,6 +470,7 @@ test('a developer cannot manage users or keys, and does not see the email outbox
 });
 
 test('a user of tenant B never sees tenant A, in the screens or through any dashboard route', async ({ browser }) => {
+  test.slow(); // two CLI processes, an accessibility scan and 27 routes: 37–61 s on a busy 2-core machine, against 60 s
   const other = server.cli('tenant', 'create', '--name', 'Bolt Store', '--owner', 'bo@bolt.test', '--password', 'bolt owner password');
   const otherTenantId = String(other.tenantId);
   const { context, page } = await newPage(browser);

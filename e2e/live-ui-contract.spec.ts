@@ -198,6 +198,7 @@ test('L2 with face match: the passport, then a selfie, in one submission; verifi
 // part; the page takes the selfie again and sends it with the document it already has, instead of
 // asking for the document and resending the same dark selfie until too_many_attempts.
 test('L2 with face match: retry(too_dark) on the selfie retakes the selfie, not the document; verified', async ({ page, environment, api, verifyPage }) => {
+  test.slow(); // two L2 checks through the real models: about 40 s on a busy 2-core machine, against 60 s
   const session = await createLiveSession(api, environment, { verificationMode: 'L2', faceMatchEnabled: true });
   const verifiedUrl = callbackUrl(environment, session.sessionId, 'verified');
   const { submissions, challenges } = await playEngine(page, [

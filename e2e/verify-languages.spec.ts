@@ -136,6 +136,7 @@ test('the language switch: keyboard, each language named in itself, every text c
 });
 
 test('a live check keeps its pictures and its camera through two language changes', async ({ page, api, environment, verifyPage }) => {
+  test.slow(); // a live check with face match through the real models: about 40 s on a busy 2-core machine, against 60 s
   const session = await createLiveSession(api, environment, { faceMatchEnabled: true });
   const failedUrl = withParams(`${environment.merchantUrl}/return`, {
     sessionId: session.sessionId,
