@@ -1,6 +1,6 @@
 /**
  * `bun scripts/faces/lfw-subset.ts --repos DIR --out DIR`: rebuilds face match's in-the-wild
- * evaluation set (issue 21; docs/verification.md "Face match on news photos"): 695 photos of 147
+ * evaluation set (issue 21; docs/verification.md, "Face match", "On news photos"): 695 photos of 147
  * people of Labeled Faces in the Wild, chosen for its many Black people (85 with two photos or
  * more), from the copy of LFW in `shorth13/faces` (a clone in DIR, scripts/clones.ts). Writes a
  * folder per person, as scripts/faces/pairs-from-folders.ts reads them, and `groups.csv`.

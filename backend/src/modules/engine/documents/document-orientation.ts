@@ -25,9 +25,9 @@ export async function turnImage(image: DecodedImage, turn: Turn): Promise<Decode
  * turned a quarter, each zone's crop as found and turned half round, since a zone running up the
  * page and one running down it look alike to the search.
  */
-export async function zonesAcrossPage(image: DecodedImage): Promise<{ png: Buffer }[]> {
+export async function zonesAcrossPage(image: DecodedImage): Promise<Buffer[]> {
   const bands = await locateMrzBands(await turnImage(image, 90));
-  const crops: { png: Buffer }[] = [];
-  for (const band of bands) crops.push({ png: band.png }, { png: await sharp(band.png).rotate(180).png().toBuffer() });
+  const crops: Buffer[] = [];
+  for (const band of bands) crops.push(band.png, await sharp(band.png).rotate(180).png().toBuffer());
   return crops;
 }

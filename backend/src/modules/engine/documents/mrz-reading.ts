@@ -254,7 +254,7 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
   // whose check digits all pass answers from there; a failing one joins no consensus, since the
   // crop turned the wrong way round reads as noise.
   if (zoneLines.every((lines) => lines.length === 0)) {
-    for (const { png } of await zonesAcrossPage(image)) {
+    for (const png of await zonesAcrossPage(image)) {
       const result = readText(await ocrText(ocr, png, PSM.SINGLE_BLOCK));
       if (result && 'found' in result) return result;
     }
