@@ -44,5 +44,8 @@
  * 2026.11.16: when no zone found upright held MRZ lines, zones running up or down the page are
  *   looked for on the page turned a quarter and read both ways round; only a reading whose check
  *   digits all pass answers from there (document-orientation.ts zonesAcrossPage).
+ * 2026.11.17: the birth century is taken from a national personal number in the MRZ's optional
+ *   data where the issuing state's numbering encodes it (documents/birth-century.ts: BGR, CZE, EST,
+ *   ISL, LTU, LVA, ROU, SVK), when that gives a possible date.
  */
-export const ENGINE_VERSION = '2026.11.16';
+export const ENGINE_VERSION = '2026.11.17';

@@ -71,6 +71,17 @@ describe('MRZ dates', () => {
     ['110101', '2011-01-01', '1911-01-01'],
     ['900131', '2030-01-31', '1990-01-31'],
   ])('birth %s of a document expiring %s → %s', (raw, expiry, iso) => expect(mrzBirthDate(raw, now, expiry)).toBe(iso));
+  test.each<[string, string, number, string]>([
+    // The Icelandic passport of 2021, unexpired: its kennitala states the 1900s (documents/birth-century.ts).
+    ['121212', '2031-03-10', 1900, '1912-12-12'],
+    ['110101', '2012-07-04', 1900, '1911-01-01'],
+    ['121212', '2031-03-10', 2000, '2012-12-12'],
+    // A stated century that gives an impossible date is not taken: born in the future, or after the expiry.
+    ['271212', '2031-03-10', 2000, '1927-12-12'],
+    ['121212', '2011-06-29', 2000, '1912-12-12'],
+  ])('birth %s of a document expiring %s, its personal number stating the %is → %s', (raw, expiry, century, iso) =>
+    expect(mrzBirthDate(raw, now, expiry, century)).toBe(iso),
+  );
   test.each([
     ['300131', '2030-01-31'],
     ['991231', '1999-12-31'],
@@ -150,6 +161,18 @@ describe('decideDocument', () => {
     ['17 years old', findings(mrz({ birthDate: '081123' })), policy, { decision: 'failed', reason: 'age_not_met' }],
     ['18 today', findings(mrz({ birthDate: '081122' })), policy, { decision: 'verified' }],
     ['tenant minimum 21', findings(mrz({ birthDate: '081122' })), { ...policy, legalMinimumAge: 21 }, { decision: 'failed', reason: 'age_not_met' }],
+    [
+      'born in 1912, unexpired, no century stated: read as a child',
+      findings(mrz({ birthDate: '121212', expirationDate: '310310' })),
+      policy,
+      { decision: 'failed', reason: 'age_not_met' },
+    ],
+    [
+      'born in 1912, unexpired, its personal number stating the 1900s',
+      findings(mrz({ birthDate: '121212', expirationDate: '310310', birthCentury: 1900 })),
+      policy,
+      { decision: 'verified' },
+    ],
     [
       'licence barcode',
       findings({ source: 'pdf417', found: true, valid: true, birthDate: '1990-01-31', expirationDate: '2030-01-31' }),

@@ -32,13 +32,16 @@ function onlyLetterCodes(invalidFields: readonly string[]): boolean {
  * YYMMDD of an MRZ to YYYY-MM-DD. A birth date cannot be in the future, nor on or after the expiry
  * of the document (its holder was born before it was issued; issue 20 Deliver 4), so a 20yy past
  * either is 19yy. Only an expired document can be settled by its expiry: an unexpired one allows
- * any birth date up to today.
+ * any birth date up to today, unless the document states the century itself (`statedCentury`, from
+ * a national personal number: documents/birth-century.ts), which is taken when it gives a possible date.
  */
-export function mrzBirthDate(yymmdd: string, now: Date, expiryDate?: string | null): string | null {
-  const recent = mrzDate(yymmdd, (year) => year);
+export function mrzBirthDate(yymmdd: string, now: Date, expiryDate?: string | null, statedCentury?: number | null): string | null {
   const today = now.toISOString().slice(0, 10);
-  const impossible = recent !== null && (recent > today || (!!expiryDate && recent >= expiryDate));
-  return impossible ? mrzDate(yymmdd, (year) => year - 100) : recent;
+  const possible = (date: string | null) => date !== null && date <= today && (!expiryDate || date < expiryDate);
+  const stated = statedCentury ? mrzDate(yymmdd, (year) => year - 2000 + statedCentury) : null;
+  if (possible(stated)) return stated;
+  const recent = mrzDate(yymmdd, (year) => year);
+  return recent !== null && !possible(recent) ? mrzDate(yymmdd, (year) => year - 100) : recent;
 }
 
 /** An expiry is at most a few decades ahead; 20yy unless that is more than 50 years away. */
@@ -113,7 +116,7 @@ export function documentDates(
 ): { birthDate: string | null; expiryDate: string | null } {
   if (reading.source !== 'mrz') return { birthDate: reading.birthDate, expiryDate: reading.expirationDate };
   const expiryDate = mrzExpiry(reading, now);
-  return { birthDate: reading.birthDate && mrzBirthDate(reading.birthDate, now, expiryDate), expiryDate };
+  return { birthDate: reading.birthDate && mrzBirthDate(reading.birthDate, now, expiryDate, reading.birthCentury), expiryDate };
 }
 
 export function decideDocument(findings: DocumentFindings, policy: Pick<DecisionPolicy, 'legalMinimumAge' | 'faceMatchEnabled'>, now: Date): EngineDecision {

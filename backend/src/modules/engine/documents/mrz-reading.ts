@@ -44,6 +44,8 @@ export type MrzReading =
       /** YYMM, the French card's issue date (decision 0051); absent or null for the other layouts. */
       issueDate?: string | null;
       documentCode: string | null;
+      /** The birth century a national personal number states (documents/birth-century.ts); absent or null when none. */
+      birthCentury?: number | null;
       /**
        * How many of the independent readings (different crops) read exactly these repaired lines. A
        * failing line read alike from at least two crops is what the document says; read once, it may

@@ -62,6 +62,7 @@ describe('visas (validated here, not by the `mrz` package)', () => {
       expirationDate: '961210',
       issueDate: null,
       documentCode: 'VN',
+      birthCentury: null,
     }));
   test.each<[string, string[], string]>([
     ['document number check digit', [first, replaceAt(second, 9, '5')], 'documentNumberCheckDigit'],

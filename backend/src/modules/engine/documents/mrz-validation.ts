@@ -7,6 +7,7 @@
  * has no composite check digit: the document number, birth date and expiry date each have their own.
  */
 import { parse, states } from 'mrz';
+import { statedBirthCentury } from './birth-century';
 import { checkDigit, LAYOUTS, type MrzFormat } from './mrz-recovery';
 
 export interface MrzValidation {
@@ -20,12 +21,25 @@ export interface MrzValidation {
   /** YYMM, the French card's issue date (its validity runs from it); null for every other layout. */
   issueDate: string | null;
   documentCode: string | null;
+  /**
+   * The birth century a national personal number in the optional data states (birth-century.ts),
+   * when every check digit passed; null otherwise. Only the century: never the number itself.
+   */
+  birthCentury: number | null;
 }
 
 /** The `mrz` package's name for each layout it parses. */
 const PACKAGE_FORMAT: Partial<Record<MrzFormat, string>> = { TD1: 'TD1', TD2: 'TD2', TD3: 'TD3', FRENCH_ID: 'FRENCH_NATIONAL_ID' };
 
-const UNPARSEABLE: MrzValidation = { valid: false, invalidFields: ['format'], birthDate: null, expirationDate: null, issueDate: null, documentCode: null };
+const UNPARSEABLE: MrzValidation = {
+  valid: false,
+  invalidFields: ['format'],
+  birthDate: null,
+  expirationDate: null,
+  issueDate: null,
+  documentCode: null,
+  birthCentury: null,
+};
 
 export function validateMrz(format: MrzFormat, lines: readonly string[]): MrzValidation {
   if (format === 'MRVA' || format === 'MRVB') return validateVisa(format, lines);
@@ -41,6 +55,7 @@ export function validateMrz(format: MrzFormat, lines: readonly string[]): MrzVal
       expirationDate: result.fields.expirationDate ?? null,
       issueDate: format === 'FRENCH_ID' ? (result.fields.issueDate ?? null) : null,
       documentCode: result.fields.documentCode ?? null,
+      birthCentury: result.valid ? statedBirthCentury(format, lines, result.fields.birthDate ?? null) : null,
     };
   } catch {
     return UNPARSEABLE;
@@ -91,5 +106,7 @@ function validateVisa(format: 'MRVA' | 'MRVB', lines: readonly string[]): MrzVal
     expirationDate: invalid.includes('expirationDate') ? null : expiry,
     issueDate: null,
     documentCode: invalid.includes('documentCode') ? null : code.replace(/<$/, ''),
+    // A visa has no optional data of the holder's own state.
+    birthCentury: null,
   };
 }
