@@ -189,6 +189,7 @@ describe('readText: a second line read without its first (issue 20)', () => {
         expirationDate: '310430',
         issueDate: null,
         documentCode: null,
+        birthCentury: null,
         agreeing: 1,
         dataLineOnly: true,
       },
