@@ -47,5 +47,8 @@
  * 2026.11.17: the birth century is taken from a national personal number in the MRZ's optional
  *   data where the issuing state's numbering encodes it (documents/birth-century.ts: BGR, CZE, EST,
  *   ISL, LTU, LVA, ROU, SVK), when that gives a possible date.
+ * 2026.11.18: reading an MRZ has a time budget (mrz-reading.ts MRZ_BUDGET_MS, 14 s): no step
+ *   starts after it, and what was read is settled. The zone search keeps three candidates, not two,
+ *   and a small page's wide band is read enlarged after the zones, not before.
  */
-export const ENGINE_VERSION = '2026.11.17';
+export const ENGINE_VERSION = '2026.11.18';

@@ -33,6 +33,30 @@ describe('locateMrzBands', () => {
     expect(Math.abs(zone!.angleDegrees)).toBeLessThan(8);
   });
 
+  test('three candidates are kept: a zone below two wider lines of print is still found (issue 20 real set, the German card of 2004)', async () => {
+    const print = (text: string) =>
+      sharp(
+        Buffer.from(
+          `<svg xmlns="http://www.w3.org/2000/svg" width="1500" height="70"><text x="0" y="52" font-family="DejaVu Sans" font-size="46" fill="#222">${text}</text></svg>`,
+        ),
+      )
+        .png()
+        .toBuffer();
+    // The TD2 card (799 × 571, MRZ lines at 474–556) at (400, 400) of the page, under two lines of print wider than its zone.
+    const page = await sharp({ create: { width: 1600, height: 1100, channels: 3, background: '#f2f2ee' } })
+      .composite([
+        { input: await print('BUNDESREPUBLIK DEUTSCHLAND  PERSONALAUSWEIS  IDENTITY CARD'), left: 40, top: 40 },
+        { input: await print('CARTE D IDENTITE  ANSCHRIFT  HAUPTSTRASSE 12  51147 KOELN'), left: 40, top: 200 },
+        { input: fixture('id-card-td2.jpg'), left: 400, top: 400 },
+      ])
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const bands = await locateMrzBands(await decodeImage(page, { maxSide: 1600 }));
+    // The two lines of print are the widest candidates; the zone is the third.
+    expect(bands.slice(0, 2).map((band) => band.box.top < 300)).toEqual([true, true]);
+    expect(bands.some((band) => band.box.top <= 874 && band.box.top + band.box.height >= 956 && band.box.left <= 410)).toBe(true);
+  });
+
   test('a plain light picture has no zone', async () => {
     const blank = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#f0f0f0' } })
       .jpeg()

@@ -27,8 +27,13 @@ const ZONE_KERNEL = { width: 21, height: 21 } as const;
 /** A zone is at least this many times wider than tall, and this share of the search image wide. */
 const MIN_ASPECT = 4;
 const MIN_WIDTH_SHARE = 0.25;
-/** At most this many candidates are read, widest first. */
-const MAX_CANDIDATES = 2;
+/**
+ * At most this many candidates are read, widest first. Three, not two: on a card scanned front
+ * and back, lines of print wider than the zone come first, and the German card of 2004 (issue 20
+ * real set) has its second MRZ line found as a zone of its own only third. The time budget
+ * (mrz-reading.ts MRZ_BUDGET_MS) bounds what the extra crop can cost.
+ */
+const MAX_CANDIDATES = 3;
 /** The crop is enlarged (or reduced) to this width: about 25 px a character for 44 characters. */
 const READ_WIDTH = 1200;
 

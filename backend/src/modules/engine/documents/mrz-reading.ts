@@ -174,18 +174,31 @@ function readDataLine(text: string): DataLineReading | null {
 }
 
 /**
- * Runs the passes in order; the first reading whose check digits all pass wins. When none does, a
- * small page is read once more enlarged, the zone is looked for by image processing, levelled and
- * read (mrz-band.ts), zones of one line each stacked one above the other are read together, and
+ * How long readMrz may go on looking once the fixed bands have been read: no step starts after
+ * it, and a step started before it runs to its end (tesseract cannot be interrupted). The longest
+ * steps then take about 3 s on 2 cores, so the check stays inside the engine pool's 20 s job limit
+ * (JOB_TIMEOUT_MS), with the face match it runs beside. Past it, what was read is settled as it
+ * stands: a failing reading is a retry, never a late `ENGINE_TIMEOUT`.
+ */
+export const MRZ_BUDGET_MS = 14_000;
+
+/**
+ * Runs the passes in order; the first reading whose check digits all pass wins. When none does, the
+ * zone is looked for by image processing, levelled and read (mrz-band.ts), zones of one line each
+ * stacked one above the other are read together, a small page is read once more enlarged (after
+ * the zones: their crops are enlarged already, and cost a tenth of the whole band enlarged), and
  * the wide band and the zones found are read once more thresholded per neighbourhood; then the
  * readings are combined field by field under the check digits (settle, mrz-consensus.ts), and a
  * failing result reports how many crops agree on it. When no zone found upright held MRZ lines,
  * zones running up or down the page are read (zonesAcrossPage). When no crop found a whole zone, a second
  * line read alone answers (readDataLine, decision 0069). When the upright image shows no MRZ at
  * all, the right-angle turns are tried (document-orientation.ts) with the wide band, and the first
- * turn that shows one is read with every pass.
+ * turn that shows one is read with every pass. No step after the fixed bands starts once
+ * `budgetMs` has passed (MRZ_BUDGET_MS): what was read by then is settled.
  */
-export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzReading> {
+export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_BUDGET_MS): Promise<MrzReading> {
+  const deadline = performance.now() + budgetMs;
+  const spent = () => performance.now() > deadline;
   const readings: (Reading & CropReading)[] = [];
   let dataLine: (MrzReading & { found: true }) | null = null;
   /**
@@ -198,14 +211,16 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
     else if (result) readings.push({ ...result, crop });
     return null;
   };
+  // A zone whose first line was read and failed is never settled by its second line alone: that
+  // first line may be what makes the document invalid (a state that does not exist).
+  const conclude = (): MrzReading => (readings.length > 0 ? settle(readings) : (dataLine ?? { found: false }));
   for (const pass of PASSES) {
     const valid = keep(`band ${pass[0]}`, await readPass(ocr, image, pass));
     if (valid) return valid;
   }
-  if (readings.length > 0 && image.width < SMALL_PAGE_WIDTH) {
-    const valid = keep('band enlarged', await readPass(ocr, image, PASSES[1], Math.min(3, ENLARGED_WIDTH / image.width)));
-    if (valid) return valid;
-  }
+  // The enlarged reading is for a small page whose bands showed MRZ-like lines, as read here.
+  const bandsShowLines = readings.length > 0;
+  if (spent()) return conclude();
   // No fixed band read a valid zone: look for the zone itself, levelled and enlarged (mrz-band.ts).
   // A zone levelled two ways is one crop: its two readings are not independent witnesses.
   const bands = await locateMrzBands(image);
@@ -216,6 +231,7 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
   /** What each zone's first levelling reads: its lines may be read with other zones' or carried on. */
   const firstTexts: string[] = [];
   for (const zone of zones) {
+    if (spent()) return conclude();
     const text = await ocrText(ocr, zone.png, PSM.SINGLE_BLOCK);
     firstTexts[zone.i] ??= text;
     const valid = keep(zone.crop, readText(text));
@@ -231,6 +247,12 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
     const valid = keep(`zones ${indices.join('+')}`, readText(text));
     if (valid) return valid;
   }
+  // The whole band enlarged is the one step that takes up to 8 s by itself: it starts only while
+  // half the budget is left.
+  if (bandsShowLines && image.width < SMALL_PAGE_WIDTH && performance.now() < deadline - budgetMs / 2) {
+    const valid = keep('band enlarged', await readPass(ocr, image, PASSES[1], Math.min(3, ENLARGED_WIDTH / image.width)));
+    if (valid) return valid;
+  }
   // A zone that read only part of each line: carried on to either side by what a passport's line
   // would still need (mrz-band.ts extendedBand), read with both thresholds. One crop with the zone:
   // the same lines seen wider are not another witness.
@@ -241,6 +263,7 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
     for (const side of ['right', 'left'] as const) {
       const png = await extendedBand(image, band, side, extra);
       for (const binarisation of ['global', 'local'] as const) {
+        if (spent()) return conclude();
         const valid = keep(`zone ${i}`, readText(longestRuns(await ocrText(ocr, png, PSM.SINGLE_BLOCK, binarisation))));
         if (valid) return valid;
       }
@@ -249,6 +272,7 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
   // The wide band and the zones once more, thresholded per neighbourhood: a shadow edge across the
   // zone defeats one threshold for the whole band (issue 20's harder set).
   for (const { crop, png } of [{ crop: `band ${PASSES[1][0]}`, png: await bandPng(image, PASSES[1][0]) }, ...zones]) {
+    if (spent()) return conclude();
     const valid = keep(crop, await readPng(ocr, png, PSM.SINGLE_BLOCK, 'local'));
     if (valid) return valid;
   }
@@ -257,25 +281,25 @@ export async function readMrz(ocr: Worker, image: DecodedImage): Promise<MrzRead
   // crop turned the wrong way round reads as noise.
   if (zoneLines.every((lines) => lines.length === 0)) {
     for (const png of await zonesAcrossPage(image)) {
+      if (spent()) return conclude();
       const result = readText(await ocrText(ocr, png, PSM.SINGLE_BLOCK));
       if (result && 'found' in result) return result;
     }
   }
-  if (readings.length > 0) return settle(readings);
-  // A zone whose first line was read and failed is never settled by its second line alone: that
-  // first line may be what makes the document invalid (a state that does not exist).
-  if (dataLine) return dataLine;
+  if (readings.length > 0 || dataLine) return conclude();
   for (const turn of FALLBACK_TURNS) {
+    if (spent()) return conclude();
     const turned = await turnImage(image, turn);
     const probe = await readPass(ocr, turned, PASSES[1]);
     if (!probe) continue;
     const valid = keep(`turn ${turn} band ${PASSES[1][0]}`, probe);
     if (valid) return valid;
     for (const pass of [PASSES[0], PASSES[2]]) {
+      if (spent()) return conclude();
       const valid = keep(`turn ${turn} band ${pass[0]}`, await readPass(ocr, turned, pass));
       if (valid) return valid;
     }
-    return readings.length === 0 && dataLine ? dataLine : settle(readings);
+    return conclude();
   }
   return { found: false };
 }

@@ -47,7 +47,9 @@ export interface EnginePoolOptions {
  * A genuine job (decode, detection, OCR) takes under a second to a few seconds; hostile input is cut
  * here. A liveness challenge's 8 frames with a document and face match take about 4× a single
  * selfie's work, and a busy 2-core machine slows that again (docs/verification.md "Latency"), so
- * 20 s; each image's decode has its own budget besides (image-decoding.ts).
+ * 20 s; each image's decode has its own budget besides (image-decoding.ts), and reading an MRZ
+ * stops starting steps after its own (mrz-reading.ts MRZ_BUDGET_MS, 14 s), so a hard document page
+ * ends in a settled reading rather than here.
  */
 export const JOB_TIMEOUT_MS = 20_000;
 /** Loading the models (face-api, Tesseract) on a cold worker takes longer; only the worker's first job has it. */
