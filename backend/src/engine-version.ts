@@ -50,5 +50,10 @@
  * 2026.11.18: reading an MRZ has a time budget (mrz-reading.ts MRZ_BUDGET_MS, 14 s): no step
  *   starts after it, and what was read is settled. The zone search keeps three candidates, not two,
  *   and a small page's wide band is read enlarged after the zones, not before.
+ * 2026.11.19: a zone whose lines read 27–43 characters and make no whole zone is carried on
+ *   sideways like one read shorter (mrz-recovery.ts cutLineLength), and a line read three
+ *   characters short may have lost all three inside one run of fillers (fittings). Zones running
+ *   up or down the page are read before those late steps, not after them, so the extra zones
+ *   carried on do not push the German substitute card past the time budget.
  */
-export const ENGINE_VERSION = '2026.11.18';
+export const ENGINE_VERSION = '2026.11.19';

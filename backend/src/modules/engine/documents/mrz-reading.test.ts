@@ -277,4 +277,12 @@ describe('readMrz: glare hides one end of the lines from the zone search (issue 
     const reading = await readMrz(ocr, await decodeImage(fixture('combined-td2.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading).toMatchObject({ found: true, valid: true, birthDate: '881216' });
   }, 90_000);
+  test('a zone read as lines too long to be cut short and too short for any layout is carried on too (engine 2026.11.19)', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('shadow-mrvb.jpg'), { maxSide: 1600 }), UNLIMITED);
+    expect(reading).toMatchObject({ found: true, format: 'MRVB', valid: true, birthDate: '661022' });
+  }, 90_000);
+  test('three fillers that glare hid inside one run are put back: every check digit valid (engine 2026.11.19)', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('glare-td1.jpg'), { maxSide: 1600 }), UNLIMITED);
+    expect(reading).toMatchObject({ found: true, format: 'TD1', valid: true, birthDate: '981209' });
+  }, 90_000);
 });

@@ -185,12 +185,13 @@ export const MRZ_BUDGET_MS = 14_000;
 /**
  * Runs the passes in order; the first reading whose check digits all pass wins. When none does, the
  * zone is looked for by image processing, levelled and read (mrz-band.ts), zones of one line each
- * stacked one above the other are read together, a small page is read once more enlarged (after
- * the zones: their crops are enlarged already, and cost a tenth of the whole band enlarged), and
- * the wide band and the zones found are read once more thresholded per neighbourhood; then the
- * readings are combined field by field under the check digits (settle, mrz-consensus.ts), and a
- * failing result reports how many crops agree on it. When no zone found upright held MRZ lines,
- * zones running up or down the page are read (zonesAcrossPage). When no crop found a whole zone, a second
+ * stacked one above the other are read together, zones running up or down the page are read when
+ * no zone found upright held MRZ lines (zonesAcrossPage), a small page is read once more enlarged
+ * (after the zones: their crops are enlarged already, and cost a tenth of the whole band
+ * enlarged), a zone that read part of each line is carried on sideways, and the wide band and the
+ * zones found are read once more thresholded per neighbourhood; then the readings are combined
+ * field by field under the check digits (settle, mrz-consensus.ts), and a failing result reports
+ * how many crops agree on it. When no crop found a whole zone, a second
  * line read alone answers (readDataLine, decision 0069). When the upright image shows no MRZ at
  * all, the right-angle turns are tried (document-orientation.ts) with the wide band, and the first
  * turn that shows one is read with every pass. No step after the fixed bands starts once
@@ -247,18 +248,29 @@ export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_B
     const valid = keep(`zones ${indices.join('+')}`, readText(text));
     if (valid) return valid;
   }
+  // No zone found upright held MRZ lines: the zone may run up or down the page. Only a reading
+  // whose check digits all pass answers from there; a failing one joins no consensus, since the
+  // crop turned the wrong way round reads as noise.
+  if (zoneLines.every((lines) => lines.length === 0)) {
+    for (const png of await zonesAcrossPage(image)) {
+      if (spent()) return conclude();
+      const result = readText(await ocrText(ocr, png, PSM.SINGLE_BLOCK));
+      if (result && 'found' in result) return result;
+    }
+  }
   // The whole band enlarged is the one step that takes up to 8 s by itself: it starts only while
   // half the budget is left.
   if (bandsShowLines && image.width < SMALL_PAGE_WIDTH && performance.now() < deadline - budgetMs / 2) {
     const valid = keep('band enlarged', await readPass(ocr, image, PASSES[1], Math.min(3, ENLARGED_WIDTH / image.width)));
     if (valid) return valid;
   }
-  // A zone that read only part of each line: carried on to either side by what a passport's line
-  // would still need (mrz-band.ts extendedBand), read with both thresholds. One crop with the zone:
-  // the same lines seen wider are not another witness.
+  // A zone that read only part of each line, and no whole zone (mrz-recovery.ts cutLineLength):
+  // carried on to either side by what a passport's line would still need (mrz-band.ts
+  // extendedBand), read with both thresholds. One crop with the zone: the same lines seen wider
+  // are not another witness.
   for (const [i, band] of bands.entries()) {
     const chars = cutLineLength(firstTexts[i]!);
-    if (chars === 0 || zoneLines[i]!.length > 0) continue;
+    if (chars === 0) continue;
     const extra = (band.box.width / chars) * (LINE_LENGTH.TD3 - chars);
     for (const side of ['right', 'left'] as const) {
       const png = await extendedBand(image, band, side, extra);
@@ -275,16 +287,6 @@ export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_B
     if (spent()) return conclude();
     const valid = keep(crop, await readPng(ocr, png, PSM.SINGLE_BLOCK, 'local'));
     if (valid) return valid;
-  }
-  // No zone found upright held MRZ lines: the zone may run up or down the page. Only a reading
-  // whose check digits all pass answers from there; a failing one joins no consensus, since the
-  // crop turned the wrong way round reads as noise.
-  if (zoneLines.every((lines) => lines.length === 0)) {
-    for (const png of await zonesAcrossPage(image)) {
-      if (spent()) return conclude();
-      const result = readText(await ocrText(ocr, png, PSM.SINGLE_BLOCK));
-      if (result && 'found' in result) return result;
-    }
   }
   if (readings.length > 0 || dataLine) return conclude();
   for (const turn of FALLBACK_TURNS) {

@@ -102,7 +102,7 @@ describe('findDataLine: a second line read without its first (issue 20)', () => 
   ])('%s', (_, text, expected) => expect(findDataLine(text)).toEqual(expected));
 });
 
-describe('recoverMrz: a run of fillers read one or two short (issue 20)', () => {
+describe('recoverMrz: a run of fillers read one to three short (issue 20)', () => {
   // The German card of 1987 (real set 111): its second line read with one filler missing before the composite.
   const german = ['IDD<<MUSTERMANN<<ERIKA<<<<<<<<<<<<<<', '1220000016D<<4509121<9110018<<<<<<<0'];
   test.each([
@@ -115,8 +115,13 @@ describe('recoverMrz: a run of fillers read one or two short (issue 20)', () => 
     const short = german[1]!.slice(0, 35);
     expect(recoverMrzFits('TD2', [german[0]!, short])[0]![1]).toBe(`${short}<`);
   });
-  test('three characters missing: only padded', () => {
-    expect(recoverMrzFits('TD2', [german[0]!, german[1]!.replace('<<<<<<<0', '<<<<0')])).toHaveLength(1);
+  test('three fillers missing inside one run (glare across it; harder set seed 3, document 0056): the fit that passes is among the fits', () => {
+    expect(recoverMrzFits('TD2', [german[0]!, german[1]!.replace('<<<<<<<0', '<<<<0')]).map((lines) => lines[1])).toContain(german[1]);
+  });
+  test('three missing are not spread over two runs, and four missing are only padded', () => {
+    const spread = german[1]!.replace('D<<45', 'D<45').replace('<<<<<<<0', '<<<<<0');
+    expect(recoverMrzFits('TD2', [german[0]!, spread]).map((lines) => lines[1])).not.toContain(german[1]);
+    expect(recoverMrzFits('TD2', [german[0]!, german[1]!.replace('<<<<<<<0', '<<<0')])).toHaveLength(1);
   });
 });
 
@@ -124,6 +129,13 @@ describe('cutLineLength and longestRuns: a zone that holds only part of each lin
   test.each([
     ['two lines cut short (harder set, seed 2 document 0035)', 'P<CANDE<JONG<<70<0\nLNT3YDVKBZ7CANG202149F', 22],
     ['whole lines are not cut', `${TD3[0]}\n${TD3[1]}`, 0],
+    // Glare hid the left end of an MRV-B visa's zone (36 characters a line) from the zone search.
+    [
+      'two lines of 27, too long to be cut short before 2026.11.19, and no whole zone (harder set, seed 1 document 0059)',
+      '<<LUCIA<<<<<<<<<<<<<<<<<<<<\nVPRT0107253M3010242<<<<<<<<',
+      27,
+    ],
+    ['a whole zone whose lines read a little short is not cut', `${TD3[0]!.slice(0, 42)}\n${TD3[1]!.slice(0, 42)}`, 0],
     ['words of a page', 'BOARDING TICKET 2026\nCOFFEE', 0],
     ['a short run of digits', 'SEAT 12.50', 0],
   ])('%s', (_, text, length) => expect(cutLineLength(text)).toBe(length));

@@ -172,14 +172,18 @@ export function mrzLineCandidates(ocrText: string): string[] {
 }
 
 /**
- * The longest line of OCR text that looks like part of an MRZ line cut short (10 to 26 characters,
- * holding a filler or six digits): what a crop that misses one end of the zone reads. 0 when none.
+ * The longest line of OCR text that looks like part of an MRZ line cut short (10 to 43 characters,
+ * holding a filler or six digits) in a text that holds no whole zone (findMrzLines): what a crop
+ * that misses one end of the zone reads. 0 when none. Lines of 27–43 count since engine 2026.11.19:
+ * glare across one end of a visa's zone left lines of 27 of its 36, too long to count before and
+ * too short for any layout.
  */
 export function cutLineLength(ocrText: string): number {
+  if (findMrzLines(ocrText)) return 0;
   const cut = ocrText
     .split('\n')
     .map(normaliseLine)
-    .filter((line) => line.length >= 10 && line.length <= 26 && (line.includes('<') || digitCount(line) >= 6));
+    .filter((line) => line.length >= 10 && line.length < LINE_LENGTH.TD3 && (line.includes('<') || digitCount(line) >= 6));
   return Math.max(0, ...cut.map((line) => line.length));
 }
 
@@ -312,8 +316,14 @@ function resolveByCheckDigit(segment: string, expected: string): string {
   return segment;
 }
 
-/** Fillers a line may have lost inside its runs (fittings); a line shorter still is only padded. */
-const MAX_FILLERS_DROPPED = 2;
+/**
+ * Fillers a line may have lost inside its runs (fittings): up to two spread over any runs, or
+ * three inside one run (glare or shade across a long run of fillers hides part of it; issue 20's
+ * harder set). Three is as short as a line of a zone may be read (findMrzLines); a line shorter
+ * still is only padded.
+ */
+const MAX_FILLERS_DROPPED = 3;
+const MAX_FILLERS_SPREAD = 2;
 /** The fits of one line are multiplied by the other lines' (recoverMrzFits): a bound keeps it cheap. */
 const MAX_FITS_PER_LINE = 24;
 
@@ -331,7 +341,10 @@ function fittings(line: string, length: number): string[] {
   // missing fillers may belong inside any run of them (issue 20's real set, a German card whose
   // composite check digit followed a run read one short).
   const runs = [...line.matchAll(/<+/g)].map((run) => run.index!);
-  const inside = runs.flatMap((at) => (missing === 1 ? [[at]] : runs.filter((other) => other >= at).map((other) => [at, other])));
+  const inside =
+    missing > MAX_FILLERS_SPREAD
+      ? runs.map((at) => Array<number>(missing).fill(at))
+      : runs.flatMap((at) => (missing === 1 ? [[at]] : runs.filter((other) => other >= at).map((other) => [at, other])));
   const fits = inside.map((positions) => positions.reduceRight((text, at) => `${text.slice(0, at)}<${text.slice(at)}`, line));
   return [padded, ...new Set(fits.filter((fit) => fit !== padded))].slice(0, MAX_FITS_PER_LINE);
 }
