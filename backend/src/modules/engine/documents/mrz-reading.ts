@@ -174,9 +174,10 @@ function readDataLine(text: string): DataLineReading | null {
 }
 
 /**
- * How long readMrz may go on looking once the fixed bands have been read: no step starts after
- * it, and a step started before it runs to its end (tesseract cannot be interrupted). The longest
- * steps then take about 3 s on 2 cores, so the check stays inside the engine pool's 20 s job limit
+ * How long readMrz may go on looking, counted from its start. The fixed bands are always read; no
+ * later step starts once it has passed, and a step started before runs to its end (tesseract
+ * cannot be interrupted). Those steps take up to about 3 s on 2 cores (the one that takes longer
+ * starts only in the first half), so the check stays inside the engine pool's 20 s job limit
  * (JOB_TIMEOUT_MS), with the face match it runs beside. Past it, what was read is settled as it
  * stands: a failing reading is a retry, never a late `ENGINE_TIMEOUT`.
  */
