@@ -23,22 +23,22 @@ interface Yymmdd {
 /** A national rule: the century of the number in `field` whose date part is `birth`, or null. */
 type Rule = (field: string, birth: Yymmdd) => number | null;
 
-/** The first digit of Estonian and Lithuanian personal codes: sex and century (1, 2: 1800s; 3, 4: 1900s; 5, 6: 2000s). */
-const SEX_AND_CENTURY: Record<string, number> = { '1': 1800, '2': 1800, '3': 1900, '4': 1900, '5': 2000, '6': 2000 };
+/**
+ * A code that opens with one digit for sex and century, then YYMMDD and `tail` more digits: the
+ * century of the number in `field` whose date part is the birth date, by `centuries`.
+ */
+function leadingDigitCode(centuries: Readonly<Record<string, number>>, tail: number): Rule {
+  return (field, { yy, mm, dd }) => {
+    const match = new RegExp(`(?:^|\\D)([1-6])${yy}${mm}${dd}\\d{${tail}}(?!\\d)`).exec(field);
+    return match ? centuries[match[1]!]! : null;
+  };
+}
 
-/** Estonia's isikukood and Lithuania's asmens kodas: G YYMMDD SSS C, G as above. */
-const balticCode: Rule = (field, { yy, mm, dd }) => {
-  const match = new RegExp(`(?:^|\\D)([1-6])${yy}${mm}${dd}\\d{4}(?!\\d)`).exec(field);
-  return match ? SEX_AND_CENTURY[match[1]!]! : null;
-};
-
-const ROMANIAN_SEX_AND_CENTURY: Record<string, number> = { '1': 1900, '2': 1900, '3': 1800, '4': 1800, '5': 2000, '6': 2000 };
+/** Estonia's isikukood and Lithuania's asmens kodas: G YYMMDD SSS C; G 1, 2: 1800s; 3, 4: 1900s; 5, 6: 2000s. */
+const balticCode = leadingDigitCode({ '1': 1800, '2': 1800, '3': 1900, '4': 1900, '5': 2000, '6': 2000 }, 4);
 
 /** Romania's CNP: S YYMMDD JJ NNN C; S 1, 2: 1900s; 3, 4: 1800s; 5, 6: 2000s (7–9 are residents and foreigners, no century). */
-const romanianCode: Rule = (field, { yy, mm, dd }) => {
-  const match = new RegExp(`(?:^|\\D)([1-6])${yy}${mm}${dd}\\d{6}(?!\\d)`).exec(field);
-  return match ? ROMANIAN_SEX_AND_CENTURY[match[1]!]! : null;
-};
+const romanianCode = leadingDigitCode({ '1': 1900, '2': 1900, '3': 1800, '4': 1800, '5': 2000, '6': 2000 }, 6);
 
 /**
  * The Czech and Slovak birth number (rodné číslo): YYMMDD and three digits for people born before
