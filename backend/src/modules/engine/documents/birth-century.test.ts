@@ -53,6 +53,13 @@ describe('the birth century a national personal number states (issue 20 Deliver 
   test('the number in the second line of a card counts too', () =>
     expect(statedBirthCentury('TD1', td1('EST', '121212', '', '51212120000'), '121212')).toBe(2000));
 
+  test('a malformed birth date or a missing line states nothing (and throws nothing)', () => {
+    expect(statedBirthCentury('TD1', td1('EST', '121212', '31212120000'), '12121X')).toBeNull();
+    expect(statedBirthCentury('TD1', td1('EST', '121212', '31212120000'), null)).toBeNull();
+    expect(statedBirthCentury('TD1', td1('EST', '121212', '', '51212120000').slice(0, 1), '121212')).toBeNull();
+    expect(statedBirthCentury('TD3', [], '121212')).toBeNull();
+  });
+
   test('a visa states no century', () => expect(statedBirthCentury('MRVA', td3('ISL', '121203', '031212<1239'), '121203')).toBeNull());
 
   // The real specimens of scripts/documents/real-specimens.csv (rows 017 and 107), every check digit valid.
