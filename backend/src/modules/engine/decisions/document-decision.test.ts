@@ -145,6 +145,18 @@ describe('decideDocument', () => {
       { decision: 'failed', reason: 'document_invalid' },
     ],
     [
+      'readings agree on a failing expiry check digit beside an expiry that is no date: glare, read again (decision 0074)',
+      findings(mrz({ valid: false, invalidFields: ['expirationDateCheckDigit', 'expirationDate'], expirationDate: null, agreeing: 2 })),
+      policy,
+      { decision: 'retry', hint: 'document_unreadable', part: 'document' },
+    ],
+    [
+      'readings agree on a birth date that is no date and failing check digits: read again (decision 0074)',
+      findings(mrz({ valid: false, invalidFields: ['birthDate', 'birthDateCheckDigit', 'compositeCheckDigit'], birthDate: null, agreeing: 2 })),
+      policy,
+      { decision: 'retry', hint: 'document_unreadable', part: 'document' },
+    ],
+    [
       'unparseable lines read once are a misread too',
       findings(mrz({ valid: false, invalidFields: ['format'], birthDate: null, expirationDate: null, agreeing: 1 })),
       policy,

@@ -29,6 +29,18 @@ function onlyLetterCodes(invalidFields: readonly string[]): boolean {
 }
 
 /**
+ * The MRZ's date fields, failing as dates (not a day of any calendar, or not six digits), apart from
+ * their check digits. A failing check digit beside a date that is no date is what glare across the
+ * zone reads, alike from every crop of the same pixels (issue 20's harder set); an altered document
+ * shows real dates (decision 0074).
+ */
+const DATE_FIELDS: ReadonlySet<string> = new Set(['birthDate', 'expirationDate', 'issueDate']);
+
+function malformedDate(invalidFields: readonly string[]): boolean {
+  return invalidFields.some((field) => DATE_FIELDS.has(field));
+}
+
+/**
  * YYMMDD of an MRZ to YYYY-MM-DD. A birth date cannot be in the future, nor on or after the expiry
  * of the document (its holder was born before it was issued; issue 20 Deliver 4), so a 20yy past
  * either is 19yy. Only an expired document can be settled by its expiry: an unexpired one allows
@@ -126,9 +138,12 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
   // A document whose check digits fail is never accepted (issue 10). Whether it is refused as a
   // forgery or read again depends on the readings (decision 0042): lines that independent readings
   // agree on are what the document says (document_invalid); lines only one reading saw may be a
-  // misread, which a retake fixes (retry, counted by the quality cap like any other retry).
+  // misread, which a retake fixes (retry, counted by the quality cap like any other retry); so is a
+  // failing reading whose dates are no dates (decision 0074).
   if (!reading.valid) {
-    const confirmed = reading.source !== 'mrz' || (reading.agreeing >= MRZ_READINGS_TO_CONFIRM && !onlyLetterCodes(reading.invalidFields));
+    const confirmed =
+      reading.source !== 'mrz' ||
+      (reading.agreeing >= MRZ_READINGS_TO_CONFIRM && !onlyLetterCodes(reading.invalidFields) && !malformedDate(reading.invalidFields));
     return confirmed ? { decision: 'failed', reason: 'document_invalid' } : { decision: 'retry', hint: 'document_unreadable', part: 'document' };
   }
   // Every check digit passes but a date does not exist: the document itself is malformed. Every MRZ
