@@ -55,5 +55,14 @@
  *   characters short may have lost all three inside one run of fillers (fittings). Zones running
  *   up or down the page are read before those late steps, not after them, so the extra zones
  *   carried on do not push the German substitute card past the time budget.
+ * - 2026.11.20: issue 20's harder set, decision 0074. A name ends at its first run of three fillers;
+ *   a state code one look-alike letter from exactly one state's is that state's; a visa's zone read
+ *   short answers when every check digit passes; each line's longest run is read when the whole
+ *   text fails; a line read long may carry marks at both ends, one read short a mark or two in
+ *   front; a second line read whole answers beside failing readings that are not its zone's; a zone
+ *   carried on sideways is read once more strongly equalised, and a zone that read one line is
+ *   carried on up and down; failing readings are combined line by line too, a TD1 card's first two
+ *   lines read without the third among them. A failing reading whose dates are no dates is a retry,
+ *   never a forgery verdict.
  */
-export const ENGINE_VERSION = '2026.11.19';
+export const ENGINE_VERSION = '2026.11.20';

@@ -194,12 +194,28 @@ async function cropBand(image: DecodedImage, { box, angle }: Component, scale: n
 }
 
 /**
- * A zone's crop carried on sideways by `extra` pixels of the full image, to its left or to its
- * right, levelled as the zone was, and its contrast equalised tile by tile (CLAHE): glare or shade
- * across one end of the lines hides that end from the search, which then crops only part of each
- * line, and leaves that end too faint for one threshold (issue 20's harder set).
+ * Contrast equalised tile by tile (CLAHE), gently and strongly: the gentle one reads most pages
+ * best; under a bright glare spot the text left is a pale grey that only the strong one, small tiles
+ * and a steep slope, darkens enough (issue 20's harder set; decision 0074).
  */
-export async function extendedBand(image: DecodedImage, band: MrzBand, side: 'left' | 'right', extra: number): Promise<Buffer> {
+export const EQUALISATIONS = {
+  gentle: { width: 40, height: 40, maxSlope: 3 },
+  strong: { width: 20, height: 20, maxSlope: 6 },
+} as const;
+
+/**
+ * A zone's crop carried on sideways by `extra` pixels of the full image, to its left or to its
+ * right, levelled as the zone was, and its contrast equalised tile by tile (EQUALISATIONS): glare
+ * or shade across one end of the lines hides that end from the search, which then crops only part
+ * of each line, and leaves that end too faint for one threshold (issue 20's harder set).
+ */
+export async function extendedBand(
+  image: DecodedImage,
+  band: MrzBand,
+  side: 'left' | 'right',
+  extra: number,
+  equalisation: keyof typeof EQUALISATIONS = 'gentle',
+): Promise<Buffer> {
   const { box } = band;
   const rise = Math.abs(Math.tan((band.angleDegrees * Math.PI) / 180)) * extra;
   const left = side === 'left' ? Math.max(0, Math.floor(box.left - extra)) : box.left;
@@ -213,7 +229,24 @@ export async function extendedBand(image: DecodedImage, band: MrzBand, side: 'le
     height: bottom - top,
   });
   return sharp(await levelled(crop, band.angleDegrees))
-    .clahe({ width: 40, height: 40, maxSlope: 3 })
+    .clahe(EQUALISATIONS[equalisation])
+    .png()
+    .toBuffer();
+}
+
+/**
+ * A zone's crop carried on up and down by twice its height each way, levelled as the zone was and
+ * equalised (EQUALISATIONS): glare across the other lines of a card's zone hides them from the
+ * search, which then finds one line as the zone (issue 20's harder set, a TD1 card whose first line
+ * alone was found); the lines above or below it are then in the crop.
+ */
+export async function stackedBand(image: DecodedImage, band: MrzBand, equalisation: keyof typeof EQUALISATIONS): Promise<Buffer> {
+  const { box } = band;
+  const top = Math.max(0, Math.floor(box.top - 2 * box.height));
+  const bottom = Math.min(image.height, Math.ceil(box.top + 3 * box.height));
+  const crop = decodedSharp(image).extract({ left: box.left, top, width: box.width, height: bottom - top });
+  return sharp(await levelled(crop, band.angleDegrees))
+    .clahe(EQUALISATIONS[equalisation])
     .png()
     .toBuffer();
 }

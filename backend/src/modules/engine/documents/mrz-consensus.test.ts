@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { parse } from 'mrz';
-import { agreeingReadings, combineReadings } from './mrz-consensus';
+import { agreeingReadings, combineReadings, lineCombinations } from './mrz-consensus';
 import { settle } from './mrz-reading';
 
 // The TD3 example of ICAO Doc 9303 part 4 with a real state code (the `mrz` package refuses UTO);
@@ -52,6 +52,45 @@ describe('combineReadings', () => {
         { format: 'TD3', lines: misread, crop: 'zone 1' },
       ]),
     ).toMatchObject({ found: true, valid: false, agreeing: 1 });
+  });
+});
+
+describe('lineCombinations: each line from the reading that read it (issue 20)', () => {
+  // Harder synthetic set seed 2, document 0036: glare over a TD1 card; one crop read the first line
+  // right and the second wrong, another the second right and junk in the first line's optional data.
+  const card = ['I<ESPFPD076XCC9<<<<<<<<<<<<<<<', '7410046M2804095ESP<<<<<<<<<<<4', 'KLEIN<<AOIFE<<<<<<<<<<<<<<<<<<'];
+  const first = [card[0]!, '7141001OM2804095EOF<<<<<<<<<<8', 'YVIFE<<<<<<<<<<<<<<<<<<<<<<<<<'];
+  const second = ['I<ESPFPD076XCC9<<<<<<<S88SS85<', card[1]!, card[2]!];
+
+  test('the card passes as printed, and neither reading does', () => {
+    expect(parse(card).valid).toBe(true);
+    expect(parse(first).valid).toBe(false);
+    expect(parse(second).valid).toBe(false);
+  });
+
+  test('the combination of the right lines is among them, the composite check digit spanning both', () => {
+    expect(lineCombinations([first, second])).toContainEqual(card);
+    expect(
+      settle([
+        { format: 'TD1', lines: first, crop: 'zone 0' },
+        { format: 'TD1', lines: second, crop: 'zone 1' },
+      ]),
+    ).toMatchObject({ found: true, format: 'TD1', valid: true, birthDate: '741004' });
+  });
+
+  test('lines no reading read right combine into nothing valid', () => {
+    const wrongBirth = ['I<ESPFPD076XCC9<<<<<<<<<<<<<<<', '7410056M2804095ESP<<<<<<<<<<<4', card[2]!];
+    expect(
+      settle([
+        { format: 'TD1', lines: first, crop: 'zone 0' },
+        { format: 'TD1', lines: wrongBirth, crop: 'zone 1' },
+      ]),
+    ).toMatchObject({ found: true, valid: false });
+  });
+
+  test('one reading is never combined, and the lines most read come first', () => {
+    expect(lineCombinations([card])).toEqual([]);
+    expect(lineCombinations([first, second, second])[0]).toEqual(second);
   });
 });
 

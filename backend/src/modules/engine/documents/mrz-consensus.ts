@@ -46,6 +46,33 @@ export function combineReadings(format: MrzFormat, readings: readonly MrzLines[]
   return changed ? combined.map((chars) => chars.join('')) : null;
 }
 
+/** Distinct lines kept per line of the zone, most often read first: at most 6³ combinations for a TD1 card. */
+const MAX_LINES_PER_PLACE = 6;
+
+/**
+ * Whole lines taken from different readings: crops of one zone each read a different line right
+ * (issue 20's harder set: glare over a TD1 card, one crop read its first line, another its second
+ * and third). Every combination of the distinct lines read for each place, in order of how often
+ * each line was read; the caller validates each like any reading, so the composite check digit,
+ * which spans the lines, decides. Empty when fewer than two readings are given.
+ */
+export function lineCombinations(readings: readonly MrzLines[]): string[][] {
+  if (readings.length < 2) return [];
+  const places = Math.max(...readings.map((lines) => lines.length));
+  const choices = Array.from({ length: places }, (_, place) => {
+    const counts = new Map<string, number>();
+    for (const lines of readings) {
+      const line = lines[place];
+      if (line !== undefined) counts.set(line, (counts.get(line) ?? 0) + 1);
+    }
+    return [...counts.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, MAX_LINES_PER_PLACE)
+      .map(([line]) => line);
+  });
+  return choices.reduce<string[][]>((combos, lines) => combos.flatMap((combo) => lines.map((line) => [...combo, line])), [[]]);
+}
+
 /** One reading and the crop of the photo it was read from. */
 export interface CropReading {
   lines: MrzLines;

@@ -8,7 +8,7 @@ import { decodeImage } from '../image-decoding';
 import type { DocumentFindings } from '../model';
 import { zonesAcrossPage } from './document-orientation';
 import { locateMrzBands } from './mrz-band';
-import { createMrzOcr, readMrz, readText, SMALL_PAGE_WIDTH } from './mrz-reading';
+import { concludeReadings, createMrzOcr, type MrzReading, readMrz, readText, SMALL_PAGE_WIDTH } from './mrz-reading';
 import { checkDigit } from './mrz-recovery';
 
 /** The capabilities are under test here, not the time budget (MRZ_BUDGET_MS): a busy machine must not cut a late step short. */
@@ -188,6 +188,87 @@ describe('readText: a misread document code does not turn a visa into a failing 
   });
 });
 
+// Harder synthetic set seed 2, documents 0118 (an MRV-A) and 0119 (an MRV-B): glare and the page's
+// far edge across the end of both lines, marks beside them read as words, a V read as W.
+describe('readText: a visa zone read short (issue 20)', () => {
+  const head = `LCH1J31KJ${checkDigit('LCH1J31KJ')}PRT971023${checkDigit('971023')}M320505${checkDigit('320505')}`;
+
+  test('lines cut twelve characters short behind marks read as words: the visa, its dates', () => {
+    const text = `F 5 S 8 V<PRTKOWALSKA<<LIAM<<<<<<<<<<<<1\nZ0 ${head}<<<<`;
+    expect(readText(text)).toMatchObject({ found: true, format: 'MRVB', valid: true, birthDate: '971023', expirationDate: '320505', documentCode: 'V' });
+  });
+
+  test('a line longer than an MRV-B line is an MRV-A read short, its V read as W', () => {
+    expect(readText(`${'W<PRTKOWALSKA<<LIAM'.padEnd(39, '<')}\n${head.padEnd(40, '<')}`)).toMatchObject({ found: true, format: 'MRVA', valid: true });
+  });
+
+  // Seed 2, document 0119: a mark in front of each line as well, and the V read as W.
+  test('lines cut short with a mark read in front of each', () => {
+    const text = `W WV<PRTKOWALSKA<<LIAM<<<<<<<<<<<\nN I${head}<<<<`;
+    expect(readText(text)).toMatchObject({ found: true, format: 'MRVB', valid: true, birthDate: '971023' });
+  });
+
+  test('a failing short visa is no reading at all: the padding is not what was cut', () => {
+    expect(readText(`V<PRTKOWALSKA<<LIAM<<<<<<<<<<<<\n${head.replace('971023', '971024')}<<<<`)).toBeNull();
+  });
+
+  test('a passport read short is not read as a visa', () => {
+    expect(readText(`P<PRTKOWALSKA<<LIAM<<<<<<<<<<<<\n${head}<<<<`)).toBeNull();
+  });
+
+  test('a second line too short to hold the expiry check digit is no visa', () => {
+    expect(readText(`V<PRTKOWALSKA<<LIAM<<<<<<<<<<<<\n${head.slice(0, 27)}`)).toBeNull();
+  });
+});
+
+// Harder synthetic set seed 2, document 0035: a passport on a cluttered table, marks on both sides
+// of its zone read as words.
+describe('readText: marks beside the lines read as words (issue 20)', () => {
+  const passport = ['P<CANDE<JONG<<KARL<OLOF<<<<<<<<<<<<<<<<<<<<<', 'LNT3YDVKBZ7CAN6202149F2703224<<<<<<<<<<<<<<06'];
+
+  test("each line's longest run is read when the whole text does not pass", () => {
+    const text = `I${passport[0]} J J
+${passport[1]}0 3 LE A54`;
+    expect(readText(text)).toMatchObject({ found: true, format: 'TD3', valid: true, birthDate: '620214', expirationDate: '270322' });
+  });
+
+  test('the longest runs of a failing zone still fail', () => {
+    const text = `I${passport[0]} J J
+${passport[1]!.replace('6202149', '6202148')}0 3 LE A54`;
+    expect(readText(text)).not.toHaveProperty('found');
+  });
+});
+
+describe("readText: a TD1 card's first two lines without its name line (issue 20)", () => {
+  const card = ['I<ESPFPD076XCC9<<<<<<<<<<<<<<<', '7410046M2804095ESP<<<<<<<<<<<4', 'KLEIN<<AOIFE<<<<<<<<<<<<<<<<<<'];
+
+  test('every check digit passes, the composite included: the card, its dates', () => {
+    expect(readText(`${card[0]}\n${card[1]}\nY VIFE<<<<<<`)).toMatchObject({
+      found: true,
+      format: 'TD1',
+      valid: true,
+      birthDate: '741004',
+      expirationDate: '280409',
+    });
+  });
+
+  // Harder synthetic set seed 2, document 0036: glare over the card; this crop misread the second
+  // line, another crop read it right with its first line wrong.
+  test('failing, they are lines another reading may take, never a reading of their own', () => {
+    const misread = '7L4100L0M2804095E0FP<<<<<<<<<<<8';
+    const head = readText(`${card[0]}\n${misread}`);
+    expect(head).toEqual({ partial: { format: 'TD1', lines: [card[0], expect.any(String)] } });
+    const other = { format: 'TD1' as const, lines: ['I<ESPFPD076X009<<<<<<<S88SS85<', card[1]!, card[2]!], crop: 'zone 1' };
+    const partial = (head as { partial: { format: 'TD1'; lines: string[] } }).partial;
+    expect(concludeReadings([other], null, [partial])).toMatchObject({ found: true, format: 'TD1', valid: true, birthDate: '741004' });
+    expect(concludeReadings([other], null, [])).toMatchObject({ found: true, valid: false, agreeing: 1 });
+  });
+
+  test('two lines that do not start with a card code are no card', () => {
+    expect(readText(`P${card[0]!.slice(1)}\n${card[1]}`)).toBeNull();
+  });
+});
+
 describe('readText: a second line read without its first (issue 20)', () => {
   const passport = ['P<NLDCOLLINS<<EILEEN<MARIE'.padEnd(44, '<'), 'NX7K40L2P7NLD5611193F3104301<<<<<<<<<<<<<<06'];
 
@@ -223,6 +304,40 @@ describe('readText: a second line read without its first (issue 20)', () => {
     const result = readText(prototype.join('\n'));
     expect(result).toMatchObject({ format: 'TD3', lines: expect.any(Array) });
     expect(result).not.toHaveProperty('dataLine');
+  });
+});
+
+describe('concludeReadings: a second line read alone beside failing readings (issue 20)', () => {
+  const dataLine = (readText(`NOISE\n${'NX7K40L2P7NLD5611193F3104301<<<<<<<<<<<<<<06'}`) as { dataLine: MrzReading & { found: true } }).dataLine;
+  const td1Noise = {
+    format: 'TD1' as const,
+    lines: ['I<UTO1250TICKET<<<<<<<<<<<<<<<', '2026COFFEE<<<<<<<<<<<<<<<<<<<<', 'RECEIPT<<TOTAL<<<<<<<<<<<<<<<<'],
+    crop: 'band 0',
+  };
+
+  // Harder synthetic set seed 3, document 0115: the second line read whole from four crops, the first
+  // line lost to glare, and print on the table read as three lines of a card.
+  test("failing readings of another layout's length, or of lines that are no passport's, do not stop the second line answering", () => {
+    const tableText = {
+      format: 'TD3' as const,
+      lines: ['S<<<<<<<<<<<<<<OGJOICEGOOMEGOSBBENOTESTOX<<<', '1CKEI20292OZ9257850R<E4Y542026<NG93GATEBO<<<'],
+      crop: 'band 0',
+    };
+    expect(concludeReadings([td1Noise, tableText], dataLine)).toBe(dataLine);
+  });
+
+  test('a failing reading of a zone of the same length does: its first line may be what is wrong', () => {
+    const zone = {
+      format: 'TD3' as const,
+      lines: ['P<INPSPECIMEN<<SAMPLE<<<<<<<<<<<<<<<<<<<<<<<', 'NX7K40L2P7NLD5611193F3104301<<<<<<<<<<<<<<06'],
+      crop: 'zone 0',
+    };
+    expect(concludeReadings([td1Noise, zone], dataLine)).toMatchObject({ found: true, format: 'TD3', valid: false });
+  });
+
+  test('no second line: the failing readings are settled; nothing at all: not found', () => {
+    expect(concludeReadings([td1Noise], null)).toMatchObject({ found: true, format: 'TD1', valid: false });
+    expect(concludeReadings([], null)).toEqual({ found: false });
   });
 });
 
@@ -276,6 +391,14 @@ describe('readMrz: glare hides one end of the lines from the zone search (issue 
   test('the zone carried on sideways reads the whole lines: every check digit valid', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('combined-td2.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading).toMatchObject({ found: true, valid: true, birthDate: '881216' });
+  }, 90_000);
+  test('the part of the lines under the glare is read strongly equalised (engine 2026.11.20)', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('glare-mrvb.jpg'), { maxSide: 1600 }), UNLIMITED);
+    expect(reading).toMatchObject({ found: true, format: 'MRVB', valid: true, birthDate: '010725' });
+  }, 90_000);
+  test("a card's first line found alone: carried on up and down, its lines taken from the crops that read each (engine 2026.11.20)", async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('combined-td1-glare.jpg'), { maxSide: 1600 }), UNLIMITED);
+    expect(reading).toMatchObject({ found: true, format: 'TD1', valid: true, birthDate: '741004', expirationDate: '280409' });
   }, 90_000);
   test('a zone read as lines too long to be cut short and too short for any layout is carried on too (engine 2026.11.19)', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('shadow-mrvb.jpg'), { maxSide: 1600 }), UNLIMITED);

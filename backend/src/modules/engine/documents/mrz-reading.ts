@@ -11,13 +11,15 @@ import { join } from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { type DecodedImage, decodedSharp } from '../image-decoding';
 import { FALLBACK_TURNS, turnImage, zonesAcrossPage } from './document-orientation';
-import { extendedBand, locateMrzBands, stackedZones } from './mrz-band';
-import { agreeingReadings, combineReadings, type CropReading, type MrzLines } from './mrz-consensus';
+import { type EQUALISATIONS, extendedBand, locateMrzBands, stackedBand, stackedZones } from './mrz-band';
+import { agreeingReadings, type CropReading, combineReadings, lineCombinations, type MrzLines } from './mrz-consensus';
 import {
   alternativeLayout,
   cutLineLength,
   findDataLine,
+  findCardHead,
   findMrzLines,
+  findShortVisa,
   LINE_LENGTH,
   longestRuns,
   type MrzFormat,
@@ -100,7 +102,13 @@ type Pass = (typeof PASSES)[number];
 type Reading = { format: MrzFormat; lines: MrzLines };
 /** A second line that passed every check digit read without its zone (readDataLine). */
 type DataLineReading = { dataLine: MrzReading & { found: true } };
-type Result = (MrzReading & { found: true }) | Reading | DataLineReading | null;
+/**
+ * A TD1 card's first two lines without the third (findCardHead), which failed: a donor of lines to
+ * the other readings of the zone (settle, lineCombinations), never a reading of its own, so it
+ * counts towards no agreement and no forgery verdict.
+ */
+type PartialReading = { partial: Reading };
+type Result = (MrzReading & { found: true }) | Reading | DataLineReading | PartialReading | null;
 
 /** One OCR pass: a reading whose check digits all pass, the failing lines it read, or nothing found. */
 async function readPass(ocr: Worker, image: DecodedImage, [fraction, psm]: Pass, scale = 1): Promise<Result> {
@@ -139,8 +147,19 @@ const ENLARGED_WIDTH = 1800;
  * (alternativeLayout: a visa whose V reads as another letter is not a failing passport or card).
  */
 export function readText(text: string): Result {
+  const reading = readLines(text);
+  if (reading && 'found' in reading) return reading;
+  // Marks beside the lines read as words of their own (a cluttered table, issue 20's harder set):
+  // each line's longest run read once more, which only a passing reading answers from.
+  const runs = longestRuns(text);
+  if (runs === text) return reading;
+  const again = readLines(runs);
+  return again && 'found' in again ? again : reading;
+}
+
+function readLines(text: string): Result {
   const found = findMrzLines(text);
-  if (!found) return readDataLine(text);
+  if (!found) return readShortVisa(text) ?? readDataLine(text) ?? readCardHead(text);
   const fits = recoverMrzFits(found.format, found.lines);
   const alternative = alternativeLayout(found.format, found.lines);
   const layouts = [{ format: found.format, fits }, ...(alternative ? [{ format: alternative, fits: recoverMrzFits(alternative, found.lines) }] : [])];
@@ -152,7 +171,39 @@ export function readText(text: string): Result {
       if (reading.valid) return reading;
     }
   }
-  return { format: found.format, lines: fits[0]! };
+  // Marks beside the lines read as words can make a visa read short look like a whole zone.
+  return readShortVisa(text) ?? { format: found.format, lines: fits[0]! };
+}
+
+/**
+ * A TD1 card's first two lines (mrz-recovery.ts findCardHead), with a name line of fillers standing
+ * in for the third: the reading when every check digit passes, the composite included (none of its
+ * fields is the name), else a donor of its two lines (PartialReading).
+ */
+function readCardHead(text: string): (MrzReading & { found: true }) | PartialReading | null {
+  const head = findCardHead(text);
+  if (!head) return null;
+  const fits = recoverMrzFits('TD1', [...head, '<'.repeat(LINE_LENGTH.TD1)]);
+  for (const lines of fits) {
+    const reading = interpret('TD1', lines, 1);
+    if (reading.valid) return reading;
+  }
+  return { partial: { format: 'TD1', lines: fits[0]!.slice(0, 2) } };
+}
+
+/**
+ * A visa's zone read short (mrz-recovery.ts findShortVisa), padded with fillers: it answers only when
+ * every check digit and code passes. A failing one joins no consensus: the padding is not a reading
+ * of what was cut, and the lines may be a passport's or card's read short.
+ */
+function readShortVisa(text: string): (MrzReading & { found: true }) | null {
+  const found = findShortVisa(text);
+  if (!found) return null;
+  for (const lines of recoverMrzFits(found.format, found.lines)) {
+    const reading = interpret(found.format, lines, 1);
+    if (reading.valid) return reading;
+  }
+  return null;
 }
 
 /**
@@ -172,6 +223,16 @@ function readDataLine(text: string): DataLineReading | null {
   }
   return null;
 }
+
+/**
+ * How a zone carried on sideways is read: equalised gently with both thresholds, then strongly with
+ * one (mrz-band.ts EQUALISATIONS).
+ */
+const EXTENDED_READS = [
+  ['gentle', 'global'],
+  ['gentle', 'local'],
+  ['strong', 'global'],
+] as const satisfies readonly (readonly [keyof typeof EQUALISATIONS, Binarisation])[];
 
 /**
  * How long readMrz may go on looking, counted from its start. The fixed bands are always read; no
@@ -210,12 +271,12 @@ export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_B
   const keep = (crop: string, result: Result): (MrzReading & { found: true }) | null => {
     if (result && 'found' in result) return result;
     if (result && 'dataLine' in result) dataLine ??= result.dataLine;
+    else if (result && 'partial' in result) partials.push(result.partial);
     else if (result) readings.push({ ...result, crop });
     return null;
   };
-  // A zone whose first line was read and failed is never settled by its second line alone: that
-  // first line may be what makes the document invalid (a state that does not exist).
-  const conclude = (): MrzReading => (readings.length > 0 ? settle(readings) : (dataLine ?? { found: false }));
+  const partials: Reading[] = [];
+  const conclude = (): MrzReading => concludeReadings(readings, dataLine, partials);
   for (const pass of PASSES) {
     const valid = keep(`band ${pass[0]}`, await readPass(ocr, image, pass));
     if (valid) return valid;
@@ -267,19 +328,30 @@ export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_B
   }
   // A zone that read only part of each line, and no whole zone (mrz-recovery.ts cutLineLength):
   // carried on to either side by what a passport's line would still need (mrz-band.ts
-  // extendedBand), read with both thresholds. One crop with the zone: the same lines seen wider
+  // extendedBand), read as EXTENDED_READS says. One crop with the zone: the same lines seen wider
   // are not another witness.
   for (const [i, band] of bands.entries()) {
     const chars = cutLineLength(firstTexts[i]!);
     if (chars === 0) continue;
     const extra = (band.box.width / chars) * (LINE_LENGTH.TD3 - chars);
     for (const side of ['right', 'left'] as const) {
-      const png = await extendedBand(image, band, side, extra);
-      for (const binarisation of ['global', 'local'] as const) {
+      for (const [equalisation, binarisation] of EXTENDED_READS) {
         if (spent()) return conclude();
+        const png = await extendedBand(image, band, side, extra, equalisation);
         const valid = keep(`zone ${i}`, readText(longestRuns(await ocrText(ocr, png, PSM.SINGLE_BLOCK, binarisation))));
         if (valid) return valid;
       }
+    }
+  }
+  // A zone that read one MRZ line and nothing else: the zone's other lines may be under glare, which
+  // hid them from the search (mrz-band.ts stackedBand). One crop with the zone.
+  for (const [i, band] of bands.entries()) {
+    if (zoneLines[i]!.length !== 1) continue;
+    for (const equalisation of ['gentle', 'strong'] as const) {
+      if (spent()) return conclude();
+      const png = await stackedBand(image, band, equalisation);
+      const valid = keep(`zone ${i}`, readText(await ocrText(ocr, png, PSM.SINGLE_BLOCK)));
+      if (valid) return valid;
     }
   }
   // The wide band and the zones once more, thresholded per neighbourhood: a shadow edge across the
@@ -307,14 +379,39 @@ export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_B
   return { found: false };
 }
 
+/** Doc 9303: the document codes a passport's (TD3) and a TD2 card's first line starts with. */
+const FIRST_LINE_CODES: Partial<Record<MrzFormat, string>> = { TD3: 'P', TD2: 'ACI' };
+
 /**
- * No single reading passed: combine them per field, else report the failing reading most crops
- * agree on. A reading without a crop stands for a crop of its own. Readings taken for different
+ * What readMrz answers when no reading passed on its own: the failing readings settled, or a second
+ * line read alone (readDataLine). A zone whose first line was read and failed is never answered by
+ * its second line alone: that first line may be what makes the document invalid (a state that does
+ * not exist; decision 0069). A failing reading is that zone when its lines have the data line's
+ * length and its first line starts with a document code of the data line's layout; others are text
+ * around the zone read as MRZ lines (issue 20's harder set: a passport's second line read whole
+ * under glare, print on the table read as a card's three lines and as two lines of 44; decision 0074).
+ */
+export function concludeReadings(
+  readings: readonly (Reading & { crop?: string })[],
+  dataLine: (MrzReading & { found: true }) | null,
+  partials: readonly Reading[] = [],
+): MrzReading {
+  const sameZone = (reading: Reading) =>
+    dataLine !== null &&
+    LINE_LENGTH[reading.format] === LINE_LENGTH[dataLine.format] &&
+    (FIRST_LINE_CODES[dataLine.format] ?? '').includes(reading.lines[0]?.charAt(0) || '-');
+  if (dataLine && !readings.some(sameZone)) return dataLine;
+  return settle(readings, partials);
+}
+
+/**
+ * No single reading passed: combine them per field, then line by line (mrz-consensus.ts; the lines of
+ * partial readings join in there only), else report the failing reading most crops agree on. A reading without a crop stands for a crop of its own. Readings taken for different
  * layouts are combined layout by layout: text around the zone may look like the lines of another
  * layout (a card's front and back on one page). When none passes, the layout reported is the one
  * whose readings pass the most check digits, the first on a tie.
  */
-export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; crop?: string }[]): MrzReading {
+export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; crop?: string }[], partials: readonly Reading[] = []): MrzReading {
   if (readings.length === 0) return { found: false };
   const keyed = readings.map((reading, i) => ({ ...reading, crop: reading.crop ?? `reading ${i}` }));
   const formats = [...new Set(keyed.map((reading) => reading.format))];
@@ -324,9 +421,15 @@ export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; 
       format,
       same.map((reading) => reading.lines),
     );
-    if (!combined) continue;
-    const reading = interpret(format, combined, 1);
-    if (reading.valid) return reading;
+    if (combined) {
+      const reading = interpret(format, combined, 1);
+      if (reading.valid) return reading;
+    }
+    const donors = partials.filter((partial) => partial.format === format).map((partial) => partial.lines);
+    for (const lines of lineCombinations([...same.map((reading) => reading.lines), ...donors])) {
+      const reading = interpret(format, lines, 1);
+      if (reading.valid) return reading;
+    }
   }
   const checks = ({ format, same }: (typeof byFormat)[number]) => Math.max(...same.map((reading) => passingChecks(format, reading.lines)));
   const { format, same } = byFormat.reduce((a, b) => (checks(b) > checks(a) ? b : a));

@@ -11,6 +11,8 @@
  * variant its own check digit confirms; the composite check digit still covers the result.
  */
 
+import { states } from 'mrz';
+
 /**
  * MRVA and MRVB are the visas of Doc 9303 part 7: the TD3 and TD2 line lengths, document code V.
  * FRENCH_ID is the French national identity card issued from 1988 to 2021: two lines of 36 like TD2,
@@ -244,6 +246,41 @@ export function findDataLine(ocrText: string): { format: 'TD3' | 'TD2'; line: st
 }
 
 /**
+ * The first two lines of a TD1 card without its third (the name, under no check digit): two lines of
+ * about 30, the first starting with a card's document code (A, C or I), in a text that holds no
+ * whole zone. They carry every check digit of the card, the composite included (Doc 9303 part 5).
+ * Null when none.
+ */
+export function findCardHead(ocrText: string): string[] | null {
+  const fitting = mrzLineCandidates(ocrText).filter((line) => Math.abs(line.length - LINE_LENGTH.TD1) <= 3 && nearestLength(line.length) === LINE_LENGTH.TD1);
+  if (fitting.length !== 2 || !/^[ACI][A-Z<]/.test(fitting[0]!)) return null;
+  return fitting;
+}
+
+/**
+ * A visa's zone read short (issue 20's harder set: glare or the page's far edge across the end of
+ * both lines, often with marks beside them read as words): two lines of 25 to 43 characters, once
+ * each line is its longest run without a space (longestRuns), the second at least 28 long. A visa's
+ * second line holds every field under a check digit in its first 28 characters, whether it is an
+ * MRV-A or an MRV-B (Doc 9303 part 7), and has no composite check digit that the cut could have
+ * taken away; what was cut is fillers or optional data. A line longer than an MRV-B's is an MRV-A's,
+ * else the zone is taken as an MRV-B (which of the two changes no field). Not for a zone whose first line starts with the code of a layout with a composite check
+ * digit (P, I, A, C): a passport or card read short is never read as a visa. Null when none.
+ */
+export function findShortVisa(ocrText: string): { format: 'MRVA' | 'MRVB'; lines: string[] } | null {
+  const lines = longestRuns(ocrText)
+    .split('\n')
+    .map(normaliseLine)
+    .filter((line) => line.length >= 25 && line.length < LINE_LENGTH.TD3 && line.includes('<'));
+  for (let i = lines.length - 1; i >= 1; i--) {
+    const [first, second] = [lines[i - 1]!, lines[i]!];
+    if (second.length < 28 || 'PIAC'.includes(first.charAt(0))) continue;
+    return { format: Math.max(first.length, second.length) > LINE_LENGTH.MRVB ? 'MRVA' : 'MRVB', lines: [first, second] };
+  }
+  return null;
+}
+
+/**
  * The other layout a two-line MRZ may be when its first character is misread (issue 20): a 2 × 44
  * zone is a passport (document code P) or an MRV-A visa (V), a 2 × 36 zone a TD2 card (A, C or I) or
  * an MRV-B visa. When the first character is none of the codes of the layout it was taken for, the
@@ -267,13 +304,23 @@ function repairFillers(segment: string): string {
   return text;
 }
 
+/**
+ * A name ends at its first run of three fillers: Doc 9303 part 3 §4.6 separates name parts by one
+ * filler and the primary from the secondary identifier by two, so a run of three or more is the
+ * padding to the end of the field, and whatever OCR read inside it is noise (issue 20's harder set:
+ * a 7 read in the padding of a passport's name line; a digit no look-alike maps to a letter).
+ */
+function padName(segment: string): string {
+  return segment.replace(/(?<=[A-Z])<<<.*$/, (padding) => '<'.repeat(padding.length));
+}
+
 function toClass(segment: string, cls: CharClass): string {
   switch (cls) {
     case 'D':
     case 'C':
       return [...segment].map((c) => AS_DIGIT[c] ?? (c === '<' && cls === 'C' ? '<' : c)).join('');
     case 'A':
-      return repairFillers([...segment].map((c) => AS_LETTER[c] ?? c).join(''));
+      return repairFillers(padName([...segment].map((c) => AS_LETTER[c] ?? c).join('')));
     case 'S':
       return segment === 'M' || segment === 'F' ? segment : segment === 'H' || segment === 'N' ? 'M' : segment === 'E' || segment === 'P' ? 'F' : '<';
     case 'N':
@@ -329,14 +376,23 @@ const MAX_FITS_PER_LINE = 24;
 
 /**
  * The ways a line may fit its length: missing characters are fillers, at the end or inside a run of
- * fillers; extra characters are dropped at the end, or at the start (a mark at the page's edge read as a character, as on a
- * small scan of issue 20's real set).
+ * fillers, behind up to two marks read in front of the line; extra characters are dropped at the end, at the start (a mark at the page's edge read as
+ * a character, as on a small scan of issue 20's real set), or some at each end (marks on both sides
+ * of a zone on a cluttered table: issue 20's harder set), the end first.
  */
 function fittings(line: string, length: number): string[] {
-  if (line.length > length) return [line.slice(0, length), line.slice(line.length - length)];
+  if (line.length > length) {
+    const extra = line.length - length;
+    const fromStart = [0, extra, ...Array.from({ length: Math.max(0, extra - 1) }, (_, i) => i + 1)];
+    return fromStart.map((start) => line.slice(start, start + length));
+  }
   const missing = length - line.length;
   const padded = line + '<'.repeat(missing);
-  if (missing === 0 || missing > MAX_FILLERS_DROPPED) return [padded];
+  if (missing === 0) return [padded];
+  // A line read short may still have a mark or two in front of it (a zone cut at one end on a
+  // cluttered table, issue 20's harder set): tried last, padded at the end.
+  const marked = [1, 2].map((marks) => line.slice(marks).padEnd(length, '<'));
+  if (missing > MAX_FILLERS_DROPPED) return [padded, ...marked];
   // OCR reads a long run of fillers one or two short as readily as it drops the end of a line: the
   // missing fillers may belong inside any run of them (issue 20's real set, a German card whose
   // composite check digit followed a run read one short).
@@ -346,7 +402,7 @@ function fittings(line: string, length: number): string[] {
       ? runs.map((at) => Array<number>(missing).fill(at))
       : runs.flatMap((at) => (missing === 1 ? [[at]] : runs.filter((other) => other >= at).map((other) => [at, other])));
   const fits = inside.map((positions) => positions.reduceRight((text, at) => `${text.slice(0, at)}<${text.slice(at)}`, line));
-  return [padded, ...new Set(fits.filter((fit) => fit !== padded))].slice(0, MAX_FITS_PER_LINE);
+  return [...[padded, ...new Set(fits.filter((fit) => fit !== padded))].slice(0, MAX_FITS_PER_LINE), ...marked];
 }
 
 /** How many of the layout's field check digits the lines satisfy. */
@@ -383,13 +439,60 @@ export function recoverMrz(format: MrzFormat, rawLines: readonly string[]): stri
   return recoverMrzFits(format, rawLines)[0]!;
 }
 
+/** A state code as the `mrz` package reads it: trailing fillers dropped (Germany is `D<<`). */
+export function knownState(code: string): boolean {
+  return Object.hasOwn(states, code.replace(/<+$/, '').replaceAll('<', ' '));
+}
+
+/** Letters OCR-B glyphs a few pixels high are read as in place of each other. */
+const LOOK_ALIKE_LETTERS: Record<string, string> = {
+  M: 'NHW',
+  N: 'MH',
+  H: 'NM',
+  W: 'M',
+  O: 'DQ',
+  D: 'O',
+  Q: 'O',
+  E: 'FBC',
+  F: 'EP',
+  P: 'F',
+  B: 'E',
+  C: 'GE',
+  G: 'C',
+  U: 'V',
+  V: 'U',
+  I: 'LT',
+  L: 'I',
+  T: 'I',
+};
+
+/**
+ * A state code (issuing state, nationality) that names no state, when exactly one look-alike letter
+ * in one place makes it a state's (issue 20's harder set: NLD read as MLD); as read otherwise. No
+ * check digit covers a state code, and the age decision reads none; a code that stays unknown keeps
+ * the document from being accepted (decision 0061).
+ */
+function repairStateCode(code: string): string {
+  if (knownState(code)) return code;
+  const candidates = new Set<string>();
+  [...code].forEach((letter, i) => {
+    for (const other of LOOK_ALIKE_LETTERS[letter] ?? '') {
+      const candidate = code.slice(0, i) + other + code.slice(i + 1);
+      if (knownState(candidate)) candidates.add(candidate);
+    }
+  });
+  return candidates.size === 1 ? [...candidates][0]! : code;
+}
+
 function repairFields(format: MrzFormat, fitted: readonly string[]): string[] {
   const lines = fitted.map((line) => [...line]);
   const layout = LAYOUTS[format];
   for (const field of layout) {
     const chars = lines[field.line];
     if (!chars) continue;
-    const repaired = toClass(chars.slice(field.start, field.end).join(''), field.cls);
+    let repaired = toClass(chars.slice(field.start, field.end).join(''), field.cls);
+    // The three-letter fields of every layout are its state codes.
+    if (field.cls === 'A' && field.end - field.start === 3) repaired = repairStateCode(repaired);
     chars.splice(field.start, field.end - field.start, ...repaired);
   }
   // A visa's document code is V by definition (Doc 9303 part 7): the layout was chosen on a V, or on

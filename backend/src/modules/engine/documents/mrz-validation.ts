@@ -6,9 +6,9 @@
  * Doc 9303 part 3 §4.9, the `mrz` package's list of state codes) over the fields a visa has. A visa
  * has no composite check digit: the document number, birth date and expiry date each have their own.
  */
-import { parse, states } from 'mrz';
+import { parse } from 'mrz';
 import { statedBirthCentury } from './birth-century';
-import { checkDigit, LAYOUTS, type MrzFormat } from './mrz-recovery';
+import { checkDigit, knownState, LAYOUTS, type MrzFormat } from './mrz-recovery';
 
 export interface MrzValidation {
   /** Every check digit and code passed. */
@@ -68,11 +68,6 @@ function plausibleDate(text: string): boolean {
   const month = Number(text.slice(2, 4));
   const day = Number(text.slice(4, 6));
   return month >= 1 && month <= 12 && day >= 1 && day <= 31;
-}
-
-/** A state code as the `mrz` package reads it: trailing fillers dropped (Germany is `D<<`). */
-function knownState(text: string): boolean {
-  return Object.hasOwn(states, text.replace(/<+$/, '').replaceAll('<', ' '));
 }
 
 /** Doc 9303 part 7 (MRV-A, MRV-B): see the file comment. */
