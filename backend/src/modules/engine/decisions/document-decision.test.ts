@@ -157,6 +157,12 @@ describe('decideDocument', () => {
       { decision: 'retry', hint: 'document_unreadable', part: 'document' },
     ],
     [
+      'readings agree on dates that are no dates under check digits that all pass: printed so, structurally invalid (the Croatian specimen of zeros)',
+      findings(mrz({ valid: false, invalidFields: ['birthDate', 'expirationDate'], birthDate: null, expirationDate: null, agreeing: 2 })),
+      policy,
+      { decision: 'failed', reason: 'document_invalid' },
+    ],
+    [
       'unparseable lines read once are a misread too',
       findings(mrz({ valid: false, invalidFields: ['format'], birthDate: null, expirationDate: null, agreeing: 1 })),
       policy,

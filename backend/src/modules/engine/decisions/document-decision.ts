@@ -32,12 +32,13 @@ function onlyLetterCodes(invalidFields: readonly string[]): boolean {
  * The MRZ's date fields, failing as dates (not a day of any calendar, or not six digits), apart from
  * their check digits. A failing check digit beside a date that is no date is what glare across the
  * zone reads, alike from every crop of the same pixels (issue 20's harder set); an altered document
- * shows real dates (decision 0074).
+ * shows real dates (decision 0074). Dates that are no dates under check digits that all pass are
+ * printed so: the document is structurally invalid (the Croatian specimen of zeros, real set).
  */
 const DATE_FIELDS: ReadonlySet<string> = new Set(['birthDate', 'expirationDate', 'issueDate']);
 
-function malformedDate(invalidFields: readonly string[]): boolean {
-  return invalidFields.some((field) => DATE_FIELDS.has(field));
+function misreadDate(invalidFields: readonly string[]): boolean {
+  return invalidFields.some((field) => DATE_FIELDS.has(field)) && invalidFields.some((field) => field.endsWith('CheckDigit'));
 }
 
 /**
@@ -143,7 +144,7 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
   if (!reading.valid) {
     const confirmed =
       reading.source !== 'mrz' ||
-      (reading.agreeing >= MRZ_READINGS_TO_CONFIRM && !onlyLetterCodes(reading.invalidFields) && !malformedDate(reading.invalidFields));
+      (reading.agreeing >= MRZ_READINGS_TO_CONFIRM && !onlyLetterCodes(reading.invalidFields) && !misreadDate(reading.invalidFields));
     return confirmed ? { decision: 'failed', reason: 'document_invalid' } : { decision: 'retry', hint: 'document_unreadable', part: 'document' };
   }
   // Every check digit passes but a date does not exist: the document itself is malformed. Every MRZ
