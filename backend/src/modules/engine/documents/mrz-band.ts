@@ -228,10 +228,7 @@ export async function extendedBand(
     width: right - left,
     height: bottom - top,
   });
-  return sharp(await levelled(crop, band.angleDegrees))
-    .clahe(EQUALISATIONS[equalisation])
-    .png()
-    .toBuffer();
+  return equalised(crop, band.angleDegrees, equalisation);
 }
 
 /**
@@ -245,7 +242,12 @@ export async function stackedBand(image: DecodedImage, band: MrzBand, equalisati
   const top = Math.max(0, Math.floor(box.top - 2 * box.height));
   const bottom = Math.min(image.height, Math.ceil(box.top + 3 * box.height));
   const crop = decodedSharp(image).extract({ left: box.left, top, width: box.width, height: bottom - top });
-  return sharp(await levelled(crop, band.angleDegrees))
+  return equalised(crop, band.angleDegrees, equalisation);
+}
+
+/** A crop levelled and enlarged as a zone's is (levelled), then equalised (EQUALISATIONS). */
+async function equalised(crop: Sharp, degrees: number, equalisation: keyof typeof EQUALISATIONS): Promise<Buffer> {
+  return sharp(await levelled(crop, degrees))
     .clahe(EQUALISATIONS[equalisation])
     .png()
     .toBuffer();

@@ -91,6 +91,15 @@ function interpret(format: MrzFormat, repaired: MrzLines, agreeing: number): Mrz
   return { found: true, format, ...validateMrz(format, repaired), agreeing };
 }
 
+/** The first of the candidate lines whose check digits and codes all pass, read as `format`; null when none does. */
+function firstValid(format: MrzFormat, candidates: Iterable<MrzLines>): (MrzReading & { found: true }) | null {
+  for (const lines of candidates) {
+    const reading = interpret(format, lines, 1);
+    if (reading.valid) return reading;
+  }
+  return null;
+}
+
 /** Bottom third (the MRZ of a page that fills the frame; OCR time grows with the area read), a wider band, the whole page. */
 const PASSES = [
   [0.65, PSM.SINGLE_BLOCK],
@@ -166,10 +175,8 @@ function readLines(text: string): Result {
   // A line read too long fits its length in more than one way; the first fit that validates wins
   // (the name line has no check digit, so only its codes tell its fits apart).
   for (const layout of layouts) {
-    for (const lines of layout.fits) {
-      const reading = interpret(layout.format, lines, 1);
-      if (reading.valid) return reading;
-    }
+    const valid = firstValid(layout.format, layout.fits);
+    if (valid) return valid;
   }
   // Marks beside the lines read as words can make a visa read short look like a whole zone.
   return readShortVisa(text) ?? { format: found.format, lines: fits[0]! };
@@ -184,11 +191,7 @@ function readCardHead(text: string): (MrzReading & { found: true }) | PartialRea
   const head = findCardHead(text);
   if (!head) return null;
   const fits = recoverMrzFits('TD1', [...head, '<'.repeat(LINE_LENGTH.TD1)]);
-  for (const lines of fits) {
-    const reading = interpret('TD1', lines, 1);
-    if (reading.valid) return reading;
-  }
-  return { partial: { format: 'TD1', lines: fits[0]!.slice(0, 2) } };
+  return firstValid('TD1', fits) ?? { partial: { format: 'TD1', lines: fits[0]!.slice(0, 2) } };
 }
 
 /**
@@ -198,12 +201,7 @@ function readCardHead(text: string): (MrzReading & { found: true }) | PartialRea
  */
 function readShortVisa(text: string): (MrzReading & { found: true }) | null {
   const found = findShortVisa(text);
-  if (!found) return null;
-  for (const lines of recoverMrzFits(found.format, found.lines)) {
-    const reading = interpret(found.format, lines, 1);
-    if (reading.valid) return reading;
-  }
-  return null;
+  return found && firstValid(found.format, recoverMrzFits(found.format, found.lines));
 }
 
 /**
@@ -216,12 +214,12 @@ function readDataLine(text: string): DataLineReading | null {
   const found = findDataLine(text);
   if (!found) return null;
   const length = LINE_LENGTH[found.format];
-  for (const [, line] of recoverMrzFits(found.format, ['<'.repeat(length), found.line])) {
-    const standIn = `${found.format === 'TD3' ? 'P' : 'I'}<${line!.slice(10, 13)}`.padEnd(length, '<');
-    const reading = interpret(found.format, [standIn, line!], 1);
-    if (reading.valid) return { dataLine: { ...reading, documentCode: null, dataLineOnly: true } };
-  }
-  return null;
+  const withStandIn = recoverMrzFits(found.format, ['<'.repeat(length), found.line]).map(([, line]) => [
+    `${found.format === 'TD3' ? 'P' : 'I'}<${line!.slice(10, 13)}`.padEnd(length, '<'),
+    line!,
+  ]);
+  const reading = firstValid(found.format, withStandIn);
+  return reading && { dataLine: { ...reading, documentCode: null, dataLineOnly: true } };
 }
 
 /**
@@ -335,9 +333,11 @@ export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_B
     if (chars === 0) continue;
     const extra = (band.box.width / chars) * (LINE_LENGTH.TD3 - chars);
     for (const side of ['right', 'left'] as const) {
+      const pngs = new Map<keyof typeof EQUALISATIONS, Buffer>();
       for (const [equalisation, binarisation] of EXTENDED_READS) {
         if (spent()) return conclude();
-        const png = await extendedBand(image, band, side, extra, equalisation);
+        const png = pngs.get(equalisation) ?? (await extendedBand(image, band, side, extra, equalisation));
+        pngs.set(equalisation, png);
         const valid = keep(`zone ${i}`, readText(longestRuns(await ocrText(ocr, png, PSM.SINGLE_BLOCK, binarisation))));
         if (valid) return valid;
       }
@@ -405,9 +405,10 @@ export function concludeReadings(
 }
 
 /**
- * No single reading passed: combine them per field, then line by line (mrz-consensus.ts; the lines of
- * partial readings join in there only), else report the failing reading most crops agree on. A reading without a crop stands for a crop of its own. Readings taken for different
- * layouts are combined layout by layout: text around the zone may look like the lines of another
+ * No single reading passed: combine them per field, then line by line (mrz-consensus.ts; the lines
+ * of partial readings join in there only), else report the failing reading most crops agree on. A
+ * reading without a crop stands for a crop of its own. Readings taken for different layouts are
+ * combined layout by layout: text around the zone may look like the lines of another
  * layout (a card's front and back on one page). When none passes, the layout reported is the one
  * whose readings pass the most check digits, the first on a tie.
  */
@@ -421,15 +422,9 @@ export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; 
       format,
       same.map((reading) => reading.lines),
     );
-    if (combined) {
-      const reading = interpret(format, combined, 1);
-      if (reading.valid) return reading;
-    }
     const donors = partials.filter((partial) => partial.format === format).map((partial) => partial.lines);
-    for (const lines of lineCombinations([...same.map((reading) => reading.lines), ...donors])) {
-      const reading = interpret(format, lines, 1);
-      if (reading.valid) return reading;
-    }
+    const valid = firstValid(format, [...(combined ? [combined] : []), ...lineCombinations([...same.map((reading) => reading.lines), ...donors])]);
+    if (valid) return valid;
   }
   const checks = ({ format, same }: (typeof byFormat)[number]) => Math.max(...same.map((reading) => passingChecks(format, reading.lines)));
   const { format, same } = byFormat.reduce((a, b) => (checks(b) > checks(a) ? b : a));

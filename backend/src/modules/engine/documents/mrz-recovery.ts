@@ -148,6 +148,14 @@ function nearestLength(length: number): number {
 }
 
 /**
+ * A line read as one of `length`: within three characters of it, and nearer to it than to another
+ * layout's (a line of 33 is a TD1 line read long rather than a TD2 line read short).
+ */
+function fitsLength(line: string, length: number): boolean {
+  return Math.abs(line.length - length) <= 3 && nearestLength(line.length) === length;
+}
+
+/**
  * Picks the MRZ lines out of OCR text: the last runs that look like MRZ lines, in page order. Two
  * lines of about 44 characters are a passport (TD3), or a visa (MRV-A) when the document code is V;
  * three of about 30 an ID card (TD1); two of about 36 a TD2 card, a visa (MRV-B) or the French
@@ -207,9 +215,7 @@ export function findMrzLines(ocrText: string): { format: MrzFormat; lines: strin
     [30, 3],
     [36, 2],
   ] as const) {
-    // Within three characters of the layout's length, and nearer to it than to another layout's (a
-    // line of 33 is a TD1 line read long rather than a TD2 line read short).
-    const fitting = candidates.filter((line) => Math.abs(line.length - length) <= 3 && nearestLength(line.length) === length);
+    const fitting = candidates.filter((line) => fitsLength(line, length));
     if (fitting.length < count) continue;
     const lines = fitting.slice(-count);
     // Doc 9303 part 7: a visa's document code starts with V (a passport's with P, a card's with A, C or I).
@@ -252,7 +258,7 @@ export function findDataLine(ocrText: string): { format: 'TD3' | 'TD2'; line: st
  * Null when none.
  */
 export function findCardHead(ocrText: string): string[] | null {
-  const fitting = mrzLineCandidates(ocrText).filter((line) => Math.abs(line.length - LINE_LENGTH.TD1) <= 3 && nearestLength(line.length) === LINE_LENGTH.TD1);
+  const fitting = mrzLineCandidates(ocrText).filter((line) => fitsLength(line, LINE_LENGTH.TD1));
   if (fitting.length !== 2 || !/^[ACI][A-Z<]/.test(fitting[0]!)) return null;
   return fitting;
 }
@@ -264,8 +270,9 @@ export function findCardHead(ocrText: string): string[] | null {
  * second line holds every field under a check digit in its first 28 characters, whether it is an
  * MRV-A or an MRV-B (Doc 9303 part 7), and has no composite check digit that the cut could have
  * taken away; what was cut is fillers or optional data. A line longer than an MRV-B's is an MRV-A's,
- * else the zone is taken as an MRV-B (which of the two changes no field). Not for a zone whose first line starts with the code of a layout with a composite check
- * digit (P, I, A, C): a passport or card read short is never read as a visa. Null when none.
+ * else the zone is taken as an MRV-B (which of the two changes no field). Not for a zone whose first
+ * line starts with the code of a layout with a composite check digit (P, I, A, C): a passport or
+ * card read short is never read as a visa. Null when none.
  */
 export function findShortVisa(ocrText: string): { format: 'MRVA' | 'MRVB'; lines: string[] } | null {
   const lines = longestRuns(ocrText)
@@ -376,9 +383,10 @@ const MAX_FITS_PER_LINE = 24;
 
 /**
  * The ways a line may fit its length: missing characters are fillers, at the end or inside a run of
- * fillers, behind up to two marks read in front of the line; extra characters are dropped at the end, at the start (a mark at the page's edge read as
- * a character, as on a small scan of issue 20's real set), or some at each end (marks on both sides
- * of a zone on a cluttered table: issue 20's harder set), the end first.
+ * fillers, behind up to two marks read in front of the line; extra characters are dropped at the
+ * end, at the start (a mark at the page's edge read as a character, as on a small scan of issue 20's
+ * real set), or some at each end (marks on both sides of a zone on a cluttered table: issue 20's
+ * harder set), the end first.
  */
 function fittings(line: string, length: number): string[] {
   if (line.length > length) {
