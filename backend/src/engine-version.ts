@@ -64,5 +64,7 @@
  *   carried on up and down; failing readings are combined line by line too, a TD1 card's first two
  *   lines read without the third among them. A failing reading whose dates are no dates is a retry,
  *   never a forgery verdict.
+ * - 2026.11.21: decision 0075. A zone whose first reading failed is read again from its own crop,
+ *   thresholded per neighbourhood and equalised gently and strongly, before the slower late steps.
  */
-export const ENGINE_VERSION = '2026.11.20';
+export const ENGINE_VERSION = '2026.11.21';

@@ -245,6 +245,11 @@ export async function stackedBand(image: DecodedImage, band: MrzBand, equalisati
   return equalised(crop, band.angleDegrees, equalisation);
 }
 
+/** A zone's own crop (its first levelling) equalised (EQUALISATIONS), for a zone whose first reading failed. */
+export async function equalisedZone(band: MrzBand, equalisation: keyof typeof EQUALISATIONS): Promise<Buffer> {
+  return sharp(band.png).clahe(EQUALISATIONS[equalisation]).png().toBuffer();
+}
+
 /** A crop levelled and enlarged as a zone's is (levelled), then equalised (EQUALISATIONS). */
 async function equalised(crop: Sharp, degrees: number, equalisation: keyof typeof EQUALISATIONS): Promise<Buffer> {
   return sharp(await levelled(crop, degrees))

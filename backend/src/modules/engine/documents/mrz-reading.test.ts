@@ -392,6 +392,14 @@ describe('readMrz: glare hides one end of the lines from the zone search (issue 
     const reading = await readMrz(ocr, await decodeImage(fixture('combined-td2.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading).toMatchObject({ found: true, valid: true, birthDate: '881216' });
   }, 90_000);
+  test('a faint zone beside a dark table: its own crop read again equalised, per neighbourhood (engine 2026.11.21)', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('faint-zone-td3.jpg'), { maxSide: 1600 }), UNLIMITED);
+    expect(reading).toMatchObject({ found: true, format: 'TD3', valid: true, birthDate: '060517', expirationDate: '301106' });
+  }, 90_000);
+  test("a glare spot across a card's second line: the zone's own crop read again strongly equalised (engine 2026.11.21)", async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('glare-td1-strong.jpg'), { maxSide: 1600 }), UNLIMITED);
+    expect(reading).toMatchObject({ found: true, format: 'TD1', valid: true, birthDate: '791109', expirationDate: '320207' });
+  }, 90_000);
   test('the part of the lines under the glare is read strongly equalised (engine 2026.11.20)', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('glare-mrvb.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading).toMatchObject({ found: true, format: 'MRVB', valid: true, birthDate: '010725' });

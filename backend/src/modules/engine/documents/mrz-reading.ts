@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { type DecodedImage, decodedSharp } from '../image-decoding';
 import { FALLBACK_TURNS, turnImage, zonesAcrossPage } from './document-orientation';
-import { type EQUALISATIONS, extendedBand, locateMrzBands, stackedBand, stackedZones } from './mrz-band';
+import { type EQUALISATIONS, equalisedZone, extendedBand, locateMrzBands, stackedBand, stackedZones } from './mrz-band';
 import { agreeingReadings, type CropReading, combineReadings, lineCombinations, type MrzLines } from './mrz-consensus';
 import {
   alternativeLayout,
@@ -233,6 +233,23 @@ const EXTENDED_READS = [
 ] as const satisfies readonly (readonly [keyof typeof EQUALISATIONS, Binarisation])[];
 
 /**
+ * How a zone no step read is read last, its own crop equalised (mrz-band.ts EQUALISATIONS), with
+ * one threshold for the crop or one per neighbourhood: a faint zone beside a dark table or under
+ * glare (issue 20's harder set, decision 0075).
+ */
+const ZONE_REREADS = [
+  ['gentle', 'global'],
+  ['strong', 'global'],
+  ['gentle', 'local'],
+] as const satisfies readonly (readonly [keyof typeof EQUALISATIONS, Binarisation])[];
+
+/** The zones' indices, those whose first reading held the most fillers first (a zone of the MRZ holds many). */
+function byFillers(texts: readonly string[]): number[] {
+  const fillers = texts.map((text) => text.split('<').length - 1);
+  return texts.map((_, i) => i).sort((a, b) => fillers[b]! - fillers[a]!);
+}
+
+/**
  * How long readMrz may go on looking, counted from its start. The fixed bands are always read; no
  * later step starts once it has passed, and a step started before runs to its end (tesseract
  * cannot be interrupted). Those steps take up to about 3 s on 2 cores (the one that takes longer
@@ -361,7 +378,24 @@ export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_B
     const valid = keep(crop, await readPng(ocr, png, PSM.SINGLE_BLOCK, 'local'));
     if (valid) return valid;
   }
-  if (readings.length > 0 || dataLine) return conclude();
+  // Last, each zone's own crop equalised (ZONE_REREADS): a faint zone beside a dark table or under
+  // glare, which neither threshold reads as it is. One crop with the zone. The zones whose first
+  // reading held the most fillers first. Every step before runs as it did before this one existed,
+  // the turns and the settling of their readings included, so a page they read pays nothing for it.
+  const rereadZones = async (): Promise<MrzReading> => {
+    // What the readings before it settle on comes first: more readings can change a consensus.
+    const settled = readings.length > 0 || dataLine ? conclude() : null;
+    if (settled?.found && settled.valid) return settled;
+    for (const i of byFillers(firstTexts)) {
+      for (const [equalisation, binarisation] of ZONE_REREADS) {
+        if (spent()) break;
+        const valid = keep(`zone ${i}`, readText(await ocrText(ocr, await equalisedZone(bands[i]!, equalisation), PSM.SINGLE_BLOCK, binarisation)));
+        if (valid) return valid;
+      }
+    }
+    return readings.length > 0 || dataLine ? conclude() : { found: false };
+  };
+  if (readings.length > 0 || dataLine) return rereadZones();
   for (const turn of FALLBACK_TURNS) {
     if (spent()) return conclude();
     const turned = await turnImage(image, turn);
@@ -376,7 +410,7 @@ export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_B
     }
     return conclude();
   }
-  return { found: false };
+  return rereadZones();
 }
 
 /** Doc 9303: the document codes a passport's (TD3) and a TD2 card's first line starts with. */
