@@ -64,7 +64,7 @@
  *   carried on up and down; failing readings are combined line by line too, a TD1 card's first two
  *   lines read without the third among them. A failing reading whose dates are no dates is a retry,
  *   never a forgery verdict.
- * - 2026.11.21: decision 0075. A zone whose first reading failed is read again from its own crop,
- *   thresholded per neighbourhood and equalised gently and strongly, before the slower late steps.
+ * - 2026.11.21: decision 0075. When no step read the zone, each zone's own crop is read once more,
+ *   equalised gently and strongly, as the last step, after what the steps before read is settled.
  */
 export const ENGINE_VERSION = '2026.11.21';

@@ -245,17 +245,18 @@ export async function stackedBand(image: DecodedImage, band: MrzBand, equalisati
   return equalised(crop, band.angleDegrees, equalisation);
 }
 
-/** A zone's own crop (its first levelling) equalised (EQUALISATIONS), for a zone whose first reading failed. */
-export async function equalisedZone(band: MrzBand, equalisation: keyof typeof EQUALISATIONS): Promise<Buffer> {
-  return sharp(band.png).clahe(EQUALISATIONS[equalisation]).png().toBuffer();
+/** A zone's own crop (its first levelling) equalised (EQUALISATIONS), for a zone no step read. */
+export function equalisedZone(band: MrzBand, equalisation: keyof typeof EQUALISATIONS): Promise<Buffer> {
+  return equalise(band.png, equalisation);
 }
 
 /** A crop levelled and enlarged as a zone's is (levelled), then equalised (EQUALISATIONS). */
 async function equalised(crop: Sharp, degrees: number, equalisation: keyof typeof EQUALISATIONS): Promise<Buffer> {
-  return sharp(await levelled(crop, degrees))
-    .clahe(EQUALISATIONS[equalisation])
-    .png()
-    .toBuffer();
+  return equalise(await levelled(crop, degrees), equalisation);
+}
+
+function equalise(png: Buffer, equalisation: keyof typeof EQUALISATIONS): Promise<Buffer> {
+  return sharp(png).clahe(EQUALISATIONS[equalisation]).png().toBuffer();
 }
 
 /** The lines' slant is read as a second levelling when it differs from the block's by this much. */

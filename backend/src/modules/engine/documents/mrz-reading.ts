@@ -266,10 +266,11 @@ export const MRZ_BUDGET_MS = 14_000;
  * no zone found upright held MRZ lines (zonesAcrossPage), a small page is read once more enlarged
  * (after the zones: their crops are enlarged already, and cost a tenth of the whole band
  * enlarged), a zone that read part of each line is carried on sideways, and the wide band and the
- * zones found are read once more thresholded per neighbourhood; then the readings are combined
- * field by field under the check digits (settle, mrz-consensus.ts), and a failing result reports
- * how many crops agree on it. When no crop found a whole zone, a second
- * line read alone answers (readDataLine, decision 0069). When the upright image shows no MRZ at
+ * zones found are read once more thresholded per neighbourhood, and last, when what was read so far
+ * settles into no passing reading, each zone's crop equalised (ZONE_REREADS); the readings are
+ * combined field by field under the check digits (settle, mrz-consensus.ts), and a failing result
+ * reports how many crops agree on it. When no crop found a whole zone, a second line read alone
+ * answers (readDataLine, decision 0069). When the upright image shows no MRZ at
  * all, the right-angle turns are tried (document-orientation.ts) with the wide band, and the first
  * turn that shows one is read with every pass. No step after the fixed bands starts once
  * `budgetMs` has passed (MRZ_BUDGET_MS): what was read by then is settled.
@@ -387,9 +388,12 @@ export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_B
     const settled = readings.length > 0 || dataLine ? conclude() : null;
     if (settled?.found && settled.valid) return settled;
     for (const i of byFillers(firstTexts)) {
+      const pngs = new Map<keyof typeof EQUALISATIONS, Buffer>();
       for (const [equalisation, binarisation] of ZONE_REREADS) {
         if (spent()) break;
-        const valid = keep(`zone ${i}`, readText(await ocrText(ocr, await equalisedZone(bands[i]!, equalisation), PSM.SINGLE_BLOCK, binarisation)));
+        const png = pngs.get(equalisation) ?? (await equalisedZone(bands[i]!, equalisation));
+        pngs.set(equalisation, png);
+        const valid = keep(`zone ${i}`, readText(await ocrText(ocr, png, PSM.SINGLE_BLOCK, binarisation)));
         if (valid) return valid;
       }
     }
