@@ -91,6 +91,42 @@ describe('the filters it is made of', () => {
     expect([...maxFilter(row, 5, 1, { width: 3, height: 1 })]).toEqual([9, 9, 9, 5, 5]);
     expect([...minFilter(row, 5, 1, { width: 3, height: 1 })]).toEqual([0, 0, 0, 0, 0]);
   });
+  test('min and max over rectangles of every shape agree with comparing the whole window, edges included', () => {
+    const bruteForce = (source: ArrayLike<number>, w: number, h: number, kw: number, kh: number, pick: (...values: number[]) => number) => {
+      const [rx, ry] = [Math.floor(kw / 2), Math.floor(kh / 2)];
+      return Float32Array.from({ length: w * h }, (_, i) => {
+        const [x, y] = [i % w, Math.floor(i / w)];
+        const window: number[] = [];
+        for (let yy = Math.max(0, y - ry); yy <= Math.min(h - 1, y + ry); yy++) {
+          for (let xx = Math.max(0, x - rx); xx <= Math.min(w - 1, x + rx); xx++) window.push(source[yy * w + xx]!);
+        }
+        return pick(...window);
+      });
+    };
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed % 256;
+    };
+    for (const [w, h] of [
+      [37, 23],
+      [5, 1],
+      [1, 9],
+    ] as const) {
+      const grey = Uint8Array.from({ length: w * h }, random);
+      for (const [kw, kh] of [
+        [1, 1],
+        [3, 1],
+        [15, 5],
+        [21, 21],
+        [4, 2],
+        [80, 3],
+      ] as const) {
+        expect(maxFilter(grey, w, h, { width: kw, height: kh })).toEqual(bruteForce(grey, w, h, kw, kh, Math.max));
+        expect(minFilter(grey, w, h, { width: kw, height: kh })).toEqual(bruteForce(grey, w, h, kw, kh, Math.min));
+      }
+    }
+  });
   test("Otsu's threshold parts two groups of values", () => {
     const t = otsu([10, 12, 11, 10, 200, 210, 205]);
     expect(t).toBeGreaterThanOrEqual(12);
