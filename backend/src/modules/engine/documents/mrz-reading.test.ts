@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { PSM, type Worker } from 'tesseract.js';
+import { PSM } from 'tesseract.js';
 import { decideDocument, MRZ_READINGS_TO_CONFIRM } from '../decisions/document-decision';
 import { decodeImage } from '../image-decoding';
 import type { DocumentFindings } from '../model';
 import { zonesAcrossPage } from './document-orientation';
 import { locateMrzBands } from './mrz-band';
-import { concludeReadings, createMrzOcr, type MrzReading, readMrz, readText, SMALL_PAGE_WIDTH } from './mrz-reading';
+import { createMrzOcr, type MrzOcr, ocrText } from './mrz-ocr';
+import { concludeReadings, type MrzReading, readMrz, readText, SMALL_PAGE_WIDTH } from './mrz-reading';
 import { checkDigit } from './mrz-recovery';
 
 /** The capabilities are under test here, not the time budget (MRZ_BUDGET_MS): a busy machine must not cut a late step short. */
@@ -29,7 +30,7 @@ async function openBooklet(): Promise<Buffer> {
     .jpeg({ quality: 85 })
     .toBuffer();
 }
-let ocr: Worker;
+let ocr: MrzOcr;
 beforeAll(async () => {
   ocr = await createMrzOcr();
 }, 60_000);
@@ -123,8 +124,7 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
   test('an MRZ printed up the page beside upright text is read: the zone search on the page turned a quarter finds it (issue 20)', async () => {
     const image = await decodeImage(await openBooklet(), { maxSide: 1600 });
     const read = async (png: Buffer) => {
-      await ocr.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK });
-      return readText((await ocr.recognize(png)).data.text);
+      return readText(await ocrText(ocr, png, PSM.SINGLE_BLOCK));
     };
     // The upright zone search sees no MRZ; the turned one does.
     for (const band of await locateMrzBands(image)) expect(await read(band.png)).toBeNull();

@@ -7,11 +7,11 @@
  * (mrz-validation.ts, the `mrz` package where it knows the layout): a document is never accepted on a
  * line the check digits do not confirm.
  */
-import { join } from 'node:path';
-import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import { PSM } from 'tesseract.js';
 import { type DecodedImage, decodedSharp } from '../image-decoding';
-import { FALLBACK_TURNS, turnImage, zonesAcrossPage } from './document-orientation';
+import { FALLBACK_TURNS, type Turn, turnImage, zonesAcrossPage } from './document-orientation';
 import { type EQUALISATIONS, equalisedZone, extendedBand, locateMrzBands, stackedBand, stackedZones } from './mrz-band';
+import { type Binarisation, inOrder, type MrzOcr, ocrText } from './mrz-ocr';
 import { agreeingReadings, type CropReading, combineReadings, lineCombinations, type MrzLines } from './mrz-consensus';
 import {
   alternativeLayout,
@@ -28,8 +28,6 @@ import {
   recoverMrzFits,
 } from './mrz-recovery';
 import { validateMrz } from './mrz-validation';
-
-const MODEL_DIR = join(import.meta.dir, '..', '..', '..', '..', 'models', 'mrz');
 
 export type MrzReading =
   | { found: false }
@@ -60,16 +58,6 @@ export type MrzReading =
        */
       dataLineOnly?: true;
     };
-
-export async function createMrzOcr(): Promise<Worker> {
-  const worker = await createWorker('mrz', OEM.LSTM_ONLY, { langPath: MODEL_DIR, cacheMethod: 'none', gzip: false, logger: () => {}, errorHandler: () => {} });
-  await worker.setParameters({
-    tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<',
-    tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
-    user_defined_dpi: '300',
-  });
-  return worker;
-}
 
 /**
  * A grey PNG of the lower part of the page, where Doc 9303 puts the MRZ, or of the whole page;
@@ -118,27 +106,15 @@ type DataLineReading = { dataLine: MrzReading & { found: true } };
  */
 type PartialReading = { partial: Reading };
 type Result = (MrzReading & { found: true }) | Reading | DataLineReading | PartialReading | null;
+/** One read of a crop in a step: the crop's key (readings of one crop are one witness) and the read. */
+type CropRead = { crop: string; read: () => Promise<Result> };
 
 /** One OCR pass: a reading whose check digits all pass, the failing lines it read, or nothing found. */
-async function readPass(ocr: Worker, image: DecodedImage, [fraction, psm]: Pass, scale = 1): Promise<Result> {
+async function readPass(ocr: MrzOcr, image: DecodedImage, [fraction, psm]: Pass, scale = 1): Promise<Result> {
   return readPng(ocr, await bandPng(image, fraction, scale), psm);
 }
 
-/**
- * How tesseract turns the grey band into black text on white: one threshold for the whole band
- * (Otsu, its default), or one per neighbourhood (Sauvola), which keeps the text of a band that a
- * shadow edge crosses, where a single threshold blackens the shaded part or whitens its text.
- */
-type Binarisation = 'global' | 'local';
-const THRESHOLDING_METHOD = { global: '0', local: '2' } as const;
-
-async function ocrText(ocr: Worker, png: Buffer, psm: PSM, binarisation: Binarisation = 'global'): Promise<string> {
-  await ocr.setParameters({ tessedit_pageseg_mode: psm, thresholding_method: THRESHOLDING_METHOD[binarisation] });
-  const { data } = await ocr.recognize(png);
-  return data.text;
-}
-
-async function readPng(ocr: Worker, png: Buffer, psm: PSM, binarisation: Binarisation = 'global'): Promise<Result> {
+async function readPng(ocr: MrzOcr, png: Buffer, psm: PSM, binarisation: Binarisation = 'global'): Promise<Result> {
   return readText(await ocrText(ocr, png, psm, binarisation));
 }
 
@@ -275,7 +251,7 @@ export const MRZ_BUDGET_MS = 14_000;
  * turn that shows one is read with every pass. No step after the fixed bands starts once
  * `budgetMs` has passed (MRZ_BUDGET_MS): what was read by then is settled.
  */
-export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_BUDGET_MS): Promise<MrzReading> {
+export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_BUDGET_MS): Promise<MrzReading> {
   const deadline = performance.now() + budgetMs;
   const spent = () => performance.now() > deadline;
   const readings: (Reading & CropReading)[] = [];
@@ -293,10 +269,28 @@ export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_B
   };
   const partials: Reading[] = [];
   const conclude = (): MrzReading => concludeReadings(readings, dataLine, partials);
-  for (const pass of PASSES) {
-    const valid = keep(`band ${pass[0]}`, await readPass(ocr, image, pass));
-    if (valid) return valid;
-  }
+  let answer: (MrzReading & { found: true }) | null = null;
+  /** Keeps a result; true when it is the answer. */
+  const answers = (crop: string, result: Result): boolean => {
+    answer = keep(crop, result);
+    return answer !== null;
+  };
+  /**
+   * Reads the crops as many at once as the OCR has threads and keeps each result in the order
+   * given (mrz-ocr.ts inOrder); the first passing reading in that order is `answer`. None starts
+   * once the budget is spent, but for the fixed bands (`always`).
+   */
+  const readCrops = (crops: readonly CropRead[], always = false) =>
+    inOrder(
+      ocr,
+      crops.map((crop) => crop.read),
+      (result, k) => answers(crops[k]!.crop, result),
+      always ? undefined : () => !spent(),
+    );
+  const passes = PASSES.map((pass) => ({ crop: `band ${pass[0]}`, read: () => readPass(ocr, image, pass) }));
+  // A clean page is read by the first band: read alone, it leaves the other core to the face match
+  // that runs beside it.
+  if ((await readCrops(passes.slice(0, 1), true)) === 'taken' || (await readCrops(passes.slice(1), true)) === 'taken') return answer!;
   // The enlarged reading is for a small page whose bands showed MRZ-like lines, as read here.
   const bandsShowLines = readings.length > 0;
   if (spent()) return conclude();
@@ -309,13 +303,17 @@ export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_B
   ]);
   /** What each zone's first levelling reads: its lines may be read with other zones' or carried on. */
   const firstTexts: string[] = [];
-  for (const zone of zones) {
-    if (spent()) return conclude();
-    const text = await ocrText(ocr, zone.png, PSM.SINGLE_BLOCK);
-    firstTexts[zone.i] ??= text;
-    const valid = keep(zone.crop, readText(text));
-    if (valid) return valid;
-  }
+  const zonesRead = await inOrder(
+    ocr,
+    zones.map((zone) => () => ocrText(ocr, zone.png, PSM.SINGLE_BLOCK)),
+    (text, k) => {
+      firstTexts[zones[k]!.i] ??= text;
+      return answers(zones[k]!.crop, readText(text));
+    },
+    () => !spent(),
+  );
+  if (zonesRead === 'taken') return answer!;
+  if (zonesRead === 'stopped') return conclude();
   const zoneLines = firstTexts.map(mrzLineCandidates);
   // Zones of one line each, one above the other: the lines of an MRZ spaced too widely for the
   // closing to join them, read together (mrz-band.ts stackedZones).
@@ -330,17 +328,32 @@ export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_B
   // whose check digits all pass answers from there; a failing one joins no consensus, since the
   // crop turned the wrong way round reads as noise.
   if (zoneLines.every((lines) => lines.length === 0)) {
-    for (const png of await zonesAcrossPage(image)) {
-      if (spent()) return conclude();
-      const result = readText(await ocrText(ocr, png, PSM.SINGLE_BLOCK));
-      if (result && 'found' in result) return result;
-    }
+    const across = await zonesAcrossPage(image);
+    const acrossRead = await inOrder(
+      ocr,
+      across.map((png) => () => ocrText(ocr, png, PSM.SINGLE_BLOCK)),
+      (text) => {
+        const result = readText(text);
+        if (result && 'found' in result) answer = result;
+        return answer !== null;
+      },
+      () => !spent(),
+    );
+    if (acrossRead === 'taken') return answer!;
+    if (acrossRead === 'stopped') return conclude();
   }
+  /** A crop's PNG built once, by the first read that needs it. */
+  const pngs = new Map<string, Promise<Buffer>>();
+  const png = (key: string, build: () => Promise<Buffer>) => pngs.get(key) ?? pngs.set(key, build()).get(key)!;
+  const late: CropRead[] = [];
   // The whole band enlarged is the one step that takes up to 8 s by itself: it starts only while
   // half the budget is left.
-  if (bandsShowLines && image.width < SMALL_PAGE_WIDTH && performance.now() < deadline - budgetMs / 2) {
-    const valid = keep('band enlarged', await readPass(ocr, image, PASSES[1], Math.min(3, ENLARGED_WIDTH / image.width)));
-    if (valid) return valid;
+  if (bandsShowLines && image.width < SMALL_PAGE_WIDTH) {
+    const scale = Math.min(3, ENLARGED_WIDTH / image.width);
+    late.push({
+      crop: 'band enlarged',
+      read: async () => (performance.now() < deadline - budgetMs / 2 ? readPass(ocr, image, PASSES[1], scale) : null),
+    });
   }
   // A zone that read only part of each line, and no whole zone (mrz-recovery.ts cutLineLength):
   // carried on to either side by what a passport's line would still need (mrz-band.ts
@@ -351,13 +364,14 @@ export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_B
     if (chars === 0) continue;
     const extra = (band.box.width / chars) * (LINE_LENGTH.TD3 - chars);
     for (const side of ['right', 'left'] as const) {
-      const pngs = new Map<keyof typeof EQUALISATIONS, Buffer>();
       for (const [equalisation, binarisation] of EXTENDED_READS) {
-        if (spent()) return conclude();
-        const png = pngs.get(equalisation) ?? (await extendedBand(image, band, side, extra, equalisation));
-        pngs.set(equalisation, png);
-        const valid = keep(`zone ${i}`, readText(longestRuns(await ocrText(ocr, png, PSM.SINGLE_BLOCK, binarisation))));
-        if (valid) return valid;
+        late.push({
+          crop: `zone ${i}`,
+          read: async () => {
+            const extended = await png(`extended ${i} ${side} ${equalisation}`, () => extendedBand(image, band, side, extra, equalisation));
+            return readText(longestRuns(await ocrText(ocr, extended, PSM.SINGLE_BLOCK, binarisation)));
+          },
+        });
       }
     }
   }
@@ -366,19 +380,16 @@ export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_B
   for (const [i, band] of bands.entries()) {
     if (zoneLines[i]!.length !== 1) continue;
     for (const equalisation of ['gentle', 'strong'] as const) {
-      if (spent()) return conclude();
-      const png = await stackedBand(image, band, equalisation);
-      const valid = keep(`zone ${i}`, readText(await ocrText(ocr, png, PSM.SINGLE_BLOCK)));
-      if (valid) return valid;
+      late.push({ crop: `zone ${i}`, read: async () => readPng(ocr, await stackedBand(image, band, equalisation), PSM.SINGLE_BLOCK) });
     }
   }
   // The wide band and the zones once more, thresholded per neighbourhood: a shadow edge across the
   // zone defeats one threshold for the whole band (issue 20's harder set).
-  for (const { crop, png } of [{ crop: `band ${PASSES[1][0]}`, png: await bandPng(image, PASSES[1][0]) }, ...zones]) {
-    if (spent()) return conclude();
-    const valid = keep(crop, await readPng(ocr, png, PSM.SINGLE_BLOCK, 'local'));
-    if (valid) return valid;
-  }
+  late.push({ crop: `band ${PASSES[1][0]}`, read: async () => readPng(ocr, await bandPng(image, PASSES[1][0]), PSM.SINGLE_BLOCK, 'local') });
+  for (const { crop, png: zonePng } of zones) late.push({ crop, read: () => readPng(ocr, zonePng, PSM.SINGLE_BLOCK, 'local') });
+  const lateRead = await readCrops(late);
+  if (lateRead === 'taken') return answer!;
+  if (lateRead === 'stopped') return conclude();
   // Last, each zone's own crop equalised (ZONE_REREADS): a faint zone beside a dark table or under
   // glare, which neither threshold reads as it is. One crop with the zone. The zones whose first
   // reading held the most fillers first. Every step before runs as it did before this one existed,
@@ -387,31 +398,41 @@ export async function readMrz(ocr: Worker, image: DecodedImage, budgetMs = MRZ_B
     // What the readings before it settle on comes first: more readings can change a consensus.
     const settled = readings.length > 0 || dataLine ? conclude() : null;
     if (settled?.found && settled.valid) return settled;
-    for (const i of byFillers(firstTexts)) {
-      const pngs = new Map<keyof typeof EQUALISATIONS, Buffer>();
-      for (const [equalisation, binarisation] of ZONE_REREADS) {
-        if (spent()) break;
-        const png = pngs.get(equalisation) ?? (await equalisedZone(bands[i]!, equalisation));
-        pngs.set(equalisation, png);
-        const valid = keep(`zone ${i}`, readText(await ocrText(ocr, png, PSM.SINGLE_BLOCK, binarisation)));
-        if (valid) return valid;
-      }
-    }
+    const rereads = byFillers(firstTexts).flatMap((i) =>
+      ZONE_REREADS.map(([equalisation, binarisation]) => ({
+        crop: `zone ${i}`,
+        read: async () =>
+          readPng(ocr, await png(`equalised ${i} ${equalisation}`, () => equalisedZone(bands[i]!, equalisation)), PSM.SINGLE_BLOCK, binarisation),
+      })),
+    );
+    if ((await readCrops(rereads)) === 'taken') return answer!;
     return readings.length > 0 || dataLine ? conclude() : { found: false };
   };
   if (readings.length > 0 || dataLine) return rereadZones();
-  for (const turn of FALLBACK_TURNS) {
-    if (spent()) return conclude();
-    const turned = await turnImage(image, turn);
-    const probe = await readPass(ocr, turned, PASSES[1]);
-    if (!probe) continue;
-    const valid = keep(`turn ${turn} band ${PASSES[1][0]}`, probe);
+  // Nothing upright: the right-angle turns, probed with the wide band in order; the first that
+  // shows MRZ lines is read with the other bands too.
+  const turnedImages = new Map<Turn, Promise<DecodedImage>>();
+  const turned = (turn: Turn) => turnedImages.get(turn) ?? turnedImages.set(turn, turnImage(image, turn)).get(turn)!;
+  const probes: Result[] = [];
+  const probed = await inOrder(
+    ocr,
+    FALLBACK_TURNS.map((turn) => async () => readPass(ocr, await turned(turn), PASSES[1])),
+    (probe) => {
+      probes.push(probe);
+      return probe !== null;
+    },
+    () => !spent(),
+  );
+  if (probed === 'stopped') return conclude();
+  if (probed === 'taken') {
+    const turn = FALLBACK_TURNS[probes.length - 1]!;
+    const valid = keep(`turn ${turn} band ${PASSES[1][0]}`, probes.at(-1)!);
     if (valid) return valid;
-    for (const pass of [PASSES[0], PASSES[2]]) {
-      if (spent()) return conclude();
-      const valid = keep(`turn ${turn} band ${pass[0]}`, await readPass(ocr, turned, pass));
-      if (valid) return valid;
-    }
+    const turnedPasses = [PASSES[0], PASSES[2]].map((pass) => ({
+      crop: `turn ${turn} band ${pass[0]}`,
+      read: async () => readPass(ocr, await turned(turn), pass),
+    }));
+    if ((await readCrops(turnedPasses)) === 'taken') return answer!;
     return conclude();
   }
   return rereadZones();

@@ -7,10 +7,10 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { needsDocumentFront, type DocumentType } from '@ageverify/protocol';
-import type { Worker as OcrWorker } from 'tesseract.js';
 import { analyseFace, loadFaceModels, type FaceAnalysis, type FaceModels } from '../faces/face-analysis';
 import { decodeImage, ImageRejected, type DecodedImage } from '../image-decoding';
-import { createMrzOcr, readMrz } from '../documents/mrz-reading';
+import { createMrzOcr, type MrzOcr } from '../documents/mrz-ocr';
+import { readMrz } from '../documents/mrz-reading';
 import { readPdf417 } from '../documents/pdf417-reading';
 import type { DocumentFindings, EngineFindings, FrameFindings, Timings } from '../model';
 
@@ -39,7 +39,7 @@ const FACE_SIDE = 640;
 const DOCUMENT_SIDE = 1600;
 
 let faceModels: Promise<FaceModels> | null = null;
-let ocr: Promise<OcrWorker> | null = null;
+let ocr: Promise<MrzOcr> | null = null;
 /** A blank frame: the first inference compiles the wasm kernels, so it is done before any real one. */
 const blank = () => ({ width: 320, height: 320, data: new Uint8Array(320 * 320 * 3).fill(128) });
 const faces = () =>
@@ -145,9 +145,9 @@ export async function runJob(job: EngineJob, timings: Timings = {}): Promise<Eng
       const findings: DocumentFindings = { kind: 'document', documentType: job.documentType, reading: null, portrait: null, frames: [] };
       const image = await timed(timings, 'decode', () => decodeOrNull(job.document, DOCUMENT_SIDE));
       if (!image) return findings;
-      // With face match, the faces are analysed while the document is read: tesseract reads on its
-      // own thread, so on two cores the check takes about the longer of the two rather than their
-      // sum (issue 21: p50 ≤ 1.5 s). They count only for a valid reading, as before; for any other
+      // With face match, the faces are analysed while the document is read: tesseract reads on
+      // threads of its own (mrz-ocr.ts), one while the first band is read, so on two cores the
+      // check takes about the longer of the two rather than their sum (issue 21: p50 ≤ 1.5 s). They count only for a valid reading, as before; for any other
       // the work is wasted, and awaited all the same, so it never runs into the worker's next job.
       const matching = job.faceMatch ? settled(matchFaces(job, image, timings)) : null;
       try {
