@@ -69,5 +69,8 @@
  * - 2026.11.22: decision 0076. The MRZ is read on two OCR threads: each step's crops are read two at
  *   a time and taken in the order asked, so a page reads what it read before, sooner; more of the
  *   late steps fit in the time budget on a busy or slow machine.
+ * - 2026.11.23: decision 0077. A line 4 to 8 characters too long for its layout (a word beside the
+ *   zone glued to it) is cut back to its length every way; only a cut whose check digits all pass
+ *   answers.
  */
-export const ENGINE_VERSION = '2026.11.22';
+export const ENGINE_VERSION = '2026.11.23';

@@ -10,7 +10,7 @@ import { zonesAcrossPage } from './document-orientation';
 import { locateMrzBands } from './mrz-band';
 import { createMrzOcr, type MrzOcr, ocrText } from './mrz-ocr';
 import { concludeReadings, type MrzReading, readMrz, readText, SMALL_PAGE_WIDTH } from './mrz-reading';
-import { checkDigit } from './mrz-recovery';
+import { checkDigit, gluedLineCuts } from './mrz-recovery';
 
 /** The capabilities are under test here, not the time budget (MRZ_BUDGET_MS): a busy machine must not cut a late step short. */
 const UNLIMITED = Number.POSITIVE_INFINITY;
@@ -236,6 +236,36 @@ ${passport[1]}0 3 LE A54`;
     const text = `I${passport[0]} J J
 ${passport[1]!.replace('6202149', '6202148')}0 3 LE A54`;
     expect(readText(text)).not.toHaveProperty('found');
+  });
+});
+
+describe('readText: a word beside the zone glued to one of its lines (engine 2026.11.23)', () => {
+  // What the zone's crop of a passport on a cluttered table read (harder set, development seed 25,
+  // document 0075): the receipt beside the page printed TICKET, read as TICKE in front of the second line.
+  const read = 'D < P<AUTSMITH<<LEA<MARIE<<<<<<<<<<<<<<<<<<<<<<<\nTICKERV2F4UV1Y5AUTS911147M3104194<<<<<<<<<<<<<<06';
+
+  test('the line cut back to its length, the glued word dropped: every check digit valid', () => {
+    expect(readText(read)).toMatchObject({ found: true, format: 'TD3', valid: true, birthDate: '591114', expirationDate: '310419' });
+  });
+
+  test('a word glued to the end of a line is dropped too', () => {
+    const [first, second] = ['P<CANDE<JONG<<KARL<OLOF<<<<<<<<<<<<<<<<<<<<<', 'LNT3YDVKBZ7CAN6202149F2703224<<<<<<<<<<<<<<06'];
+    expect(readText(`${first}\n${second}NOTES`)).toMatchObject({ found: true, format: 'TD3', valid: true, birthDate: '620214' });
+  });
+
+  test('a cut whose check digits fail is no reading: the cut is only a guess', () => {
+    expect(readText(read.replace('M3104194', 'M3104195'))).not.toHaveProperty('found');
+  });
+
+  test("a visa's zone is not cut: its three check digits do not confirm a cut (a stamped passport read as one)", () => {
+    const [first, second] = ['V<BELMARTIN<<ANNA<<<<<<<<<<<<<<<<<<<', 'FDTYVHGGESBEL6610229F3401217<<<<<<<<'];
+    expect(readText(`${first}\n${second}`)).toMatchObject({ found: true, format: 'MRVB', valid: true });
+    expect(readText(`${first}\nNOTES${second}`)).toBeNull();
+  });
+
+  test('more than MAX_GLUED characters too long is not cut', () => {
+    expect(gluedLineCuts(`${'X'.repeat(9)}${'<'.repeat(44)}`)).toEqual([]);
+    expect(gluedLineCuts(`${'X'.repeat(5)}${'<'.repeat(44)}`)).toHaveLength(6);
   });
 });
 

@@ -20,6 +20,7 @@ import {
   findCardHead,
   findMrzLines,
   findShortVisa,
+  gluedLineCuts,
   LINE_LENGTH,
   longestRuns,
   type MrzFormat,
@@ -126,6 +127,9 @@ export const SMALL_PAGE_WIDTH = 1100;
 /** The width the enlarged reading brings a small page to (at most 3 times). */
 const ENLARGED_WIDTH = 1800;
 
+/** Doc 9303 part 7: a visa's zone has no composite check digit. */
+const NO_COMPOSITE: ReadonlySet<MrzFormat> = new Set(['MRVA', 'MRVB']);
+
 /**
  * What one OCR text says: the repaired lines and, when every check digit passes, the reading. A
  * zone whose document code was misread is tried as the other layout of its size too
@@ -137,9 +141,17 @@ export function readText(text: string): Result {
   // Marks beside the lines read as words of their own (a cluttered table, issue 20's harder set):
   // each line's longest run read once more, which only a passing reading answers from.
   const runs = longestRuns(text);
-  if (runs === text) return reading;
-  const again = readLines(runs);
-  return again && 'found' in again ? again : reading;
+  const again = runs === text ? null : readLines(runs);
+  if (again && 'found' in again) return again;
+  // A word beside the zone glued to one of its lines (gluedLineCuts): each cut, which only a
+  // passing reading of a layout with a composite check digit answers from. A visa's three check
+  // digits do not confirm a cut: a passport's stamped name line, cut to start with a V, read as a
+  // visa with the passport's dates (decision 0077).
+  for (const cut of new Set([...gluedLineCuts(text), ...gluedLineCuts(runs)])) {
+    const valid = readLines(cut);
+    if (valid && 'found' in valid && !NO_COMPOSITE.has(valid.format)) return valid;
+  }
+  return reading;
 }
 
 function readLines(text: string): Result {

@@ -208,6 +208,33 @@ export function longestRuns(ocrText: string): string {
     .join('\n');
 }
 
+/**
+ * At most this many characters glued to one end of a line: a word printed beside the zone, read
+ * with no space before the line (a card on a cluttered table, issue 20's harder set: a receipt's
+ * TICKET read as TICKE in front of a passport's second line).
+ */
+const MAX_GLUED = 8;
+
+/**
+ * The text once per way of cutting one of its lines, too long by 4 to MAX_GLUED characters for a
+ * layout's line (fitsLength allows 3), back to that length, the glued characters dropped from its
+ * start, its end or both. Only a passing reading may answer from a cut: the cut is a guess that the
+ * check digits confirm or not.
+ */
+export function gluedLineCuts(ocrText: string): string[] {
+  const lines = ocrText.split('\n').map(normaliseLine);
+  const cuts: string[] = [];
+  for (const [i, line] of lines.entries()) {
+    if (!line.includes('<') && digitCount(line) < FULL_LINE_MIN_DIGITS) continue;
+    for (const length of [LINE_LENGTH.TD3, LINE_LENGTH.TD2, LINE_LENGTH.TD1]) {
+      const extra = line.length - length;
+      if (extra <= 3 || extra > MAX_GLUED) continue;
+      for (let start = 0; start <= extra; start++) cuts.push(lines.with(i, line.slice(start, start + length)).join('\n'));
+    }
+  }
+  return cuts;
+}
+
 export function findMrzLines(ocrText: string): { format: MrzFormat; lines: string[] } | null {
   const candidates = mrzLineCandidates(ocrText);
   for (const [length, count] of [
