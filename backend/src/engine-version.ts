@@ -72,5 +72,8 @@
  * - 2026.11.23: decision 0077. A line 4 to 8 characters too long for its layout (a word beside the
  *   zone glued to it) is cut back to its length every way; only a cut whose check digits all pass
  *   answers.
+ * - 2026.11.24: a combination of readings is not accepted on a birth date that more crops, two at
+ *   least, read otherwise (mrz-consensus.ts birthDateOutvoted): on an altered card, one crop's
+ *   misread passed the altered check digit and the composite.
  */
-export const ENGINE_VERSION = '2026.11.23';
+export const ENGINE_VERSION = '2026.11.24';

@@ -89,3 +89,33 @@ export function agreeingReadings(readings: readonly CropReading[], lines: MrzLin
   const same = readings.filter((other) => other.lines.length === lines.length && other.lines.every((text, i) => text === lines[i]));
   return new Set(same.map((reading) => reading.crop)).size;
 }
+
+/** Where each layout prints the birth date (YYMMDD, its check digit right after it). */
+const BIRTH_DATE: Record<MrzFormat, { line: number; start: number }> = {
+  TD1: { line: 1, start: 0 },
+  TD2: { line: 1, start: 13 },
+  TD3: { line: 1, start: 13 },
+  MRVA: { line: 1, start: 13 },
+  MRVB: { line: 1, start: 13 },
+  FRENCH_ID: { line: 1, start: 27 },
+};
+
+/**
+ * More crops read one other birth date (with its check digit) than read the one in `lines`, and at
+ * least two do. A combination takes each field from a reading in which its check digit passes; on a
+ * document whose check digit was altered, that is a crop that misread the date so that it passes
+ * (issue 20's harder set, seed 12: `9103015` read by three crops, whose check digit was altered, and
+ * `9003015` by one, which passes, and the composite with it). The birth date is what the decision
+ * rests on: a combination that takes it against the crops that agree on another is not accepted.
+ */
+export function birthDateOutvoted(format: MrzFormat, readings: readonly CropReading[], lines: MrzLines): boolean {
+  const { line, start } = BIRTH_DATE[format];
+  const field = (of: MrzLines) => of[line]?.slice(start, start + 7) ?? '';
+  const crops = new Map<string, Set<string>>();
+  for (const reading of readings) {
+    const value = field(reading.lines);
+    if (value.length === 7) crops.set(value, (crops.get(value) ?? new Set()).add(reading.crop));
+  }
+  const support = crops.get(field(lines))?.size ?? 0;
+  return [...crops].some(([value, read]) => value !== field(lines) && read.size >= 2 && read.size > support);
+}

@@ -9,7 +9,7 @@ import type { DocumentFindings } from '../model';
 import { zonesAcrossPage } from './document-orientation';
 import { locateMrzBands } from './mrz-band';
 import { createMrzOcr, type MrzOcr, ocrText } from './mrz-ocr';
-import { concludeReadings, type MrzReading, readMrz, readText, SMALL_PAGE_WIDTH } from './mrz-reading';
+import { concludeReadings, type MrzReading, readMrz, readText, SMALL_PAGE_WIDTH, settle } from './mrz-reading';
 import { checkDigit, gluedLineCuts } from './mrz-recovery';
 
 /** The capabilities are under test here, not the time budget (MRZ_BUDGET_MS): a busy machine must not cut a late step short. */
@@ -334,6 +334,26 @@ describe('readText: a second line read without its first (issue 20)', () => {
     const result = readText(prototype.join('\n'));
     expect(result).toMatchObject({ format: 'TD3', lines: expect.any(Array) });
     expect(result).not.toHaveProperty('dataLine');
+  });
+});
+
+describe('settle: a combination is not accepted on a birth date that more crops read otherwise (engine 2026.11.24)', () => {
+  // Harder synthetic set seed 12, document 0066: a TD1 card whose birth date check digit was altered
+  // (910301 with 5, not 8). Three crops read it as printed; one read 9103015 as 9003015, which
+  // passes, and so does the composite: the combination took that crop's birth date.
+  const [first, name] = ['I<CANY5BKDMNA28<<<<<<<<<<<<<<<', 'SCHMIDT<<AOIFE<<<<<<<<<<<<<<<<'];
+  const [altered, misread] = ['9103015F3201093CAN<<<<<<<<<<<0', '9003015F3201093CAN<<<<<<<<<<<0'];
+  const outvoted = [
+    { format: 'TD1' as const, lines: [`Z${first.slice(1)}`, misread, name], crop: 'band 0.65' },
+    ...['band 0.4', 'band 0', 'zone 0'].map((crop) => ({ format: 'TD1' as const, lines: [first, altered, name], crop })),
+  ];
+
+  test('three crops agree on the altered date: not accepted, and they agree on the failing lines', () => {
+    expect(settle(outvoted)).toMatchObject({ found: true, valid: false, birthDate: '910301', agreeing: 3 });
+  });
+
+  test('one crop against one is no majority: the combination the check digits confirm answers', () => {
+    expect(settle(outvoted.slice(0, 2))).toMatchObject({ found: true, valid: true, birthDate: '900301' });
   });
 });
 

@@ -12,7 +12,7 @@ import { type DecodedImage, decodedSharp } from '../image-decoding';
 import { FALLBACK_TURNS, type Turn, turnImage, zonesAcrossPage } from './document-orientation';
 import { type EQUALISATIONS, equalisedZone, extendedBand, locateMrzBands, stackedBand, stackedZones } from './mrz-band';
 import { type Binarisation, inOrder, type MrzOcr, ocrText } from './mrz-ocr';
-import { agreeingReadings, type CropReading, combineReadings, lineCombinations, type MrzLines } from './mrz-consensus';
+import { agreeingReadings, birthDateOutvoted, type CropReading, combineReadings, lineCombinations, type MrzLines } from './mrz-consensus';
 import {
   alternativeLayout,
   cutLineLength,
@@ -494,8 +494,11 @@ export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; 
       same.map((reading) => reading.lines),
     );
     const donors = partials.filter((partial) => partial.format === format).map((partial) => partial.lines);
-    const valid = firstValid(format, [...(combined ? [combined] : []), ...lineCombinations([...same.map((reading) => reading.lines), ...donors])]);
-    if (valid) return valid;
+    // A combination whose birth date more crops read otherwise is no answer (birthDateOutvoted).
+    for (const lines of [...(combined ? [combined] : []), ...lineCombinations([...same.map((reading) => reading.lines), ...donors])]) {
+      const reading = interpret(format, lines, 1);
+      if (reading.valid && !birthDateOutvoted(format, same, lines)) return reading;
+    }
   }
   const checks = ({ format, same }: (typeof byFormat)[number]) => Math.max(...same.map((reading) => passingChecks(format, reading.lines)));
   const { format, same } = byFormat.reduce((a, b) => (checks(b) > checks(a) ? b : a));
