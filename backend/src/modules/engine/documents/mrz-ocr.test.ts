@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { inOrder, type MrzOcr } from './mrz-ocr';
 
 /** inOrder asks the scheduler only how many threads it has. */
-const threads = (n: number) => ({ getNumWorkers: () => n }) as unknown as MrzOcr;
+const threads = (n: number) => ({ getNumWorkers: () => n, dropped: new Set() }) as unknown as MrzOcr;
 
 /** A take that keeps every value and never stops. */
 const keepAll = (taken: number[]) => (value: number) => {
@@ -39,13 +39,18 @@ describe('inOrder: a step’s crops read as many at once as there are threads, t
     expect(log.most).toBe(1);
   });
 
-  test('the first result taken stops it: no read starts after it, and a later one that finished first is not taken', async () => {
-    const { fns, log } = reads([30, 5, 5, 5]);
+  test('the first result taken stops it: no read starts after it, and one still running is dropped until it ends', async () => {
+    const { fns, log } = reads([30, 60, 5, 5]);
     const taken: number[] = [];
-    expect(await inOrder(threads(2), fns, (value) => keepAll(taken)(value) || value === 0)).toBe('taken');
+    const ocr = threads(2);
+    expect(await inOrder(ocr, fns, (value) => keepAll(taken)(value) || value === 0)).toBe('taken');
     expect(taken).toEqual([0]);
-    // The second was started beside the first; nothing after.
+    // The second was started beside the first; nothing after. It is kept among the dropped reads
+    // (terminate waits for them) until it ends.
     expect(log.started).toEqual([0, 1]);
+    expect(ocr.dropped.size).toBe(1);
+    await Bun.sleep(60);
+    expect(ocr.dropped.size).toBe(0);
   });
 
   test('when no read may start, what was started is taken and it stops', async () => {
