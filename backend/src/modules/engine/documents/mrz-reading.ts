@@ -355,8 +355,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
     if (acrossRead === 'stopped') return conclude();
   }
   /** A crop's PNG built once, by the first read that needs it. */
-  const pngs = new Map<string, Promise<Buffer>>();
-  const png = (key: string, build: () => Promise<Buffer>) => pngs.get(key) ?? pngs.set(key, build()).get(key)!;
+  const png = builtOnce<string, Buffer>();
   const late: CropRead[] = [];
   // The whole band enlarged is the one step that takes up to 8 s by itself: it starts only while
   // half the budget is left.
@@ -423,8 +422,8 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   if (readings.length > 0 || dataLine) return rereadZones();
   // Nothing upright: the right-angle turns, probed with the wide band in order; the first that
   // shows MRZ lines is read with the other bands too.
-  const turnedImages = new Map<Turn, Promise<DecodedImage>>();
-  const turned = (turn: Turn) => turnedImages.get(turn) ?? turnedImages.set(turn, turnImage(image, turn)).get(turn)!;
+  const turnedImage = builtOnce<Turn, DecodedImage>();
+  const turned = (turn: Turn) => turnedImage(turn, () => turnImage(image, turn));
   const probes: Result[] = [];
   const probed = await inOrder(
     ocr,
@@ -448,6 +447,12 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
     return conclude();
   }
   return rereadZones();
+}
+
+/** Values built once per key, by the first caller that asks: the crops and turned images several reads share. */
+function builtOnce<K, V>(): (key: K, build: () => Promise<V>) => Promise<V> {
+  const built = new Map<K, Promise<V>>();
+  return (key, build) => built.get(key) ?? built.set(key, build()).get(key)!;
 }
 
 /** Doc 9303: the document codes a passport's (TD3) and a TD2 card's first line starts with. */
