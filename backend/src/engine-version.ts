@@ -75,5 +75,8 @@
  * - 2026.11.24: a combination of readings is not accepted on a birth date that more crops, two at
  *   least, read otherwise (mrz-consensus.ts birthDateOutvoted): on an altered card, one crop's
  *   misread passed the altered check digit and the composite.
+ * - 2026.11.25: decision 0079. A zone whose only failing field is its document code (a letter no
+ *   check digit covers, misread at the document's edge) passes with the code unread, when every
+ *   check digit passes, composite included, and the code names no layout of the zone's size.
  */
-export const ENGINE_VERSION = '2026.11.24';
+export const ENGINE_VERSION = '2026.11.25';

@@ -467,3 +467,52 @@ describe('readMrz: glare hides one end of the lines from the zone search (issue 
     expect(reading).toMatchObject({ found: true, format: 'TD1', valid: true, birthDate: '981209' });
   }, 90_000);
 });
+
+// Harder synthetic set (development pages of seeds 20–27) and the real set's Liechtenstein card: the
+// I that starts a card's first line, at the card's edge, read as Z, J or L by every crop, every
+// check digit passing (decision 0079).
+describe('readText: a document code misread alone (issue 20)', () => {
+  const card = ['I<GBRU70C2PLX46<<<<<<<<<<<<<<<', '6712178F2712181GBR<<<<<<<<<<<8', 'KLEIN<<JOAO<<<<<<<<<<<<<<<<<<<'];
+  const withCode = (lines: readonly string[], code: string) => [code + lines[0]!.slice(1), ...lines.slice(1)].join('\n');
+
+  test('the card as printed passes with its code', () =>
+    expect(readText(card.join('\n'))).toMatchObject({ found: true, format: 'TD1', valid: true, documentCode: 'I' }));
+
+  test.each(['Z', 'J', 'L'])('its I read as %s: the card passes, its code unread, its dates as printed', (code) => {
+    const reading = readText(withCode(card, code));
+    expect(reading).toMatchObject({ found: true, format: 'TD1', valid: true, documentCode: null, documentCodeUnread: true, birthDate: '671217' });
+    expect(reading).toHaveProperty('expirationDate', '271218');
+  });
+
+  test('a misread code beside a failing check digit fails', () => {
+    const altered = withCode(card, 'Z').replace('6712178', '6712188');
+    expect(readText(altered)).not.toHaveProperty('found');
+  });
+
+  test('a misread code beside an unknown issuing state fails: the state is a code the decision keeps', () => {
+    const unknown = withCode(card, 'Z').replace('Z<GBR', 'Z<QQQ');
+    expect(readText(unknown)).not.toHaveProperty('found');
+  });
+
+  // A V names the visa: lines taken for a passport that start with one are not a passport with its
+  // code unread, even where the passport's check digits would pass.
+  test('a code that names another layout is not left unread', () => {
+    const data = `U70C2PLX46GBR6712178F2712181${'<'.repeat(14)}`;
+    const second = `${data}0${checkDigit(data.slice(0, 10) + data.slice(13, 20) + `${data.slice(21)}0`)}`;
+    const passport = ['P<GBRKLEIN<<JOAO'.padEnd(44, '<'), second];
+    expect(settle([{ format: 'TD3', lines: passport }])).toMatchObject({ found: true, valid: true, documentCode: 'P' });
+    expect(settle([{ format: 'TD3', lines: [`V${passport[0]!.slice(1)}`, second] }])).toMatchObject({
+      found: true,
+      valid: false,
+      invalidFields: ['documentCode'],
+    });
+  });
+
+  test('settle combines crops that all misread the code into a passing card', () =>
+    expect(
+      settle([
+        { format: 'TD1', lines: withCode(card, 'Z').replace('6712178', '6712170').split('\n'), crop: 'zone 0' },
+        { format: 'TD1', lines: withCode(card, 'J').split('\n'), crop: 'zone 1' },
+      ]),
+    ).toMatchObject({ found: true, valid: true, documentCodeUnread: true, birthDate: '671217' }));
+});

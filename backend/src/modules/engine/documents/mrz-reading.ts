@@ -28,6 +28,7 @@ import {
   passingChecks,
   recoverMrzFits,
 } from './mrz-recovery';
+import { statedBirthCentury } from './birth-century';
 import { validateMrz } from './mrz-validation';
 
 export type MrzReading =
@@ -58,6 +59,12 @@ export type MrzReading =
        * issuing state, name; no check digit) was not read (findDataLine). Absent when the zone was read.
        */
       dataLineOnly?: true;
+      /**
+       * The document code was the only field that failed, and it is not reported (`documentCode`
+       * null): a letter no check digit covers, misread where the line starts at the document's
+       * edge (decision 0079). Absent when the code was read.
+       */
+      documentCodeUnread?: true;
     };
 
 /**
@@ -76,17 +83,43 @@ async function bandPng(image: DecodedImage, fromFraction: number, scale = 1): Pr
   return sized.greyscale().normalise().png().toBuffer();
 }
 
+/** Doc 9303 parts 4–7: the letters a document code starts with, by the length of the zone's lines. */
+const CODE_LETTERS: Readonly<Record<number, string>> = { 30: 'ACI', 36: 'ACIV', 44: 'PV' };
+
+/**
+ * The repaired lines validated. A zone whose only failing field is its document code passes without
+ * it (decision 0079): the code is a letter or two that no check digit covers and nothing the
+ * decision uses comes from, and the first letter of a card's first line, at the card's edge, is
+ * the one most often misread there (`I` read as `Z`, `J` or `L`: issue 20's harder set, the
+ * Liechtenstein card of the real set). Every check digit must still pass, the composite included,
+ * and the issuing state must be a known code. Only a layout with a composite check digit, and only
+ * a code that starts with no layout's letter: a code read as P, V, A, C or I names its layout, so
+ * a passport whose composite fails is not a visa with its code unread.
+ */
 function interpret(format: MrzFormat, repaired: MrzLines, agreeing: number): MrzReading & { found: true } {
-  return { found: true, format, ...validateMrz(format, repaired), agreeing };
+  const validation = validateMrz(format, repaired);
+  const codeMisread =
+    validation.invalidFields.length === 1 &&
+    validation.invalidFields[0] === 'documentCode' &&
+    !NO_COMPOSITE.has(format) &&
+    !(CODE_LETTERS[LINE_LENGTH[format]] ?? '').includes(repaired[0]?.charAt(0) || '-');
+  if (!codeMisread) return { found: true, format, ...validation, agreeing };
+  const birthCentury = statedBirthCentury(format, repaired, validation.birthDate);
+  return { found: true, format, ...validation, valid: true, invalidFields: [], birthCentury, agreeing, documentCodeUnread: true };
 }
 
-/** The first of the candidate lines whose check digits and codes all pass, read as `format`; null when none does. */
+/**
+ * The first of the candidate lines whose check digits and codes all pass, read as `format`; else
+ * the first that passes with its document code unread (interpret); null when none does.
+ */
 function firstValid(format: MrzFormat, candidates: Iterable<MrzLines>): (MrzReading & { found: true }) | null {
+  let codeUnread: (MrzReading & { found: true }) | null = null;
   for (const lines of candidates) {
     const reading = interpret(format, lines, 1);
-    if (reading.valid) return reading;
+    if (reading.valid && !reading.documentCodeUnread) return reading;
+    if (reading.valid) codeUnread ??= reading;
   }
-  return null;
+  return codeUnread;
 }
 
 /** Bottom third (the MRZ of a page that fills the frame; OCR time grows with the area read), a wider band, the whole page. */
@@ -161,11 +194,12 @@ function readLines(text: string): Result {
   const alternative = alternativeLayout(found.format, found.lines);
   const layouts = [{ format: found.format, fits }, ...(alternative ? [{ format: alternative, fits: recoverMrzFits(alternative, found.lines) }] : [])];
   // A line read too long fits its length in more than one way; the first fit that validates wins
-  // (the name line has no check digit, so only its codes tell its fits apart).
-  for (const layout of layouts) {
-    const valid = firstValid(layout.format, layout.fits);
-    if (valid) return valid;
-  }
+  // (the name line has no check digit, so only its codes tell its fits apart). A layout whose code
+  // was read comes before one that passes with its code unread: a visa whose V was misread is not
+  // a passport (alternativeLayout).
+  const valid = layouts.map((layout) => firstValid(layout.format, layout.fits));
+  const answer = valid.find((reading) => reading && !reading.documentCodeUnread) ?? valid.find(Boolean);
+  if (answer) return answer;
   // Marks beside the lines read as words can make a visa read short look like a whole zone.
   return readShortVisa(text) ?? { format: found.format, lines: fits[0]! };
 }
