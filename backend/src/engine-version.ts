@@ -78,5 +78,7 @@
  * - 2026.11.25: decision 0079. A zone whose only failing field is its document code (a letter no
  *   check digit covers, misread at the document's edge) passes with the code unread, when every
  *   check digit passes, composite included, and the code names no layout of the zone's size.
+ * - 2026.11.26: decision 0080. The check digit of a document number (or a passport's personal
+ *   number) chooses among Z/2 and A/4 swaps too, beside O/0, I/1, S/5 and B/8.
  */
-export const ENGINE_VERSION = '2026.11.25';
+export const ENGINE_VERSION = '2026.11.26';

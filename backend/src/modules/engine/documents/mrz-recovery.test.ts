@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import { validateMrz } from './mrz-validation';
 import { checkDigit, cutLineLength, findDataLine, findMrzLines, longestRuns, normaliseLine, recoverMrz, recoverMrzFits } from './mrz-recovery';
 
 // ICAO Doc 9303 part 4 specimen (TD3) and part 5 specimen (TD1).
@@ -52,6 +53,46 @@ describe('recoverMrz', () => {
     const number = 'B8123456<';
     const line = `${number}${checkDigit(number)}UTO7408122F1204159<<<<<<<<<<<<<<0`;
     expect(recoverMrz('TD3', [TD3[0]!, `88${line.slice(2)}`])[1]!.slice(0, 9)).toBe(number);
+  });
+
+  // Issue 20's harder set (development pages of seeds 20–27): an MRV-B whose document number
+  // `JSK2NFEKJ` every crop read with a Z for its 2 (decision 0080).
+  test.each([
+    ['Z for 2', 'JSK2NFEKJ', 'JSKZNFEKJ'],
+    ['2 for Z', 'XYZW7R9QR', 'XY2W7R9QR'],
+    ['4 for A', 'XA4123456', 'X44123456'],
+  ])('the document number check digit chooses between look-alikes: %s', (_, number, misread) => {
+    const line = `${number}${checkDigit(number)}UTO7408122F1204159<<<<<<<<<<<<<<0`;
+    expect(recoverMrz('TD3', [TD3[0]!, `${misread}${line.slice(9)}`])[1]!.slice(0, 9)).toBe(number);
+  });
+
+  // Why a swap the field's own check digit confirms is safe (decision 0080): the document number
+  // starts the composite's string on a passport and a card, and a passport's personal number starts
+  // it at 24, so each character weighs the same in both sums, and the composite passes or fails as
+  // before. Every one-character change that keeps the field's check digit is tried here.
+  test.each([
+    ['TD3', 'document number', TD3, 1, 0, 9],
+    ['TD3', 'personal number', TD3, 1, 28, 42],
+    ['TD1', 'document number', TD1, 0, 5, 14],
+  ] as const)('%s: a %s that keeps its check digit keeps the composite as it was', (format, _, specimen, line, start, end) => {
+    const characters = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    const field = specimen[line]!.slice(start, end);
+    const compositeFails = (lines: string[]) => validateMrz(format, lines).invalidFields.includes('compositeCheckDigit');
+    const withField = (lines: readonly string[], value: string) => lines.map((l, i) => (i === line ? l.slice(0, start) + value + l.slice(end) : l));
+    // The composite digit set wrong: the specimen's last character on a passport's and a card's data line.
+    const dataLine = format === 'TD3' ? 1 : 1;
+    const broken = specimen.map((l, i) => (i === dataLine ? l.slice(0, -1) + String((Number(l.at(-1)) + 1) % 10) : l));
+    let changes = 0;
+    for (let k = 0; k < field.length; k++) {
+      for (const c of characters) {
+        const changed = field.slice(0, k) + c + field.slice(k + 1);
+        if (changed === field || checkDigit(changed) !== checkDigit(field)) continue;
+        changes++;
+        expect(compositeFails(withField(specimen, changed))).toBe(false);
+        expect(compositeFails(withField(broken, changed))).toBe(true);
+      }
+    }
+    expect(changes).toBeGreaterThan(20);
   });
 
   // Issue 20's harder set: a passport photographed at an angle under glare, whose name line read a

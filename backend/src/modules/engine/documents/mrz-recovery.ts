@@ -7,8 +7,8 @@
  * digit chooses among the candidates. A repaired line is still checked digit by digit by the `mrz`
  * package afterwards (mrz-reading.ts). Repair can turn a failing line into a passing one, but only
  * within those confusions: a letter in a digit field becomes its look-alike digit, and an
- * alphanumeric field (the document number, optional data) takes the one O/0, I/1 or K/L-as-filler
- * variant its own check digit confirms; the composite check digit still covers the result.
+ * alphanumeric field (the document number, optional data) takes the one letter/digit look-alike or
+ * K/L-as-filler variant its own check digit confirms; the composite check digit still covers the result.
  */
 
 import { states } from 'mrz';
@@ -369,8 +369,13 @@ function bitCount(value: number): number {
 }
 
 /**
- * Candidates of an alphanumeric field: every O/0, I/1, S/5 and B/8 swap (look-alikes in OCR-B at
- * small sizes), the first with the fewest changes that satisfies the check digit wins.
+ * Candidates of an alphanumeric field: every swap of a letter and its look-alike digit (O/0, I/1,
+ * Z/2, A/4, S/5, B/8: AS_DIGIT and AS_LETTER's pairs in OCR-B at small sizes, but G/6, whose values
+ * 16 and 6 no check digit tells apart), the first with the fewest changes that satisfies the check
+ * digit wins. A swap that keeps the field's own check digit
+ * passing keeps the composite as it was: the field starts the composite's string (the document
+ * number), or starts it at a multiple of three (a passport's personal number), so its characters
+ * weigh the same in both sums. A swap cannot make a failing composite or birth date pass (decision 0080).
  */
 function resolveByCheckDigit(segment: string, expected: string): string {
   if (!/^\d$/.test(expected)) return segment;
@@ -379,7 +384,22 @@ function resolveByCheckDigit(segment: string, expected: string): string {
   const padded = segment.replace(/[KL]+(?=<*$)(?=.*<$)/, (run) => '<'.repeat(run.length));
   if (padded !== segment && checkDigit(padded) === Number(expected)) return padded;
   if (checkDigit(segment) === Number(expected)) return segment;
-  const alternative: Record<string, string> = { O: '0', '0': 'O', I: '1', '1': 'I', S: '5', '5': 'S', B: '8', '8': 'B', K: '<', L: '<' };
+  const alternative: Record<string, string> = {
+    O: '0',
+    '0': 'O',
+    I: '1',
+    '1': 'I',
+    Z: '2',
+    '2': 'Z',
+    A: '4',
+    '4': 'A',
+    S: '5',
+    '5': 'S',
+    B: '8',
+    '8': 'B',
+    K: '<',
+    L: '<',
+  };
   const ambiguous = [...segment].map((c, i) => (alternative[c] ? i : -1)).filter((i) => i >= 0);
   if (ambiguous.length > 8) return segment;
   // Fewest changes first: one misread character is likelier than two.
