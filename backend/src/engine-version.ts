@@ -80,5 +80,9 @@
  *   check digit passes, composite included, and the code names no layout of the zone's size.
  * - 2026.11.26: decision 0080. The check digit of a document number (or a passport's personal
  *   number) chooses among Z/2 and A/4 swaps too, beside O/0, I/1, S/5 and B/8.
+ * - 2026.11.27: decision 0079 amended. A zone that passes only with its code unread is no answer from
+ *   one crop: it waits for the other crops, and passes when two crops at least read its birth date
+ *   alike and no more read it otherwise. 2026.11.25 and .26 answered from one crop and verified
+ *   held-out seed 12's altered card with a wrong birth date (one crop misread its I and its 1).
  */
-export const ENGINE_VERSION = '2026.11.26';
+export const ENGINE_VERSION = '2026.11.27';

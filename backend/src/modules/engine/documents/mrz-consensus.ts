@@ -109,13 +109,28 @@ const BIRTH_DATE: Record<MrzFormat, { line: number; start: number }> = {
  * rests on: a combination that takes it against the crops that agree on another is not accepted.
  */
 export function birthDateOutvoted(format: MrzFormat, readings: readonly CropReading[], lines: MrzLines): boolean {
+  const crops = birthDateCrops(format, readings);
+  const read = birthDateField(format, lines);
+  const support = crops.get(read)?.size ?? 0;
+  return [...crops].some(([value, by]) => value !== read && by.size >= 2 && by.size > support);
+}
+
+/** How many crops read the birth date of `lines` (the six digits and the check digit) as it is. */
+export function birthDateSupport(format: MrzFormat, readings: readonly CropReading[], lines: MrzLines): number {
+  return birthDateCrops(format, readings).get(birthDateField(format, lines))?.size ?? 0;
+}
+
+function birthDateField(format: MrzFormat, lines: MrzLines): string {
   const { line, start } = BIRTH_DATE[format];
-  const field = (of: MrzLines) => of[line]?.slice(start, start + 7) ?? '';
+  return lines[line]?.slice(start, start + 7) ?? '';
+}
+
+/** Each birth date the readings hold (with its check digit), and the crops that read it. */
+function birthDateCrops(format: MrzFormat, readings: readonly CropReading[]): Map<string, Set<string>> {
   const crops = new Map<string, Set<string>>();
   for (const reading of readings) {
-    const value = field(reading.lines);
+    const value = birthDateField(format, reading.lines);
     if (value.length === 7) crops.set(value, (crops.get(value) ?? new Set()).add(reading.crop));
   }
-  const support = crops.get(field(lines))?.size ?? 0;
-  return [...crops].some(([value, read]) => value !== field(lines) && read.size >= 2 && read.size > support);
+  return crops;
 }

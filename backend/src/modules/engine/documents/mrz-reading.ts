@@ -12,7 +12,7 @@ import { type DecodedImage, decodedSharp } from '../image-decoding';
 import { FALLBACK_TURNS, type Turn, turnImage, zonesAcrossPage } from './document-orientation';
 import { type EQUALISATIONS, equalisedZone, extendedBand, locateMrzBands, stackedBand, stackedZones } from './mrz-band';
 import { type Binarisation, inOrder, type MrzOcr, ocrText } from './mrz-ocr';
-import { agreeingReadings, birthDateOutvoted, type CropReading, combineReadings, lineCombinations, type MrzLines } from './mrz-consensus';
+import { agreeingReadings, birthDateOutvoted, birthDateSupport, type CropReading, combineReadings, lineCombinations, type MrzLines } from './mrz-consensus';
 import {
   alternativeLayout,
   cutLineLength,
@@ -83,6 +83,9 @@ async function bandPng(image: DecodedImage, fromFraction: number, scale = 1): Pr
   return sized.greyscale().normalise().png().toBuffer();
 }
 
+/** The crops that must read a birth date alike before a zone with its code unread answers on it (settle). */
+const MRZ_CROPS_FOR_UNREAD_CODE = 2;
+
 /** Doc 9303 parts 4–7: the letters a document code starts with, by the length of the zone's lines. */
 const CODE_LETTERS: Readonly<Record<number, string>> = { 30: 'ACI', 36: 'ACIV', 44: 'PV' };
 
@@ -109,17 +112,21 @@ function interpret(format: MrzFormat, repaired: MrzLines, agreeing: number): Mrz
 }
 
 /**
- * The first of the candidate lines whose check digits and codes all pass, read as `format`; else
- * the first that passes with its document code unread (interpret); null when none does.
+ * The first of the candidate lines whose check digits and codes all pass, read as `format`; null
+ * when none does. A reading that passes only with its code unread (interpret) is no answer here: it
+ * waits for the other crops (settle).
  */
 function firstValid(format: MrzFormat, candidates: Iterable<MrzLines>): (MrzReading & { found: true }) | null {
-  let codeUnread: (MrzReading & { found: true }) | null = null;
   for (const lines of candidates) {
     const reading = interpret(format, lines, 1);
     if (reading.valid && !reading.documentCodeUnread) return reading;
-    if (reading.valid) codeUnread ??= reading;
   }
-  return codeUnread;
+  return null;
+}
+
+/** The first of the candidate lines that passes with its document code unread (interpret), or undefined. */
+function firstCodeUnread(format: MrzFormat, candidates: readonly MrzLines[]): MrzLines | undefined {
+  return candidates.find((lines) => interpret(format, lines, 1).documentCodeUnread);
 }
 
 /** Bottom third (the MRZ of a page that fills the frame; OCR time grows with the area read), a wider band, the whole page. */
@@ -130,7 +137,8 @@ const PASSES = [
 ] as const;
 
 type Pass = (typeof PASSES)[number];
-type Reading = { format: MrzFormat; lines: MrzLines };
+/** Failing lines read as `format`; `codeUnread` when they pass with their document code unread (interpret). */
+type Reading = { format: MrzFormat; lines: MrzLines; codeUnread?: true };
 /** A second line that passed every check digit read without its zone (readDataLine). */
 type DataLineReading = { dataLine: MrzReading & { found: true } };
 /**
@@ -180,11 +188,11 @@ export function readText(text: string): Result {
   // passing reading of a layout with a composite check digit answers from. A visa's three check
   // digits do not confirm a cut: a passport's stamped name line, cut to start with a V, read as a
   // visa with the passport's dates (decision 0077).
-  for (const cut of new Set([...gluedLineCuts(text), ...gluedLineCuts(runs)])) {
-    const valid = readLines(cut);
-    if (valid && 'found' in valid && !NO_COMPOSITE.has(valid.format)) return valid;
-  }
-  return reading;
+  const cuts = [...new Set([...gluedLineCuts(text), ...gluedLineCuts(runs)])].map(readLines);
+  for (const valid of cuts) if (valid && 'found' in valid && !NO_COMPOSITE.has(valid.format)) return valid;
+  // Else the failing reading kept is the one that passes with its code unread, when one does
+  // (decision 0079; settle decides on it), read whole, by its runs or cut.
+  return [reading, again, ...cuts].find((kept) => kept && 'codeUnread' in kept) ?? reading;
 }
 
 function readLines(text: string): Result {
@@ -194,14 +202,16 @@ function readLines(text: string): Result {
   const alternative = alternativeLayout(found.format, found.lines);
   const layouts = [{ format: found.format, fits }, ...(alternative ? [{ format: alternative, fits: recoverMrzFits(alternative, found.lines) }] : [])];
   // A line read too long fits its length in more than one way; the first fit that validates wins
-  // (the name line has no check digit, so only its codes tell its fits apart). A layout whose code
-  // was read comes before one that passes with its code unread: a visa whose V was misread is not
-  // a passport (alternativeLayout).
-  const valid = layouts.map((layout) => firstValid(layout.format, layout.fits));
-  const answer = valid.find((reading) => reading && !reading.documentCodeUnread) ?? valid.find(Boolean);
-  if (answer) return answer;
-  // Marks beside the lines read as words can make a visa read short look like a whole zone.
-  return readShortVisa(text) ?? { format: found.format, lines: fits[0]! };
+  // (the name line has no check digit, so only its codes tell its fits apart).
+  for (const layout of layouts) {
+    const valid = firstValid(layout.format, layout.fits);
+    if (valid) return valid;
+  }
+  // Marks beside the lines read as words can make a visa read short look like a whole zone. A fit
+  // that passes with its code unread is the failing reading kept: settle decides on it with the
+  // other crops (decision 0079).
+  const unread = firstCodeUnread(found.format, fits);
+  return readShortVisa(text) ?? (unread ? { format: found.format, lines: unread, codeUnread: true } : { format: found.format, lines: fits[0]! });
 }
 
 /**
@@ -533,14 +543,18 @@ export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; 
       same.map((reading) => reading.lines),
     );
     const donors = partials.filter((partial) => partial.format === format).map((partial) => partial.lines);
-    // A combination whose birth date more crops read otherwise is no answer (birthDateOutvoted).
+    // A combination whose birth date more crops read otherwise is no answer (birthDateOutvoted),
+    // nor one that passes with its code unread on a birth date fewer than two crops read (decision
+    // 0079): a crop that misread the code may have misread the date too, so that it passes.
     for (const lines of [...(combined ? [combined] : []), ...lineCombinations([...same.map((reading) => reading.lines), ...donors])]) {
       const reading = interpret(format, lines, 1);
-      if (reading.valid && !birthDateOutvoted(format, same, lines)) return reading;
+      if (!reading.valid || birthDateOutvoted(format, same, lines)) continue;
+      if (!reading.documentCodeUnread || birthDateSupport(format, same, lines) >= MRZ_CROPS_FOR_UNREAD_CODE) return reading;
     }
   }
   const checks = ({ format, same }: (typeof byFormat)[number]) => Math.max(...same.map((reading) => passingChecks(format, reading.lines)));
   const { format, same } = byFormat.reduce((a, b) => (checks(b) > checks(a) ? b : a));
   const best = same.reduce((a, b) => (agreeingReadings(same, b.lines) > agreeingReadings(same, a.lines) ? b : a)).lines;
-  return interpret(format, best, agreeingReadings(same, best));
+  // Reported as it failed: a zone that passes only with its code unread is not valid here.
+  return { found: true, format, ...validateMrz(format, best), agreeing: agreeingReadings(same, best) };
 }
