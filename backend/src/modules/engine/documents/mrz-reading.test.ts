@@ -497,6 +497,11 @@ describe('a document code misread alone (issue 20, decision 0079)', () => {
   test('one crop alone is no answer: a crop that misread the code may have misread the date so that it passes', () =>
     expect(settle([crop(withCode(card, 'Z'), 'zone 0')])).toMatchObject({ found: true, valid: false, invalidFields: ['documentCode'] }));
 
+  test('one crop against one: the birth date of the crop with its code unread is not enough witness', () => {
+    const other = withCode(card, 'J').replace('6712178', '6712188');
+    expect(settle([crop(withCode(card, 'Z'), 'zone 0'), crop(other, 'zone 1')])).toMatchObject({ found: true, valid: false });
+  });
+
   // Harder set seed 12, 0066 (an altered card: its birth date's check digit changed 8 → 5). The first
   // band read the I as Z and 1991 as 1990, which passes the altered check digit and the composite;
   // 2026.11.25, which answered from one such crop, verified it with a wrong birth date.
