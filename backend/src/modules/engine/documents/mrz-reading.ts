@@ -89,44 +89,44 @@ const MRZ_CROPS_FOR_UNREAD_CODE = 2;
 /** Doc 9303 parts 4–7: the letters a document code starts with, by the length of the zone's lines. */
 const CODE_LETTERS: Readonly<Record<number, string>> = { 30: 'ACI', 36: 'ACIV', 44: 'PV' };
 
+function interpret(format: MrzFormat, repaired: MrzLines, agreeing: number): MrzReading & { found: true } {
+  return { found: true, format, ...validateMrz(format, repaired), agreeing };
+}
+
 /**
- * The repaired lines validated. A zone whose only failing field is its document code passes without
- * it (decision 0079): the code is a letter or two that no check digit covers and nothing the
- * decision uses comes from, and the first letter of a card's first line, at the card's edge, is
+ * A failing reading whose only failing field is its document code, passing without it (decision
+ * 0079); null for any other. The code is a letter or two that no check digit covers and nothing
+ * the decision uses comes from, and the first letter of a card's first line, at the card's edge, is
  * the one most often misread there (`I` read as `Z`, `J` or `L`: issue 20's harder set, the
  * Liechtenstein card of the real set). Every check digit must still pass, the composite included,
  * and the issuing state must be a known code. Only a layout with a composite check digit, and only
  * a code that starts with no layout's letter: a code read as P, V, A, C or I names its layout, so
- * a passport whose composite fails is not a visa with its code unread.
+ * a passport whose composite fails is not a visa with its code unread. Such a reading is no answer
+ * from one crop: settle takes it when enough crops read its birth date alike.
  */
-function interpret(format: MrzFormat, repaired: MrzLines, agreeing: number): MrzReading & { found: true } {
-  const validation = validateMrz(format, repaired);
-  const codeMisread =
-    validation.invalidFields.length === 1 &&
-    validation.invalidFields[0] === 'documentCode' &&
-    !NO_COMPOSITE.has(format) &&
-    !(CODE_LETTERS[LINE_LENGTH[format]] ?? '').includes(repaired[0]?.charAt(0) || '-');
-  if (!codeMisread) return { found: true, format, ...validation, agreeing };
-  const birthCentury = statedBirthCentury(format, repaired, validation.birthDate);
-  return { found: true, format, ...validation, valid: true, invalidFields: [], birthCentury, agreeing, documentCodeUnread: true };
+function codeUnread(reading: MrzReading & { found: true }, repaired: MrzLines): (MrzReading & { found: true }) | null {
+  const onlyCode =
+    reading.invalidFields.length === 1 &&
+    reading.invalidFields[0] === 'documentCode' &&
+    !NO_COMPOSITE.has(reading.format) &&
+    !(CODE_LETTERS[LINE_LENGTH[reading.format]] ?? '').includes(repaired[0]?.charAt(0) || '-');
+  if (!onlyCode) return null;
+  const birthCentury = statedBirthCentury(reading.format, repaired, reading.birthDate);
+  return { ...reading, valid: true, invalidFields: [], documentCode: null, birthCentury, documentCodeUnread: true };
 }
 
-/**
- * The first of the candidate lines whose check digits and codes all pass, read as `format`; null
- * when none does. A reading that passes only with its code unread (interpret) is no answer here: it
- * waits for the other crops (settle).
- */
+/** The first of the candidate lines whose check digits and codes all pass, read as `format`; null when none does. */
 function firstValid(format: MrzFormat, candidates: Iterable<MrzLines>): (MrzReading & { found: true }) | null {
   for (const lines of candidates) {
     const reading = interpret(format, lines, 1);
-    if (reading.valid && !reading.documentCodeUnread) return reading;
+    if (reading.valid) return reading;
   }
   return null;
 }
 
-/** The first of the candidate lines that passes with its document code unread (interpret), or undefined. */
+/** The first of the candidate lines that passes with its document code unread (codeUnread), or undefined. */
 function firstCodeUnread(format: MrzFormat, candidates: readonly MrzLines[]): MrzLines | undefined {
-  return candidates.find((lines) => interpret(format, lines, 1).documentCodeUnread);
+  return candidates.find((lines) => codeUnread(interpret(format, lines, 1), lines));
 }
 
 /** Bottom third (the MRZ of a page that fills the frame; OCR time grows with the area read), a wider band, the whole page. */
@@ -137,7 +137,7 @@ const PASSES = [
 ] as const;
 
 type Pass = (typeof PASSES)[number];
-/** Failing lines read as `format`; `codeUnread` when they pass with their document code unread (interpret). */
+/** Failing lines read as `format`; `codeUnread` when they pass with their document code unread (codeUnread). */
 type Reading = { format: MrzFormat; lines: MrzLines; codeUnread?: true };
 /** A second line that passed every check digit read without its zone (readDataLine). */
 type DataLineReading = { dataLine: MrzReading & { found: true } };
@@ -547,14 +547,15 @@ export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; 
     // nor one that passes with its code unread on a birth date fewer than two crops read (decision
     // 0079): a crop that misread the code may have misread the date too, so that it passes.
     for (const lines of [...(combined ? [combined] : []), ...lineCombinations([...same.map((reading) => reading.lines), ...donors])]) {
+      if (birthDateOutvoted(format, same, lines)) continue;
       const reading = interpret(format, lines, 1);
-      if (!reading.valid || birthDateOutvoted(format, same, lines)) continue;
-      if (!reading.documentCodeUnread || birthDateSupport(format, same, lines) >= MRZ_CROPS_FOR_UNREAD_CODE) return reading;
+      if (reading.valid) return reading;
+      const unread = codeUnread(reading, lines);
+      if (unread && birthDateSupport(format, same, lines) >= MRZ_CROPS_FOR_UNREAD_CODE) return unread;
     }
   }
   const checks = ({ format, same }: (typeof byFormat)[number]) => Math.max(...same.map((reading) => passingChecks(format, reading.lines)));
   const { format, same } = byFormat.reduce((a, b) => (checks(b) > checks(a) ? b : a));
   const best = same.reduce((a, b) => (agreeingReadings(same, b.lines) > agreeingReadings(same, a.lines) ? b : a)).lines;
-  // Reported as it failed: a zone that passes only with its code unread is not valid here.
-  return { found: true, format, ...validateMrz(format, best), agreeing: agreeingReadings(same, best) };
+  return interpret(format, best, agreeingReadings(same, best));
 }
