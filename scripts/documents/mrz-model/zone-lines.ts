@@ -1,0 +1,71 @@
+/**
+ * Training lines cut from the engine's own zone crops (decision 0081): generated hard pages
+ * (hard-degradation.ts; half of them `combined`) whose zone the engine finds (mrz-band.ts), split
+ * into lines by Tesseract's layout analysis with Debian's generic model (`tesseract --psm 6 tsv`),
+ * kept only when it finds as many full-width lines as the layout has. These are the lines the
+ * recogniser is shown in the engine: tight, levelled, enlarged. Seeds from 1000 on, far from the
+ * evaluation seeds. Writes DIR/cSEED-I-B-K.png and .gt.txt; needs Debian `tesseract-ocr`.
+ * Run: bun scripts/documents/mrz-model/zone-lines.ts --out DIR --count N --seed S
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { locateMrzBands } from '../../../backend/src/modules/engine/documents/mrz-band';
+import { decodeImage } from '../../../backend/src/modules/engine/image-decoding';
+import { HARD_KINDS, hardDegradation, hardItem, renderHardPhoto } from '../hard-degradation';
+import { mrzLines, randomIdentity, renderDocument, seededRandom } from '../synthetic-documents';
+const args = process.argv.slice(2);
+const opt = (n: string, f: string) => (args.indexOf(`--${n}`) >= 0 ? args[args.indexOf(`--${n}`) + 1]! : f);
+const out = opt('out', '');
+if (!out) {
+  console.error('Usage: bun scripts/documents/mrz-model/zone-lines.ts --out DIR --count N --seed S');
+  process.exit(1);
+}
+const count = Number(opt('count', '10'));
+const seed = Number(opt('seed', '1000'));
+mkdirSync(out, { recursive: true });
+const random = seededRandom(seed);
+const today = new Date();
+let kept = 0;
+for (let i = 0; i < count; i++) {
+  const item = hardItem(i);
+  // The harder kinds more often: combined half the time.
+  const kind = random() < 0.5 ? 'combined' : HARD_KINDS[Math.floor(random() * HARD_KINDS.length)]!;
+  const id = randomIdentity(random, item.format, today);
+  const lines: string[] = mrzLines(id);
+  const page = await renderDocument(id, lines);
+  const photo = await renderHardPhoto(page, item.format, lines[0]!.length, hardDegradation(kind, random), random);
+  const image = await decodeImage(new Uint8Array(photo), { maxSide: 1600 });
+  const bands = await locateMrzBands(image);
+  for (const [b, band] of bands.entries()) {
+    const crop = join(out, `c${seed}-${i}-${b}.png`);
+    writeFileSync(crop, band.png);
+    const tsv = Bun.spawnSync(['tesseract', crop, '-', '--psm', '6', 'tsv']).stdout.toString();
+    rmSync(crop, { force: true });
+    const meta = await sharp(band.png).metadata();
+    const boxes = tsv
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t'))
+      .filter((c) => c[0] === '4')
+      .map((c) => ({ left: +c[6]!, top: +c[7]!, width: +c[8]!, height: +c[9]! }))
+      .filter((x) => x.width > 0.6 * meta.width!)
+      .sort((a, b) => a.top - b.top);
+    if (boxes.length !== lines.length) continue;
+    for (const [k, box] of boxes.entries()) {
+      const pad = Math.round(box.height * 0.15);
+      const left = Math.max(0, box.left - pad),
+        top = Math.max(0, box.top - pad);
+      const png = await sharp(band.png)
+        .extract({ left, top, width: Math.min(meta.width! - left, box.width + 2 * pad), height: Math.min(meta.height! - top, box.height + 2 * pad) })
+        .png()
+        .toBuffer();
+      const base = join(out, `c${seed}-${i}-${b}-${k}`);
+      writeFileSync(`${base}.png`, png);
+      writeFileSync(`${base}.gt.txt`, `${lines[k]}\n`);
+      kept++;
+    }
+    break;
+  }
+}
+console.log('kept', kept);
