@@ -10,6 +10,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
+import { checkDigit } from '../../../backend/src/modules/engine/documents/mrz-recovery';
+import { seededRandom } from '../synthetic-documents';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -26,16 +28,6 @@ const seed = Number(option('seed', '1'));
 const easy = args.includes('--easy');
 mkdirSync(out, { recursive: true });
 
-function seededRandom(s: number): () => number {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = seededRandom(seed);
 const between = (a: number, b: number) => a + random() * (b - a);
 const int = (a: number, b: number) => Math.floor(between(a, b + 1));
@@ -46,16 +38,6 @@ const ALNUM = LETTERS + DIGITS;
 const chars = (set: string, n: number) => Array.from({ length: n }, () => pick([...set])).join('');
 const fill = (text: string, length: number) => (text + '<'.repeat(length)).slice(0, length);
 
-function checkDigit(s: string): string {
-  const weights = [7, 3, 1];
-  let sum = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
-    const v = c === '<' ? 0 : c >= '0' && c <= '9' ? Number(c) : c.charCodeAt(0) - 55;
-    sum += v * weights[i % 3]!;
-  }
-  return String(sum % 10);
-}
 const date = () => `${String(int(0, 99)).padStart(2, '0')}${String(int(1, 12)).padStart(2, '0')}${String(int(1, 31)).padStart(2, '0')}`;
 const state = () => (random() < 0.1 ? `${chars(LETTERS, 1)}<<` : random() < 0.15 ? `${chars(LETTERS, 2)}<` : chars(LETTERS, 3));
 const docNumber = () => (random() < 0.5 ? chars(ALNUM, int(6, 9)) : chars(LETTERS, int(1, 2)) + chars(DIGITS, int(5, 7)));
