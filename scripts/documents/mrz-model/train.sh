@@ -8,8 +8,8 @@
 #
 # 1. A starter traineddata holding only the 37 MRZ characters (no dictionary, no legacy engine).
 # 2. Line images: easy ones (large, clean), hard ones (training-lines.ts), and lines cut from the
-#    engine's own zone crops of generated hard pages (zone-lines.ts); each turned into Tesseract's
-#    .lstmf by `tesseract IMAGE BASE --psm 13 lstm.train` with a WordStr box of the whole line.
+#    engine's own zone crops of generated hard pages (zone-lines.ts); each written with a WordStr
+#    box of the whole line and turned into Tesseract's .lstmf by `tesseract IMAGE BASE --psm 13 lstm.train`.
 # 3. From nothing on the easy lines until the character error is about 1 % (a network trained from
 #    nothing on the hard lines alone stayed at about 80 % for 18,000 iterations), then on the hard
 #    lines and zone lines together; the zone lines of pages 400 and on of the last seed are the
@@ -34,14 +34,10 @@ printf '# no Han\n' >langdata/radical-stroke.txt
 combine_lang_model --input_unicharset unicharset --script_dir langdata --output_dir start --lang mrz
 outputs=$(head -n1 start/mrz/mrz.unicharset)
 
-# 2. Line images and their .lstmf.
+# 2. Line images (with their text and box, training-line.ts) and their .lstmf.
 lstmf() {
   for png in "$1"/*.png; do
-    base=${png%.png}
-    [ -f "$base.lstmf" ] && continue
-    read -r width height < <(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); print(*struct.unpack(">II", d[16:24]))' "$png")
-    printf 'WordStr 0 0 %s %s 0 #%s\n\t %s 0 %s %s 0\n' "$width" "$height" "$(tr -d '\n' <"$base.gt.txt")" "$width" "$((width + 1))" "$height" >"$base.box"
-    tesseract "$png" "$base" --psm 13 lstm.train >/dev/null 2>&1
+    [ -f "${png%.png}.lstmf" ] || tesseract "$png" "${png%.png}" --psm 13 lstm.train >/dev/null 2>&1
   done
 }
 bun "$here/training-lines.ts" --out easy --count 3000 --seed 201 --easy &

@@ -4,28 +4,22 @@
  * high, a slight turn, blur, noise, glare, a shadow edge, JPEG quality 35 to 85), then enlarged and
  * normalised as the engine does before OCR. `--easy` draws larger, cleaner lines: a model trained
  * from nothing learns those first (train.sh). The text is random, never a real person's.
- * Writes DIR/SEED-NNNNN.png and .gt.txt.
+ * Writes DIR/SEED-NNNNN.png, .gt.txt and .box (training-line.ts).
  * Run: bun scripts/documents/mrz-model/training-lines.ts --out DIR --count N --seed S [--easy]
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
 import { checkDigit } from '../../../backend/src/modules/engine/documents/mrz-recovery';
+import { requiredOption } from '../../clones';
 import { seededRandom } from '../synthetic-documents';
+import { writeTrainingLine } from './training-line';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1]! : fallback;
-};
-const out = option('out', '');
-if (!out) {
-  console.error('Usage: bun scripts/documents/mrz-model/training-lines.ts --out DIR --count N --seed S [--easy]');
-  process.exit(1);
-}
-const count = Number(option('count', '100'));
-const seed = Number(option('seed', '1'));
-const easy = args.includes('--easy');
+const USAGE = 'usage: bun scripts/documents/mrz-model/training-lines.ts --out DIR --count N --seed S [--easy]';
+const out = requiredOption('--out', USAGE);
+const count = Number(requiredOption('--count', USAGE));
+const seed = Number(requiredOption('--seed', USAGE));
+const easy = process.argv.includes('--easy');
 mkdirSync(out, { recursive: true });
 
 const random = seededRandom(seed);
@@ -172,7 +166,5 @@ async function lineImage(text: string): Promise<Buffer> {
 
 for (let i = 0; i < count; i++) {
   const text = mrzLine();
-  const base = join(out, `${seed}-${String(i).padStart(5, '0')}`);
-  writeFileSync(`${base}.png`, await lineImage(text));
-  writeFileSync(`${base}.gt.txt`, `${text}\n`);
+  await writeTrainingLine(join(out, `${seed}-${String(i).padStart(5, '0')}`), await lineImage(text), text);
 }

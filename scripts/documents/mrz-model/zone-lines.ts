@@ -4,25 +4,24 @@
  * into lines by Tesseract's layout analysis with Debian's generic model (`tesseract --psm 6 tsv`),
  * kept only when it finds as many full-width lines as the layout has. These are the lines the
  * recogniser is shown in the engine: tight, levelled, enlarged. Seeds from 1000 on, far from the
- * evaluation seeds. Writes DIR/cSEED-I-B-K.png and .gt.txt; needs Debian `tesseract-ocr`.
+ * evaluation seeds. Writes DIR/cSEED-I-B-K.png, .gt.txt and .box (training-line.ts); needs Debian
+ * `tesseract-ocr`.
  * Run: bun scripts/documents/mrz-model/zone-lines.ts --out DIR --count N --seed S
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { locateMrzBands } from '../../../backend/src/modules/engine/documents/mrz-band';
 import { decodeImage } from '../../../backend/src/modules/engine/image-decoding';
+import { requiredOption } from '../../clones';
 import { HARD_KINDS, hardDegradation, hardItem, renderHardPhoto } from '../hard-degradation';
 import { mrzLines, randomIdentity, renderDocument, seededRandom } from '../synthetic-documents';
-const args = process.argv.slice(2);
-const opt = (n: string, f: string) => (args.indexOf(`--${n}`) >= 0 ? args[args.indexOf(`--${n}`) + 1]! : f);
-const out = opt('out', '');
-if (!out) {
-  console.error('Usage: bun scripts/documents/mrz-model/zone-lines.ts --out DIR --count N --seed S');
-  process.exit(1);
-}
-const count = Number(opt('count', '10'));
-const seed = Number(opt('seed', '1000'));
+import { writeTrainingLine } from './training-line';
+
+const USAGE = 'usage: bun scripts/documents/mrz-model/zone-lines.ts --out DIR --count N --seed S';
+const out = requiredOption('--out', USAGE);
+const count = Number(requiredOption('--count', USAGE));
+const seed = Number(requiredOption('--seed', USAGE));
 mkdirSync(out, { recursive: true });
 const random = seededRandom(seed);
 const today = new Date();
@@ -38,10 +37,7 @@ for (let i = 0; i < count; i++) {
   const image = await decodeImage(new Uint8Array(photo), { maxSide: 1600 });
   const bands = await locateMrzBands(image);
   for (const [b, band] of bands.entries()) {
-    const crop = join(out, `c${seed}-${i}-${b}.png`);
-    writeFileSync(crop, band.png);
-    const tsv = Bun.spawnSync(['tesseract', crop, '-', '--psm', '6', 'tsv']).stdout.toString();
-    rmSync(crop, { force: true });
+    const tsv = Bun.spawnSync(['tesseract', 'stdin', '-', '--psm', '6', 'tsv'], { stdin: band.png }).stdout.toString();
     const meta = await sharp(band.png).metadata();
     const boxes = tsv
       .split('\n')
@@ -60,9 +56,7 @@ for (let i = 0; i < count; i++) {
         .extract({ left, top, width: Math.min(meta.width! - left, box.width + 2 * pad), height: Math.min(meta.height! - top, box.height + 2 * pad) })
         .png()
         .toBuffer();
-      const base = join(out, `c${seed}-${i}-${b}-${k}`);
-      writeFileSync(`${base}.png`, png);
-      writeFileSync(`${base}.gt.txt`, `${lines[k]}\n`);
+      await writeTrainingLine(join(out, `c${seed}-${i}-${b}-${k}`), png, lines[k]!);
       kept++;
     }
     break;
