@@ -372,9 +372,10 @@ function bitCount(value: number): number {
  * Candidates of an alphanumeric field: every swap of a letter and its look-alike digit (O/0, I/1,
  * Z/2, A/4, S/5, B/8: AS_DIGIT and AS_LETTER's pairs in OCR-B at small sizes, but G/6, whose values
  * 16 and 6 no check digit tells apart), the first with the fewest changes that satisfies the check
- * digit wins. A swap that keeps the field's own check digit passing keeps the composite as it was: the field starts the composite's string (the document
- * number), or starts it at a multiple of three (a passport's personal number), so its characters
- * weigh the same in both sums. A swap cannot make a failing composite or birth date pass (decision 0080).
+ * digit wins. A swap that keeps the field's own check digit passing keeps the composite as it
+ * was: the field starts the composite's string (the document number), or starts it at a multiple
+ * of three (a passport's personal number), so its characters weigh the same in both sums. A swap
+ * cannot make a failing composite or birth date pass (decision 0080).
  */
 function resolveByCheckDigit(segment: string, expected: string): string {
   if (!/^\d$/.test(expected)) return segment;
