@@ -65,24 +65,26 @@ export interface Reservation {
 }
 
 /**
- * Takes one attempt from every bucket, atomically per bucket. Answers the reservation, or the
- * seconds until the caller may try again when any bucket is over its limit (the attempt is then
- * counted anyway: hammering a closed bucket keeps it closed, and nothing is given back).
+ * Takes one attempt from each bucket in turn, atomically per bucket. Answers the reservation, or
+ * the seconds until the caller may try again when a bucket is over its limit. A refused attempt
+ * stays counted in the bucket that refused it and in those before it (hammering a closed bucket
+ * keeps it closed), but never reaches the buckets after it: it checked no password, so it must
+ * not close the address's bucket. Counting refused attempts there let a burst on one email close
+ * the address's bucket in whatever order the database served the upserts, so on PostgreSQL the
+ * first five of the email's bucket could all be refused and none checked.
  */
 export async function reserveAttempt(db: Db, keys: LimitedKey[], now: Date): Promise<Reservation | { retryAfterSeconds: number }> {
   const windowStart = windowOf(now);
-  let over = false;
   for (const { key, limit } of keys) {
     const [row] = await db
       .insert(authSignInFailures)
       .values({ key, windowStart, count: 1 })
       .onConflictDoUpdate({ target: [authSignInFailures.key, authSignInFailures.windowStart], set: { count: sql`${authSignInFailures.count} + 1` } })
       .returning({ count: authSignInFailures.count });
-    if (row!.count > limit) over = true;
     // Old windows are useless; the caller pays for their removal.
     await db.delete(authSignInFailures).where(and(eq(authSignInFailures.key, key), lt(authSignInFailures.windowStart, windowStart)));
+    if (row!.count > limit) return { retryAfterSeconds: Math.max(1, Math.ceil((windowStart.getTime() + SIGN_IN_WINDOW_MS - now.getTime()) / 1000)) };
   }
-  if (over) return { retryAfterSeconds: Math.max(1, Math.ceil((windowStart.getTime() + SIGN_IN_WINDOW_MS - now.getTime()) / 1000)) };
   return { keys, windowStart };
 }
 

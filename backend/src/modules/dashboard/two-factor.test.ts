@@ -258,7 +258,7 @@ for (const target of TARGETS) {
       expect((await next.call('POST', `${AUTH}/two-factor/verify-totp`, { code: freshCode(enrolled) })).status).toBe(200);
     });
 
-    test('parallel wrong codes: at most 5 are checked, the rest are 429', async () => {
+    test('parallel wrong codes: exactly 5 are checked, the rest are 429', async () => {
       const owner = await signedIn(ctx, tenantId, 'owner');
       const enrolled = await enrol(owner);
       ctx.clock.advance(15 * 60 * 1000);
@@ -266,11 +266,10 @@ for (const target of TARGETS) {
       await browser.signIn(owner.user.email);
       const wrong = wrongTotpCode(enrolled.secret);
       const answers = await Promise.all(Array.from({ length: 40 }, () => browser.call('POST', `${AUTH}/two-factor/verify-totp`, { code: wrong })));
-      const statuses = answers.map((answer) => answer.status);
-      const checked = statuses.filter((status) => status === 401).length;
-      expect(checked).toBeGreaterThanOrEqual(1);
-      expect(checked).toBeLessThanOrEqual(5);
-      expect(statuses.filter((status) => status === 429)).toHaveLength(40 - checked);
+      const statuses: Record<number, number> = {};
+      for (const { status } of answers) statuses[status] = (statuses[status] ?? 0) + 1;
+      // The sign-in took its unit and gave it back: 5 codes are checked, whatever the order.
+      expect(statuses).toEqual({ 401: 5, 429: 35 });
       ctx.clock.advance(15 * 60 * 1000);
     });
 
