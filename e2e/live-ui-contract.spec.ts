@@ -355,6 +355,39 @@ test('the camera stops when the page is hidden and comes back on request', async
   await expect(page.getByTestId('camera-preview')).toHaveAttribute('data-live', 'true');
 });
 
+// A press made while the camera starts must land on what the user aimed at: the status line above
+// the buttons empties when the camera comes on, and used to take its height with it, moving the
+// buttons up under the finger (a press on "Upload a photo instead" then hit nothing).
+test('the buttons stay put when the camera comes on', async ({ page, environment, api, verifyPage }) => {
+  // The browser answers the camera request when the test says so, so the screen is measured while it starts.
+  await page.addInitScript(() => {
+    const media = navigator.mediaDevices;
+    const ask = media.getUserMedia.bind(media);
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    Object.assign(window, { releaseCamera: release });
+    media.getUserMedia = async (constraints) => {
+      await released;
+      return ask(constraints);
+    };
+  });
+  const session = await createLiveSession(api, environment, { verificationMode: 'L2', faceMatchEnabled: false });
+  await page.goto(session.verifyUrl);
+  await verifyPage.start();
+  await verifyPage.chooseDocument('passport');
+  await page.getByTestId('camera-allow').click();
+  const status = page.getByTestId('camera-status');
+  await expect(status).toHaveText(english.camera.starting);
+  const positions = () => Promise.all(['capture', 'upload-instead'].map(async (id) => (await page.getByTestId(id).boundingBox())?.y));
+  const starting = await positions();
+  await page.evaluate(() => (window as unknown as { releaseCamera: () => void }).releaseCamera());
+  await expect(page.getByTestId('camera-preview')).toHaveAttribute('data-live', 'true');
+  await expect(status).toHaveText('');
+  expect(await positions()).toEqual(starting);
+});
+
 // Issue 19 Deliver 2: a selfie comes only from the live camera. Without one, the desktop offers the phone.
 test('camera refused (desktop): how to allow it, no selfie upload, the phone offered', async ({ environment, api }) => {
   // A browser whose permission prompt answers "Block" (launch options cannot change within a file's worker).

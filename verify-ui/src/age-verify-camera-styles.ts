@@ -20,6 +20,11 @@ export const cameraStyles = [
     .controls .actions {
       margin-top: 0.75rem;
     }
+    /* The status line keeps one line's height when it empties (the camera is on): the buttons under
+       it stay put, so a press made while the camera starts lands on what it was aimed at. */
+    .status-line {
+      min-height: 1lh;
+    }
     @media (orientation: landscape) and (max-height: 540px) {
       .layout {
         grid-template-columns: minmax(0, 1.1fr) minmax(0, 1fr);

@@ -113,7 +113,7 @@ export class AgeVerifyCamera extends TranslatedElement {
         ${selfie ? this.renderChallenge() : nothing}
       </div>
       <div class="controls">
-      <p class="muted" role="status" data-testid="camera-status">${this.statusLine()}</p>
+      <p class="muted status-line" role="status" data-testid="camera-status">${this.statusLine()}</p>
       <div class="actions">
         ${
           this.camera.state === CameraState.paused
