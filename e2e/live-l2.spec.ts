@@ -12,7 +12,7 @@ import type { Page } from '@playwright/test';
 import type { VerifyPage } from './pages/verify-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { FIXTURE_DIR, fakeCameraLaunchOptions, findFixtureImage } from './support/fake-camera';
-import { ENGINE_MISSING, engineAvailable } from './support/engine';
+import { ENGINE_DECISION, ENGINE_MISSING, engineAvailable } from './support/engine';
 import { expect, test } from './support/fixtures';
 import { captureSelfie, HEAD_POSES, useLivenessCamera } from './support/liveness-camera';
 import { createLiveSession, expectCallback } from './support/live-sessions';
@@ -63,7 +63,7 @@ test('the passport, then the selfie: verified', async ({ page, environment, api,
   expectCallback(callback, session.sessionId, 'verified');
 });
 
-test("face match on: another person's live selfie is refused", async ({ page, environment, api, verifyPage }) => {
+test("face match on: another person's live selfie is refused", ENGINE_DECISION, async ({ page, environment, api, verifyPage }) => {
   test.skip(!PASSPORT, 'Needs the engine fixtures: a passport.');
   // When this runs first, the engine's cold start (models, OCR) on a busy machine.
   test.slow();
@@ -78,46 +78,50 @@ test("face match on: another person's live selfie is refused", async ({ page, en
 
 // Issue 11 deliverable 2: a licence's barcode is on the back and its portrait on the front, so with
 // face match on both sides are pictured, then the selfie; one submission carries all three.
-test('a driving licence: the back, then the front with the photo, then the selfie: verified', async ({ page, environment, api, verifyPage, returnPage }) => {
-  test.skip(!LICENCE_BACK || !LICENCE_FRONT, 'Needs the engine fixtures: licence.png and licence-front.jpg.');
-  await useLivenessCamera(page);
-  const session = await createLiveSession(api, environment, { verificationMode: 'L2', faceMatchEnabled: true, challengeAge: 25 });
-  let submissions = 0;
-  page.on('request', (request) => {
-    if (request.url().endsWith('/api/v1/verify/checks')) submissions++;
-  });
-  await page.goto(session.verifyUrl);
-  await verifyPage.start();
-  // Face match on: the choice says both sides will be asked for.
-  await expect(page.getByTestId('document-choice').locator('label', { has: page.getByTestId('document-driving_licence') })).toContainText(
-    'then the front with your photo',
-  );
-  await verifyPage.chooseDocument('driving_licence');
-  await page.getByTestId('camera-allow').click();
-  await page.getByTestId('upload-instead').click();
-  await verifyPage.uploadPhoto(LICENCE_BACK!);
-  await expect(page.getByTestId('camera-blocked')).toHaveAttribute('data-purpose', 'documentFront', { timeout: 20_000 });
-  // The back is in: the front is asked for next, by upload since the camera was set aside; the screen says which side.
-  await expect(page.getByTestId('upload-what')).toHaveText(/front of your driving licence/);
-  await expect(page.getByText('Upload a photo of the front')).toBeVisible();
-  await expectNoSeriousA11yViolations(page, 'licence front, upload');
-  // The front's own camera screen, then back to the upload.
-  await page.getByTestId('camera-retry').click();
-  await expect(page.getByTestId('document-front-camera').getByRole('heading', { name: 'Now the front, with your photo' })).toBeVisible();
-  await expect(page.getByTestId('document-front-camera').getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
-  await expectNoSeriousA11yViolations(page, 'licence front, camera');
-  await page.getByTestId('upload-instead').click();
-  await verifyPage.uploadPhoto(LICENCE_FRONT!);
-  // Then the selfie (no "front" line any more): from the fake camera.
-  await expect(page.getByTestId('camera-blocked')).toHaveAttribute('data-purpose', 'selfie', { timeout: 20_000 });
-  await expect(page.getByTestId('upload-what')).toHaveCount(0);
-  await page.getByTestId('camera-retry').click();
-  await expect(page.getByTestId('selfie-camera').getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
-  await captureSelfie(page);
-  await expect(page.getByTestId('result-heading')).toBeVisible({ timeout: 90_000 });
-  const callback = await returnPage.waitForCallback();
-  expectCallback(callback, session.sessionId, 'verified');
-  // One submission decided it. (Chromium does not show Playwright a multipart body built from
-  // blobs; that it carried the front is proven by the verdict: without it the route answers 400.)
-  expect(submissions).toBe(1);
-});
+test(
+  'a driving licence: the back, then the front with the photo, then the selfie: verified',
+  ENGINE_DECISION,
+  async ({ page, environment, api, verifyPage, returnPage }) => {
+    test.skip(!LICENCE_BACK || !LICENCE_FRONT, 'Needs the engine fixtures: licence.png and licence-front.jpg.');
+    await useLivenessCamera(page);
+    const session = await createLiveSession(api, environment, { verificationMode: 'L2', faceMatchEnabled: true, challengeAge: 25 });
+    let submissions = 0;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/v1/verify/checks')) submissions++;
+    });
+    await page.goto(session.verifyUrl);
+    await verifyPage.start();
+    // Face match on: the choice says both sides will be asked for.
+    await expect(page.getByTestId('document-choice').locator('label', { has: page.getByTestId('document-driving_licence') })).toContainText(
+      'then the front with your photo',
+    );
+    await verifyPage.chooseDocument('driving_licence');
+    await page.getByTestId('camera-allow').click();
+    await page.getByTestId('upload-instead').click();
+    await verifyPage.uploadPhoto(LICENCE_BACK!);
+    await expect(page.getByTestId('camera-blocked')).toHaveAttribute('data-purpose', 'documentFront', { timeout: 20_000 });
+    // The back is in: the front is asked for next, by upload since the camera was set aside; the screen says which side.
+    await expect(page.getByTestId('upload-what')).toHaveText(/front of your driving licence/);
+    await expect(page.getByText('Upload a photo of the front')).toBeVisible();
+    await expectNoSeriousA11yViolations(page, 'licence front, upload');
+    // The front's own camera screen, then back to the upload.
+    await page.getByTestId('camera-retry').click();
+    await expect(page.getByTestId('document-front-camera').getByRole('heading', { name: 'Now the front, with your photo' })).toBeVisible();
+    await expect(page.getByTestId('document-front-camera').getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
+    await expectNoSeriousA11yViolations(page, 'licence front, camera');
+    await page.getByTestId('upload-instead').click();
+    await verifyPage.uploadPhoto(LICENCE_FRONT!);
+    // Then the selfie (no "front" line any more): from the fake camera.
+    await expect(page.getByTestId('camera-blocked')).toHaveAttribute('data-purpose', 'selfie', { timeout: 20_000 });
+    await expect(page.getByTestId('upload-what')).toHaveCount(0);
+    await page.getByTestId('camera-retry').click();
+    await expect(page.getByTestId('selfie-camera').getByTestId('camera-preview')).toHaveAttribute('data-live', 'true', { timeout: 20_000 });
+    await captureSelfie(page);
+    await expect(page.getByTestId('result-heading')).toBeVisible({ timeout: 90_000 });
+    const callback = await returnPage.waitForCallback();
+    expectCallback(callback, session.sessionId, 'verified');
+    // One submission decided it. (Chromium does not show Playwright a multipart body built from
+    // blobs; that it carried the front is proven by the verdict: without it the route answers 400.)
+    expect(submissions).toBe(1);
+  },
+);

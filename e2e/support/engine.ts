@@ -15,3 +15,10 @@ export async function engineAvailable(request: APIRequestContext, serviceUrl: st
 }
 
 export const ENGINE_MISSING = 'The verification engine is not on this branch: POST /api/v1/verify/checks answers "404 Cannot POST".';
+
+/**
+ * A journey that checks what the engine decides (a still photo, a stranger's selfie, a licence's
+ * two sides), which is the same whatever database holds the session: it runs on the pglite
+ * project only (playwright.config.ts). Each live spec keeps one journey that runs on both.
+ */
+export const ENGINE_DECISION = { tag: '@engine-decision' };
