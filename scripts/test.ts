@@ -78,15 +78,21 @@ async function main(): Promise<number> {
 
   mkdirSync(resultsDir, { recursive: true });
   let failedStep: string | null = null;
+  // Each step's wall time, printed at the end: CI must finish within 30 minutes, and its log is
+  // where a slow step shows.
+  const took: string[] = [];
   for (const [name, step] of steps) {
     banner(name);
-    if (!(await step())) {
+    const started = performance.now();
+    const ok = await step();
+    took.push(`${name} ${Math.round((performance.now() - started) / 1000)} s`);
+    if (!ok) {
       failedStep = name;
       break;
     }
   }
 
-  console.log('');
+  console.log(`\nStep times: ${took.join(', ')}`);
   if (failedStep) console.error(`Step "${failedStep}" failed; later steps did not run.`);
   else if (totals.passed + totals.failed === 0) console.error('No test ran.');
   console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped > 0 ? `, ${totals.skipped} skipped` : ''}`);
