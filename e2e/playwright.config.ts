@@ -35,8 +35,8 @@ export default defineConfig<{ target: TargetName }>({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
-  // The whole suite must finish within CI's 30 minutes on two cores (stop 38's CI took 32; decision 0082), so the
-  // postgres project leaves out what a second database cannot change:
+  // The whole suite must finish within CI's 30 minutes on two cores (stop 38's CI took 32;
+  // decision 0082), so the postgres project leaves out what a second database cannot change:
   // - live-ui-contract.spec.ts plays the engine's answers in the browser (support/played-engine.ts)
   //   to check the verify UI's wire contract and words, and verify-languages.spec.ts checks the
   //   page's six languages; what they ask of the database is what every other spec asks. Their
