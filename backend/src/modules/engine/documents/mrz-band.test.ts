@@ -3,7 +3,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { decodeImage } from '../image-decoding';
-import { type Component, locateMrzBands, maxFilter, minFilter, otsu, stackedZones, textSlant, zonesFromLines } from './mrz-band';
+import {
+  type Component,
+  EQUALISATIONS,
+  equalisedZone,
+  locateMrzBands,
+  type MrzBand,
+  maxFilter,
+  minFilter,
+  otsu,
+  stackedZones,
+  textSlant,
+  zonesFromLines,
+} from './mrz-band';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, '..', 'fixtures', name));
 
@@ -179,4 +191,17 @@ describe('stackedZones: one-line zones that are the lines of one MRZ (issue 20)'
     ['a line overlapping less than 80 % of the narrower', [line(100, 20, 300), line(140, 260, 300)], []],
     ['one zone', [line(100)], []],
   ])('%s', (_, boxes, groups) => expect(stackedZones(boxes)).toEqual(groups));
+});
+
+describe('equalisedZone: a zone smaller than an equalisation tile', () => {
+  // A real photo's zone can be found as a sliver (the real set, under a model that read it
+  // differently); libvips refuses a tile larger than the image, and the check would have failed.
+  test.each(Object.keys(EQUALISATIONS) as (keyof typeof EQUALISATIONS)[])('%s: equalised at its own size, not refused', async (equalisation) => {
+    const png = await sharp({ create: { width: 300, height: 6, channels: 3, background: { r: 128, g: 128, b: 128 } } })
+      .greyscale()
+      .png()
+      .toBuffer();
+    const out = await equalisedZone({ png } as MrzBand, equalisation);
+    expect(await sharp(out).metadata()).toMatchObject({ width: 300, height: 6 });
+  });
 });

@@ -255,8 +255,17 @@ async function equalised(crop: Sharp, degrees: number, equalisation: keyof typeo
   return equalise(await levelled(crop, degrees), equalisation);
 }
 
-function equalise(png: Buffer, equalisation: keyof typeof EQUALISATIONS): Promise<Buffer> {
-  return sharp(png).clahe(EQUALISATIONS[equalisation]).png().toBuffer();
+/**
+ * The tiles are at most the image's own size: libvips refuses a larger window ("hist_local: window
+ * too large"), and a zone found as a thin sliver of a real photo is smaller than a tile.
+ */
+async function equalise(png: Buffer, equalisation: keyof typeof EQUALISATIONS): Promise<Buffer> {
+  const { width = 1, height = 1 } = await sharp(png).metadata();
+  const tile = EQUALISATIONS[equalisation];
+  return sharp(png)
+    .clahe({ ...tile, width: Math.min(tile.width, width), height: Math.min(tile.height, height) })
+    .png()
+    .toBuffer();
 }
 
 /** The lines' slant is read as a second levelling when it differs from the block's by this much. */
