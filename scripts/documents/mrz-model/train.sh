@@ -46,7 +46,9 @@ wait
 bun "$here/training-lines.ts" --out hard --count 3000 --seed 302 &
 bun "$here/zone-lines.ts" --out zone --count 500 --seed 1000 &
 wait
-bun "$here/zone-lines.ts" --out zone --count 500 --seed 1001
+bun "$here/zone-lines.ts" --out zone --count 500 --seed 1001 &
+bun "$here/zone-lines.ts" --out zone --count 500 --seed 1002 &
+wait
 lstmf easy & lstmf hard & wait
 lstmf zone
 ls zone/*.lstmf | awk -F- '{ if ($1 ~ /c1001$/ && $2 >= 400) print > "zone-eval.list"; else print > "zone-train.list" }'
