@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { MrzFormat } from '../../backend/src/modules/engine/documents/mrz-recovery';
 import { validateMrz } from '../../backend/src/modules/engine/documents/mrz-validation';
+import { FIRST_SET, SECOND_SET, specimenRows } from './real-specimen-rows';
 
 /**
  * The labels of both real specimen sets (real-specimens.ts) were transcribed by eye. A genuine
@@ -11,20 +10,13 @@ import { validateMrz } from '../../backend/src/modules/engine/documents/mrz-vali
  */
 const FORMATS: Record<string, MrzFormat> = { TD1: 'TD1', TD2: 'TD2', TD3: 'TD3', 'MRV-A': 'MRVA', 'MRV-B': 'MRVB', FRENCH_ID: 'FRENCH_ID' };
 
-function rows(csv: string): Record<string, string>[] {
-  const [header, ...lines] = readFileSync(join(import.meta.dir, csv), 'utf8')
-    .trim()
-    .split('\n');
-  const names = header!.split(',');
-  return lines.map((line) => Object.fromEntries(line.split(',').map((value, i) => [names[i]!, value])));
-}
-
-for (const csv of ['real-specimens.csv', 'real-specimens-second.csv']) {
+for (const csv of [FIRST_SET, SECOND_SET] as const) {
   describe(`${csv}: genuine labels`, () => {
-    const genuine = rows(csv).filter((row) => row.genuine === 'true');
+    const rows = specimenRows(csv);
+    const genuine = rows.filter((row) => row.genuine === 'true');
     test('holds genuine documents, each named once', () => {
       expect(genuine.length).toBeGreaterThan(0);
-      const files = rows(csv).map((row) => row.file);
+      const files = rows.map((row) => row.file);
       expect(new Set(files).size).toBe(files.length);
     });
     for (const row of genuine) {

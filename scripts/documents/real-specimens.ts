@@ -16,22 +16,17 @@
  * in stop 41 and labelled by eye only): no engine or model has read it, so it is the held-out check
  * for a change made on what the first set showed (decision 0081).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cloneGitDir, git, requiredOption } from '../clones';
+import { FIRST_SET, SECOND_SET, specimenRows } from './real-specimen-rows';
 
 const USAGE = 'usage: bun scripts/documents/real-specimens.ts --repos DIR --out OUT_DIR [--second]';
-
-function parseCsv(text: string): Record<string, string>[] {
-  const [header, ...lines] = text.trim().split('\n');
-  const names = header!.split(',');
-  return lines.map((line) => Object.fromEntries(line.split(',').map((value, i) => [names[i]!, value])));
-}
 
 const repos = requiredOption('--repos', USAGE);
 const out = requiredOption('--out', USAGE);
 mkdirSync(out, { recursive: true });
-const rows = parseCsv(readFileSync(join(import.meta.dir, process.argv.includes('--second') ? 'real-specimens-second.csv' : 'real-specimens.csv'), 'utf8'));
+const rows = specimenRows(process.argv.includes('--second') ? SECOND_SET : FIRST_SET);
 const labels = ['file,document_type,birth_date,valid,layout,degradation'];
 for (const row of rows) {
   writeFileSync(join(out, row.file!), git(cloneGitDir(repos, row.source_repo!), 'show', `${row.source_commit}:${row.source_path}`));
