@@ -17,9 +17,9 @@
  * faces were for the rendered set. The photos' licences are the caller's to record; the frames stay
  * outside the repository unless the licence allows committing them.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
+import { readLabelsCsv } from '../../backend/src/cli/labels-csv';
 import type { Move } from '../../backend/src/modules/engine/liveness/motion-check';
 import { type RawImage, readRaw, warpFlat } from '../../backend/src/modules/engine/liveness/testing/head-pose-render';
 import { ATTACKS, type Frame, MOVE_SETS, seeded, write } from './liveness-sequences';
@@ -36,14 +36,12 @@ interface Labelled {
 }
 
 function readLabels(path: string): Labelled[] {
-  const [header, ...lines] = readFileSync(path, 'utf8').trim().split(/\r?\n/);
-  const names = header!.split(',').map((n) => n.trim());
-  for (const needed of ['file', 'person', 'session', 'pan'])
-    if (!names.includes(needed)) throw new Error(`${path}: expected a column "${needed}" in the header, got "${header}"`);
-  return lines.filter(Boolean).map((line) => {
-    const row = Object.fromEntries(line.split(',').map((v, i) => [names[i]!, v.trim()]));
-    return { file: join(dirname(path), row.file!), person: row.person!, session: row.session!, pan: Number(row.pan) };
-  });
+  return readLabelsCsv(path, ['file', 'person', 'session', 'pan']).map((row) => ({
+    file: join(dirname(path), row.file!),
+    person: row.person!,
+    session: row.session!,
+    pan: Number(row.pan),
+  }));
 }
 
 async function prepare(path: string, scale: number, pad: number): Promise<RawImage> {

@@ -34,6 +34,7 @@ import { DEFAULT_L1_AGE_MARGIN } from '../config';
 import { decideAgeEstimation } from '../modules/engine/decisions/age-decision';
 import { decideDocument, documentDates } from '../modules/engine/decisions/document-decision';
 import { type DocumentResult, failureClass, summariseDocuments, summariseGroups } from './document-accuracy';
+import { readLabelsCsv } from './labels-csv';
 import { runJob } from '../modules/engine/runtime/engine-worker';
 import { analyseFace, loadFaceModels } from '../modules/engine/faces/face-analysis';
 import { cohortScores, cohortStats } from '../modules/engine/faces/face-cohort';
@@ -52,12 +53,6 @@ import { readdirSync } from 'node:fs';
 
 const CHALLENGE_AGES = [25, 30, 35] as const;
 
-function readCsv(path: string): Record<string, string>[] {
-  const [header, ...lines] = readFileSync(path, 'utf8').trim().split(/\r?\n/);
-  const names = header!.split(',').map((n) => n.trim());
-  return lines.filter(Boolean).map((line) => Object.fromEntries(line.split(',').map((v, i) => [names[i]!, v.trim()])));
-}
-
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}% (${n}/${d})`);
 
 /** Selfies are decoded at the engine worker's size (engine-worker.ts FACE_SIDE) so the face measures as in a live check. */
@@ -65,7 +60,7 @@ const FACE_SIDE = 640;
 
 async function faces(dir: string, out: string | undefined, pad: number, limit: number, margin: number, minFrames: number) {
   const models = await loadFaceModels();
-  const rows = readCsv(join(dir, 'labels.csv')).slice(0, limit);
+  const rows = readLabelsCsv(join(dir, 'labels.csv')).slice(0, limit);
   // One check per image (minFrames 1: the estimate is measured, not the capture), or, with
   // --min-frames N > 1, the images of one `person` are the frames of one check (issue 19).
   const checks = new Map<string, Record<string, string>[]>();
@@ -157,7 +152,7 @@ async function faces(dir: string, out: string | undefined, pad: number, limit: n
 async function documents(dir: string, out: string | undefined, limit: number) {
   const now = systemClock.now();
   const results: DocumentResult[] = [];
-  for (const row of readCsv(join(dir, 'labels.csv')).slice(0, limit)) {
+  for (const row of readLabelsCsv(join(dir, 'labels.csv')).slice(0, limit)) {
     const started = performance.now();
     const findings = (await runJob({
       kind: 'document',
@@ -256,7 +251,7 @@ async function pairs(
   const scores: PairScore[] = [];
   let noFace = 0;
   let gated = 0;
-  for (const row of readCsv(file).slice(0, limit)) {
+  for (const row of readLabelsCsv(file).slice(0, limit)) {
     // With --leave-out-cohort, neither face is compared with the cohort's photos of either person
     // of the pair: a set the cohort was built from names its people in its paths (p062/neutral.png,
     // documents/p062.jpg, selfies/p062/smiling.png).
