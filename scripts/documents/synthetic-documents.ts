@@ -156,8 +156,12 @@ export const OCR_B_GLYPH_PER_EM = 0.78;
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** The data page as PNG: fields in a sans font, a portrait (a face image, or a grey silhouette), the MRZ in OCR-B. */
-export async function renderDocument(id: SyntheticIdentity, lines: string[], portrait?: Uint8Array): Promise<Buffer> {
+/**
+ * The data page as PNG: fields in a sans font, a portrait (a face image, or a grey silhouette), the
+ * MRZ in OCR-B; `background`, an SVG fragment, is printed under everything (the MRZ model's training
+ * lines draw a security pattern there; the evaluation sets leave the page plain).
+ */
+export async function renderDocument(id: SyntheticIdentity, lines: string[], portrait?: Uint8Array, background = ''): Promise<Buffer> {
   const passport = id.format === 'TD3' || id.format === 'MRVA';
   const visa = id.format === 'MRVA' || id.format === 'MRVB';
   const { width, height } = pageSize(id.format);
@@ -167,7 +171,7 @@ export async function renderDocument(id: SyntheticIdentity, lines: string[], por
     `<text x="${x}" y="${y}" font-family="DejaVu Sans" font-size="16" fill="#556">${title}</text><text x="${x}" y="${y + 30}" font-family="DejaVu Sans" font-size="24" fill="#111">${escapeXml(value)}</text>`;
   const left = passport ? 420 : 300;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-  <rect width="100%" height="100%" fill="#eef2f0"/>
+  <rect width="100%" height="100%" fill="#eef2f0"/>${background}
   <rect x="0" y="0" width="100%" height="70" fill="#2d4a6b"/>
   <text x="30" y="48" font-family="DejaVu Sans" font-size="32" fill="#fff">${visa ? 'VISA' : passport ? 'PASSPORT' : 'IDENTITY CARD'} · ${id.country} · SPECIMEN</text>
   <rect x="40" y="100" width="${left - 80}" height="${(left - 80) * 1.28}" fill="#c8ccd0"/>

@@ -3,7 +3,10 @@
  * OCR-B (and, for one line in six, another monospace face), photographed badly (capitals 7 to 18 px
  * high, a slight turn, blur, noise, glare, a shadow edge, JPEG quality 35 to 85), then enlarged and
  * normalised as the engine does before OCR. `--easy` draws larger, cleaner lines: a model trained
- * from nothing learns those first (train.sh). The text is random, never a real person's.
+ * from nothing learns those first (train.sh). The text is random, never a real person's, but with
+ * what real zones have and random letters rarely give: doubled letters (a CTC recogniser must learn
+ * to keep both), ICAO state codes such as Germany's `D<<` after a two-letter document code, and a
+ * printed security background (security-pattern.ts), sometimes running on past the text.
  * Writes DIR/SEED-NNNNN.png, .gt.txt and .box (training-line.ts).
  * Run: bun scripts/documents/mrz-model/training-lines.ts --out DIR --count N --seed S [--easy]
  */
@@ -13,6 +16,7 @@ import sharp, { type OverlayOptions } from 'sharp';
 import { checkDigit } from '../../../backend/src/modules/engine/documents/mrz-recovery';
 import { requiredOption } from '../../clones';
 import { seededRandom } from '../synthetic-documents';
+import { PATTERN_KINDS, securityPattern } from './security-pattern';
 import { writeTrainingLine } from './training-line';
 
 const USAGE = 'usage: bun scripts/documents/mrz-model/training-lines.ts --out DIR --count N --seed S [--easy]';
@@ -33,13 +37,100 @@ const chars = (set: string, n: number) => Array.from({ length: n }, () => pick([
 const fill = (text: string, length: number) => (text + '<'.repeat(length)).slice(0, length);
 
 const date = () => `${String(int(0, 99)).padStart(2, '0')}${String(int(1, 12)).padStart(2, '0')}${String(int(1, 31)).padStart(2, '0')}`;
-const state = () => (random() < 0.1 ? `${chars(LETTERS, 1)}<<` : random() < 0.15 ? `${chars(LETTERS, 2)}<` : chars(LETTERS, 3));
-const docNumber = () => (random() < 0.5 ? chars(ALNUM, int(6, 9)) : chars(LETTERS, int(1, 2)) + chars(DIGITS, int(5, 7)));
+/** One character of a string written twice in place, as in ANNA, MUELLER or 0022. */
+const doubled = (text: string, p: number) => {
+  if (text.length < 2 || random() >= p) return text;
+  const i = int(0, text.length - 2);
+  return text.slice(0, i + 1) + text[i] + text.slice(i + 2);
+};
+// Issuing states of Doc 9303 part 3 (a sample; Germany's is the one of a single letter).
+const STATES = [
+  'D<<',
+  'GBR',
+  'FRA',
+  'NLD',
+  'ITA',
+  'ESP',
+  'USA',
+  'CAN',
+  'AUS',
+  'NZL',
+  'JPN',
+  'CHN',
+  'IND',
+  'BRA',
+  'MEX',
+  'POL',
+  'CZE',
+  'SVK',
+  'AUT',
+  'CHE',
+  'BEL',
+  'LUX',
+  'IRL',
+  'PRT',
+  'GRC',
+  'SWE',
+  'NOR',
+  'FIN',
+  'DNK',
+  'EST',
+  'LVA',
+  'LTU',
+  'BGR',
+  'ROU',
+  'HUN',
+  'HRV',
+  'SVN',
+  'SRB',
+  'UKR',
+  'BLR',
+  'RUS',
+  'TUR',
+  'ISR',
+  'EGY',
+  'ZAF',
+  'NGA',
+  'KEN',
+  'ARG',
+  'CHL',
+  'COL',
+  'PER',
+  'KOR',
+  'PHL',
+  'SGP',
+  'MYS',
+  'THA',
+  'VNM',
+  'IDN',
+  'HKG',
+  'MAC',
+  'UTO',
+  'XXA',
+  'EUE',
+];
+const state = () =>
+  random() < 0.5
+    ? random() < 0.15
+      ? 'D<<'
+      : pick(STATES)
+    : random() < 0.1
+      ? `${chars(LETTERS, 1)}<<`
+      : random() < 0.15
+        ? `${chars(LETTERS, 2)}<`
+        : chars(LETTERS, 3);
+const docNumber = () => doubled(random() < 0.5 ? chars(ALNUM, int(6, 9)) : chars(LETTERS, int(1, 2)) + chars(DIGITS, int(5, 7)), 0.25);
 const name = () => {
-  const parts = [chars(LETTERS, int(2, 12))];
-  if (random() < 0.3) parts.push(chars(LETTERS, int(2, 10)));
-  const given = Array.from({ length: int(0, 3) }, () => chars(LETTERS, int(2, 9)));
+  const parts = [doubled(chars(LETTERS, int(2, 12)), 0.35)];
+  if (random() < 0.3) parts.push(doubled(chars(LETTERS, int(2, 10)), 0.35));
+  const given = Array.from({ length: int(0, 3) }, () => doubled(chars(LETTERS, int(2, 9)), 0.35));
   return `${parts.join('<')}<<${given.join('<')}`;
+};
+/** Runs of one to three of the same character, so a doubled character is common, not rare. */
+const runs = (length: number) => {
+  let s = '';
+  while (s.length < length) s += pick([...`${ALNUM}<`]).repeat(pick([1, 1, 2, 2, 3]));
+  return s.slice(0, length);
 };
 const optional = (n: number) => (random() < 0.6 ? '<'.repeat(n) : fill(chars(ALNUM, int(1, n)), n));
 
@@ -47,6 +138,7 @@ const optional = (n: number) => (random() < 0.6 ? '<'.repeat(n) : fill(chars(ALN
 function mrzLine(): string {
   const r = random();
   if (r < 0.08) return chars(`${ALNUM}<<<<<<`, pick([30, 36, 44]));
+  if (r < 0.13) return runs(pick([30, 36, 44]));
   const length = pick([30, 36, 44]);
   const line = random() < 0.5 ? 0 : 1 + (length === 30 && random() < 0.5 ? 1 : 0);
   const num = fill(docNumber(), 9);
@@ -61,7 +153,7 @@ function mrzLine(): string {
     }
     return fill(name(), 30);
   }
-  if (line === 0) return fill(`${pick(['P<', 'I<', 'V<', 'PD', 'ID', 'AC', 'VS', 'PO'])}${state()}${name()}`, length);
+  if (line === 0) return fill(`${pick(['P<', 'I<', 'V<', 'PD', 'ID', 'AC', 'VS', 'PO', 'IP', 'IR', 'PP', 'PM', 'IT', 'VD'])}${state()}${name()}`, length);
   const start = `${num}${checkDigit(num)}${state()}${dob}${checkDigit(dob)}${sex}${exp}${checkDigit(exp)}`;
   if (length === 36) return fill(start + optional(7), 35) + chars(`${DIGITS}<`, 1);
   const opt = optional(14);
@@ -88,28 +180,21 @@ const escapeXml = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').
 async function lineImage(text: string): Promise<Buffer> {
   const size = 60;
   const advance = size * 0.72;
-  const width = Math.round(text.length * advance + size * between(0.8, 1.3));
+  // Background past the text: a zone crop often runs on over the page's pattern, which is no `<`.
+  const before = !easy && random() < 0.2 ? between(0, 3) * advance : 0;
+  const after = !easy && random() < 0.3 ? between(0, 6) * advance : 0;
+  const width = Math.round(text.length * advance + size * between(0.8, 1.3) + before + after);
   const height = Math.round(size * between(1.05, 1.45));
   const ink = int(0, 70);
   const paper = int(170, 250);
   const tint = () => Math.max(0, Math.min(255, paper + int(-25, 10)));
   const bold = random() < 0.4 ? between(0.3, 2.2) : 0;
-  // A faint guilloche behind the text, as on a data page.
-  const waves =
-    random() < 0.5
-      ? Array.from({ length: int(2, 6) }, () => {
-          const y = between(0, height);
-          const amp = between(3, 20);
-          const period = between(40, 200);
-          let d = `M0 ${y.toFixed(1)}`;
-          for (let x = 10; x <= width; x += 10) d += ` L${x} ${(y + amp * Math.sin((x / period) * 2 * Math.PI)).toFixed(1)}`;
-          return `<path d="${d}" stroke="rgb(${tint()},${tint()},${tint()})" stroke-width="${between(1, 3).toFixed(1)}" fill="none" opacity="${between(0.3, 0.8).toFixed(2)}"/>`;
-        }).join('')
-      : '';
+  // The data page's printed background behind the text: on half the lines, a faint one on the easy ones.
+  const pattern = random() < 0.5 ? securityPattern(easy ? 'waves' : pick(PATTERN_KINDS), { width, height, em: size }, paper, random) : '';
   const baseline = height / 2 + size * 0.39 + between(-2, 2);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-<rect width="100%" height="100%" fill="rgb(${tint()},${tint()},${tint()})"/>${waves}
-<text x="${(size / 2 + between(-6, 6)).toFixed(1)}" y="${baseline.toFixed(1)}" font-family="${font()}" font-size="${size}" fill="rgb(${ink},${ink},${ink})" ${bold ? `stroke="rgb(${ink},${ink},${ink})" stroke-width="${bold.toFixed(2)}"` : ''}>${escapeXml(text)}</text>
+<rect width="100%" height="100%" fill="rgb(${tint()},${tint()},${tint()})"/>${pattern}
+<text x="${(before + size / 2 + between(-6, 6)).toFixed(1)}" y="${baseline.toFixed(1)}" font-family="${font()}" font-size="${size}" fill="rgb(${ink},${ink},${ink})" ${bold ? `stroke="rgb(${ink},${ink},${ink})" stroke-width="${bold.toFixed(2)}"` : ''}>${escapeXml(text)}</text>
 </svg>`;
   let img = await sharp(Buffer.from(svg)).greyscale().png().toBuffer();
   // Glare: a bright spot washing out part of the line; shadow: a darker part with a soft edge.

@@ -2,20 +2,23 @@
  * Training lines cut from the engine's own zone crops (decision 0081): generated hard pages
  * (hard-degradation.ts; half of them `combined`) whose zone the engine finds (mrz-band.ts), split
  * into lines by Tesseract's layout analysis with Debian's generic model (`tesseract --psm 6 tsv`),
- * kept only when it finds as many full-width lines as the layout has. These are the lines the
+ * kept only when it finds as many full-width lines as the layout has and reads each near its label. These are the lines the
  * recogniser is shown in the engine: tight, levelled, enlarged. Seeds from 1000 on, far from the
- * evaluation seeds. Writes DIR/cSEED-I-B-K.png, .gt.txt and .box (training-line.ts); needs Debian
+ * evaluation seeds. Half the pages print a security pattern under the page (security-pattern.ts),
+ * as real data pages do. Writes DIR/cSEED-I-B-K.png, .gt.txt and .box (training-line.ts); needs Debian
  * `tesseract-ocr`.
  * Run: bun scripts/documents/mrz-model/zone-lines.ts --out DIR --count N --seed S
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { distance } from 'fastest-levenshtein';
 import sharp from 'sharp';
 import { locateMrzBands } from '../../../backend/src/modules/engine/documents/mrz-band';
 import { decodeImage } from '../../../backend/src/modules/engine/image-decoding';
 import { requiredOption } from '../../clones';
 import { HARD_KINDS, hardDegradation, hardItem, renderHardPhoto } from '../hard-degradation';
-import { mrzLines, randomIdentity, renderDocument, seededRandom } from '../synthetic-documents';
+import { mrzFontSize, mrzLines, pageSize, randomIdentity, renderDocument, seededRandom } from '../synthetic-documents';
+import { PATTERN_KINDS, securityPattern } from './security-pattern';
 import { writeTrainingLine } from './training-line';
 
 const USAGE = 'usage: bun scripts/documents/mrz-model/zone-lines.ts --out DIR --count N --seed S';
@@ -32,22 +35,40 @@ for (let i = 0; i < count; i++) {
   const kind = random() < 0.5 ? 'combined' : HARD_KINDS[Math.floor(random() * HARD_KINDS.length)]!;
   const id = randomIdentity(random, item.format, today);
   const lines: string[] = mrzLines(id);
-  const page = await renderDocument(id, lines);
+  const size = pageSize(item.format);
+  const pattern =
+    random() < 0.5
+      ? securityPattern(PATTERN_KINDS[Math.floor(random() * PATTERN_KINDS.length)]!, { ...size, em: mrzFontSize(size.width, lines[0]!.length) }, 240, random)
+      : '';
+  const page = await renderDocument(id, lines, undefined, pattern);
   const photo = await renderHardPhoto(page, item.format, lines[0]!.length, hardDegradation(kind, random), random);
   const image = await decodeImage(new Uint8Array(photo), { maxSide: 1600 });
   const bands = await locateMrzBands(image);
   for (const [b, band] of bands.entries()) {
     const tsv = Bun.spawnSync(['tesseract', 'stdin', '-', '--psm', '6', 'tsv'], { stdin: band.png }).stdout.toString();
     const meta = await sharp(band.png).metadata();
-    const boxes = tsv
+    const rows = tsv
       .split('\n')
       .slice(1)
-      .map((l) => l.split('\t'))
+      .map((l) => l.split('\t'));
+    const key = (c: string[]) => c.slice(1, 5).join('.');
+    const boxes = rows
       .filter((c) => c[0] === '4')
-      .map((c) => ({ left: +c[6]!, top: +c[7]!, width: +c[8]!, height: +c[9]! }))
+      .map((c) => ({
+        left: +c[6]!,
+        top: +c[7]!,
+        width: +c[8]!,
+        height: +c[9]!,
+        text: rows
+          .filter((w) => w[0] === '5' && key(w) === key(c))
+          .map((w) => w[11] ?? '')
+          .join(''),
+      }))
       .filter((x) => x.width > 0.6 * meta.width!)
       .sort((a, b) => a.top - b.top);
-    if (boxes.length !== lines.length) continue;
+    // A band that is no zone (the page's header, say) can split into as many lines as the layout
+    // has: the generic model's reading of each line must be near its label, or the band is skipped.
+    if (boxes.length !== lines.length || boxes.some((x, k) => distance(x.text, lines[k]!) > 0.5 * lines[k]!.length)) continue;
     for (const [k, box] of boxes.entries()) {
       const pad = Math.round(box.height * 0.15);
       const left = Math.max(0, box.left - pad),
