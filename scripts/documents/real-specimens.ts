@@ -18,6 +18,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sniffImageType } from '../../backend/src/modules/engine/image-decoding';
 import { cloneGitDir, git, requiredOption } from '../clones';
 import { FIRST_SET, SECOND_SET, specimenRows } from './real-specimen-rows';
 
@@ -28,8 +29,22 @@ const out = requiredOption('--out', USAGE);
 mkdirSync(out, { recursive: true });
 const rows = specimenRows(process.argv.includes('--second') ? SECOND_SET : FIRST_SET);
 const labels = ['file,document_type,birth_date,valid,layout,degradation'];
+/**
+ * The service takes JPEG, PNG and WebP only; a specimen stored in another format (206 is a Windows
+ * bitmap named .jpg) is converted to PNG without loss, as a user's camera or file picker would
+ * hand the verify UI an image it can send. Its row names it .png.
+ */
+function accepted(bytes: Buffer, file: string): Buffer {
+  if (sniffImageType(bytes)) return bytes;
+  if (!file.endsWith('.png')) throw new Error(`${file}: not JPEG, PNG or WebP; name it .png and it is converted`);
+  const png = Bun.spawnSync(['ffmpeg', '-loglevel', 'error', '-i', 'pipe:0', '-f', 'image2pipe', '-c:v', 'png', 'pipe:1'], { stdin: bytes });
+  if (!png.success) throw new Error(`${file}: ffmpeg could not convert it: ${png.stderr.toString()}`);
+  return png.stdout;
+}
+
 for (const row of rows) {
-  writeFileSync(join(out, row.file!), git(cloneGitDir(repos, row.source_repo!), 'show', `${row.source_commit}:${row.source_path}`));
+  const bytes = git(cloneGitDir(repos, row.source_repo!), 'show', `${row.source_commit}:${row.source_path}`);
+  writeFileSync(join(out, row.file!), accepted(bytes, row.file!));
   // The capture kind stands in the degradation column, so the accuracy report splits by it.
   labels.push([row.file, row.document_type, row.birth_date, row.genuine, row.layout, row.capture].join(','));
 }
