@@ -109,16 +109,11 @@ const STATES = [
   'XXA',
   'EUE',
 ];
-const state = () =>
-  random() < 0.5
-    ? random() < 0.15
-      ? 'D<<'
-      : pick(STATES)
-    : random() < 0.1
-      ? `${chars(LETTERS, 1)}<<`
-      : random() < 0.15
-        ? `${chars(LETTERS, 2)}<`
-        : chars(LETTERS, 3);
+const state = () => {
+  if (random() < 0.5) return random() < 0.15 ? 'D<<' : pick(STATES);
+  if (random() < 0.1) return `${chars(LETTERS, 1)}<<`;
+  return random() < 0.15 ? `${chars(LETTERS, 2)}<` : chars(LETTERS, 3);
+};
 const docNumber = () => doubled(random() < 0.5 ? chars(ALNUM, int(6, 9)) : chars(LETTERS, int(1, 2)) + chars(DIGITS, int(5, 7)), 0.25);
 const name = () => {
   const parts = [doubled(chars(LETTERS, int(2, 12)), 0.35)];

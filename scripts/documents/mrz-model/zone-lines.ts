@@ -2,11 +2,11 @@
  * Training lines cut from the engine's own zone crops (decision 0081): generated hard pages
  * (hard-degradation.ts; half of them `combined`) whose zone the engine finds (mrz-band.ts), split
  * into lines by Tesseract's layout analysis with Debian's generic model (`tesseract --psm 6 tsv`),
- * kept only when it finds as many full-width lines as the layout has and reads each near its label. These are the lines the
- * recogniser is shown in the engine: tight, levelled, enlarged. Seeds from 1000 on, far from the
- * evaluation seeds. Half the pages print a security pattern under the page (security-pattern.ts),
- * as real data pages do. Writes DIR/cSEED-I-B-K.png, .gt.txt and .box (training-line.ts); needs Debian
- * `tesseract-ocr`.
+ * kept only when it finds as many full-width lines as the layout has and reads each near its
+ * label. These are the lines the recogniser is shown in the engine: tight, levelled, enlarged.
+ * Seeds from 1000 on, far from the evaluation seeds. Half the pages print a security pattern under
+ * the page (security-pattern.ts), as real data pages do. Writes DIR/cSEED-I-B-K.png, .gt.txt and
+ * .box (training-line.ts); needs Debian `tesseract-ocr`.
  * Run: bun scripts/documents/mrz-model/zone-lines.ts --out DIR --count N --seed S
  */
 import { mkdirSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { locateMrzBands } from '../../../backend/src/modules/engine/documents/mr
 import { decodeImage } from '../../../backend/src/modules/engine/image-decoding';
 import { requiredOption } from '../../clones';
 import { HARD_KINDS, hardDegradation, hardItem, renderHardPhoto } from '../hard-degradation';
-import { mrzFontSize, mrzLines, pageSize, randomIdentity, renderDocument, seededRandom } from '../synthetic-documents';
+import { mrzFontSize, mrzLines, pageSize, pick, randomIdentity, renderDocument, seededRandom } from '../synthetic-documents';
 import { PATTERN_KINDS, securityPattern } from './security-pattern';
 import { writeTrainingLine } from './training-line';
 
@@ -32,14 +32,11 @@ let kept = 0;
 for (let i = 0; i < count; i++) {
   const item = hardItem(i);
   // The harder kinds more often: combined half the time.
-  const kind = random() < 0.5 ? 'combined' : HARD_KINDS[Math.floor(random() * HARD_KINDS.length)]!;
+  const kind = random() < 0.5 ? 'combined' : pick(random, HARD_KINDS);
   const id = randomIdentity(random, item.format, today);
   const lines: string[] = mrzLines(id);
   const size = pageSize(item.format);
-  const pattern =
-    random() < 0.5
-      ? securityPattern(PATTERN_KINDS[Math.floor(random() * PATTERN_KINDS.length)]!, { ...size, em: mrzFontSize(size.width, lines[0]!.length) }, 240, random)
-      : '';
+  const pattern = random() < 0.5 ? securityPattern(pick(random, PATTERN_KINDS), { ...size, em: mrzFontSize(size.width, lines[0]!.length) }, 240, random) : '';
   const page = await renderDocument(id, lines, undefined, pattern);
   const photo = await renderHardPhoto(page, item.format, lines[0]!.length, hardDegradation(kind, random), random);
   const image = await decodeImage(new Uint8Array(photo), { maxSide: 1600 });
