@@ -13,7 +13,7 @@
 # 3. From nothing on the easy lines for 20,000 iterations (the script stops there unless the error
 #    is under 5 %: see the first stage below; a network trained from nothing on the hard lines alone
 #    stayed at about 80 % for 18,000), then
-#    on the hard lines and zone lines together to iteration 30,000; the zone lines of pages 400 and
+#    on the hard lines and zone lines together for 30,000 iterations more; the zone lines of pages 400 and
 #    on of seed 1001 are the evaluation list, never trained on. lstmtraining's --target_error_rate
 #    is a percentage, so neither stage stops before its --max_iterations.
 # 4. Converted to an integer model (tesseract.js's core has no float dot product) as
@@ -58,12 +58,36 @@ easy() {
   lstmf easy
   ls easy/*.lstmf >easy.list
 }
+# The rest runs two pieces at a time: while the first stage holds one core they share the other, and
+# when it ends they have both. One at a time they held the second stage back by half an hour (stop
+# 44): since stop 42's check with Debian's model a seed of zone pages takes about 15 minutes of a
+# core, and the rest outlasted the first stage's 27 minutes by far.
+two_at_a_time() {
+  local pids=() pid job
+  for job in "$@"; do
+    if [ ${#pids[@]} -eq 2 ]; then
+      wait "${pids[0]}"
+      pids=("${pids[@]:1}")
+    fi
+    eval "$job" &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid"; done
+}
+# The .lstmf of every other line image of a folder (half 0 or 1).
+lstmf_half() {
+  ls "$1"/*.png | awk -v half="$2" 'NR % 2 == half' | while read -r png; do
+    [ -f "${png%.png}.lstmf" ] || tesseract "$png" "${png%.png}" --psm 13 lstm.train >/dev/null 2>&1
+  done
+}
 rest() {
-  bun "$here/training-lines.ts" --out hard --count 3000 --seed 301
-  bun "$here/training-lines.ts" --out hard --count 3000 --seed 302
-  for seed in 1000 1001 1002; do bun "$here/zone-lines.ts" --out zone --count 500 --seed $seed; done
-  lstmf hard
-  lstmf zone
+  two_at_a_time \
+    'bun "$here/training-lines.ts" --out hard --count 3000 --seed 301' \
+    'bun "$here/training-lines.ts" --out hard --count 3000 --seed 302' \
+    'bun "$here/zone-lines.ts" --out zone --count 500 --seed 1000' \
+    'bun "$here/zone-lines.ts" --out zone --count 500 --seed 1001' \
+    'bun "$here/zone-lines.ts" --out zone --count 500 --seed 1002'
+  two_at_a_time 'lstmf_half hard 0' 'lstmf_half hard 1' 'lstmf_half zone 0' 'lstmf_half zone 1'
   ls zone/*.lstmf | awk -F- '{ if ($1 ~ /c1001$/ && $2 >= 400) print > "zone-eval.list"; else print > "zone-train.list" }'
 }
 
@@ -83,9 +107,14 @@ OMP_THREAD_LIMIT=1 lstmtraining --traineddata start/mrz/mrz.traineddata \
 # iteration 11,600 (decision 0081). The second stage cannot mend a network that did not learn (one
 # started on the hard lines stays at 80 % too), so stop here rather than make a model that reads
 # nothing.
+# A process and everything it started (the rest runs its pieces in subshells of subshells).
+kill_tree() {
+  local child
+  for child in $(pgrep -P "$1"); do kill_tree "$child"; done
+  kill "$1" 2>/dev/null || true
+}
 if ! last_error_below easy-model/training.log 5; then
-  pkill -P "$rest_pid" 2>/dev/null || true
-  kill "$rest_pid" 2>/dev/null || true
+  kill_tree "$rest_pid"
   echo "train.sh: the first stage did not learn (last training error:" \
     "$(last_error easy-model/training.log) %, want under 5 %); no model made" >&2
   exit 1
@@ -93,10 +122,14 @@ fi
 wait "$rest_pid"
 (cat zone-train.list zone-train.list zone-train.list; ls hard/*.lstmf; head -n 1000 easy.list) | shuf --random-source=<(yes) >full.list
 # lstmtraining (Debian's 5.3) has crashed once on its way out after "Finished!", its checkpoint written:
-# that run counts.
+# that run counts. --continue_from starts the iteration count anew, so this stage is 30,000
+# iterations of its own, and it keeps the first stage's learning rate unless --reset_learning_rate
+# says otherwise: stops 41 and 42 trained it at 0.002 that way (their first stage's rate, which made
+# their best models), so it is set to that rate now that the first stage runs at 0.001.
 train_full() {
   OMP_THREAD_LIMIT=1 lstmtraining --traineddata start/mrz/mrz.traineddata --continue_from easy-model/mrz_checkpoint \
-    --model_output full-model/mrz --learning_rate 0.002 --train_listfile full.list --eval_listfile zone-eval.list \
+    --model_output full-model/mrz --reset_learning_rate --learning_rate 0.002 --train_listfile full.list \
+    --eval_listfile zone-eval.list \
     --max_iterations 30000 --target_error_rate 0.005 --debug_interval 0 2>&1 | tee full-model/training.log
 }
 train_full || grep -q '^Finished!' full-model/training.log
