@@ -18,8 +18,9 @@
 #    is a percentage, so neither stage stops before its --max_iterations.
 # 4. Converted to an integer model (tesseract.js's core has no float dot product) as
 #    WORK_DIR/mrz.traineddata.
-# Two cores with nothing else running take about 70 minutes (stop 41): the easy lines and the first
-# stage 33, while the other core makes the rest; the second stage 33. lstmeval on
+# Two cores take about 90 minutes (stop 44): the easy lines and the first stage about 35, while the
+# other core makes the rest (which the first stage's core joins when it is done); the second stage
+# about 40. lstmeval on
 # WORK_DIR/zone-eval.list compares a model with another line by line:
 # `lstmeval --model M --eval_listfile WORK_DIR/zone-eval.list`.
 set -euo pipefail
