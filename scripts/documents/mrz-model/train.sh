@@ -12,9 +12,9 @@
 #    box of the whole line and turned into Tesseract's .lstmf by `tesseract IMAGE BASE --psm 13 lstm.train`.
 # 3. From nothing on the easy lines for 20,000 iterations (the script stops there unless the error
 #    is under 5 %: see the first stage below; a network trained from nothing on the hard lines alone
-#    stayed at about 80 % for 18,000), then
-#    on the hard lines and zone lines together for 30,000 iterations more; the zone lines of pages 400 and
-#    on of seed 1001 are the evaluation list, never trained on. lstmtraining's --target_error_rate
+#    stayed at about 80 % for 18,000), then on the hard lines and zone lines together for 30,000
+#    iterations more; the zone lines of pages 400 and on of seed 1001 are the evaluation list, never
+#    trained on. lstmtraining's --target_error_rate
 #    is a percentage, so neither stage stops before its --max_iterations.
 # 4. Converted to an integer model (tesseract.js's core has no float dot product) as
 #    WORK_DIR/mrz.traineddata.
@@ -48,9 +48,10 @@ last_error_below() {
   [ -n "$error" ] && awk -v error="$error" -v bound="$2" 'BEGIN { exit !(error < bound) }'
 }
 
-# 2. Line images (with their text and box, training-line.ts) and their .lstmf.
+# 2. Line images (with their text and box, training-line.ts) and their .lstmf: of every line image
+#    of a folder, or with a half (0 or 1) of every other one.
 lstmf() {
-  for png in "$1"/*.png; do
+  ls "$1"/*.png | awk -v half="${2:-}" 'half == "" || NR % 2 == half' | while read -r png; do
     [ -f "${png%.png}.lstmf" ] || tesseract "$png" "${png%.png}" --psm 13 lstm.train >/dev/null 2>&1
   done
 }
@@ -75,11 +76,11 @@ two_at_a_time() {
   done
   for pid in "${pids[@]}"; do wait "$pid"; done
 }
-# The .lstmf of every other line image of a folder (half 0 or 1).
-lstmf_half() {
-  ls "$1"/*.png | awk -v half="$2" 'NR % 2 == half' | while read -r png; do
-    [ -f "${png%.png}.lstmf" ] || tesseract "$png" "${png%.png}" --psm 13 lstm.train >/dev/null 2>&1
-  done
+# A process and everything it started (the rest runs its pieces in subshells of subshells).
+kill_tree() {
+  local child
+  for child in $(pgrep -P "$1"); do kill_tree "$child"; done
+  kill "$1" 2>/dev/null || true
 }
 rest() {
   two_at_a_time \
@@ -88,7 +89,7 @@ rest() {
     'bun "$here/zone-lines.ts" --out zone --count 500 --seed 1000' \
     'bun "$here/zone-lines.ts" --out zone --count 500 --seed 1001' \
     'bun "$here/zone-lines.ts" --out zone --count 500 --seed 1002'
-  two_at_a_time 'lstmf_half hard 0' 'lstmf_half hard 1' 'lstmf_half zone 0' 'lstmf_half zone 1'
+  two_at_a_time 'lstmf hard 0' 'lstmf hard 1' 'lstmf zone 0' 'lstmf zone 1'
   ls zone/*.lstmf | awk -F- '{ if ($1 ~ /c1001$/ && $2 >= 400) print > "zone-eval.list"; else print > "zone-train.list" }'
 }
 
@@ -108,12 +109,6 @@ OMP_THREAD_LIMIT=1 lstmtraining --traineddata start/mrz/mrz.traineddata \
 # iteration 11,600 (decision 0081). The second stage cannot mend a network that did not learn (one
 # started on the hard lines stays at 80 % too), so stop here rather than make a model that reads
 # nothing.
-# A process and everything it started (the rest runs its pieces in subshells of subshells).
-kill_tree() {
-  local child
-  for child in $(pgrep -P "$1"); do kill_tree "$child"; done
-  kill "$1" 2>/dev/null || true
-}
 if ! last_error_below easy-model/training.log 5; then
   kill_tree "$rest_pid"
   echo "train.sh: the first stage did not learn (last training error:" \
