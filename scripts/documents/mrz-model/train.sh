@@ -8,7 +8,8 @@
 #
 # 1. A starter traineddata holding only the 37 MRZ characters (no dictionary, no legacy engine).
 # 2. Line images: easy ones (large, clean), hard ones (training-lines.ts), and lines cut from the
-#    engine's own zone crops of generated hard pages (zone-lines.ts); each written with a WordStr
+#    engine's own zone crops of generated hard pages and from the lower part of such pages as the
+#    first passes read it (zone-lines.ts, `--band` since stop 45); each written with a WordStr
 #    box of the whole line and turned into Tesseract's .lstmf by `tesseract IMAGE BASE --psm 13 lstm.train`.
 # 3. From nothing on the easy lines for 20,000 iterations (the script stops there unless the error
 #    is under 5 %: see the first stage below; a network trained from nothing on the hard lines alone
@@ -88,8 +89,10 @@ rest() {
     'bun "$here/training-lines.ts" --out hard --count 3000 --seed 302' \
     'bun "$here/zone-lines.ts" --out zone --count 500 --seed 1000' \
     'bun "$here/zone-lines.ts" --out zone --count 500 --seed 1001' \
-    'bun "$here/zone-lines.ts" --out zone --count 500 --seed 1002'
-  two_at_a_time 'lstmf hard 0' 'lstmf hard 1' 'lstmf zone 0' 'lstmf zone 1'
+    'bun "$here/zone-lines.ts" --out zone --count 500 --seed 1002' \
+    'bun "$here/zone-lines.ts" --out band --count 500 --seed 1003 --band' \
+    'bun "$here/zone-lines.ts" --out band --count 500 --seed 1004 --band'
+  two_at_a_time 'lstmf hard 0' 'lstmf hard 1' 'lstmf zone 0' 'lstmf zone 1' 'lstmf band 0' 'lstmf band 1'
   ls zone/*.lstmf | awk -F- '{ if ($1 ~ /c1001$/ && $2 >= 400) print > "zone-eval.list"; else print > "zone-train.list" }'
 }
 
@@ -116,7 +119,9 @@ if ! last_error_below easy-model/training.log 5; then
   exit 1
 fi
 wait "$rest_pid"
-(cat zone-train.list zone-train.list zone-train.list; ls hard/*.lstmf; head -n 1000 easy.list) | shuf --random-source=<(yes) >full.list
+# The band lines twice over (stop 45): the lines the first passes read, slanted and unlevelled.
+(cat zone-train.list zone-train.list zone-train.list; ls band/*.lstmf band/*.lstmf; ls hard/*.lstmf; head -n 1000 easy.list) |
+  shuf --random-source=<(yes) >full.list
 # lstmtraining (Debian's 5.3) has crashed once on its way out after "Finished!", its checkpoint written:
 # that run counts. --continue_from starts the iteration count anew, so this stage is 30,000
 # iterations of its own, and it keeps the first stage's learning rate unless --reset_learning_rate

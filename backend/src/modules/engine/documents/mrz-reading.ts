@@ -69,9 +69,10 @@ export type MrzReading =
 
 /**
  * A grey PNG of the lower part of the page, where Doc 9303 puts the MRZ, or of the whole page;
- * enlarged `scale` times (Lanczos) for a small picture whose glyphs are too few pixels high.
+ * enlarged `scale` times (Lanczos) for a small picture whose glyphs are too few pixels high. The
+ * MRZ training recipe cuts lines from it as the first passes read them (zone-lines.ts `--band`).
  */
-async function bandPng(image: DecodedImage, fromFraction: number, scale = 1): Promise<Buffer> {
+export async function bandPng(image: DecodedImage, fromFraction: number, scale = 1): Promise<Buffer> {
   const top = Math.floor(image.height * fromFraction);
   const band = decodedSharp(image).extract({
     left: 0,
