@@ -84,5 +84,9 @@
  *   one crop: it waits for the other crops, and passes when two crops at least read its birth date
  *   alike and no more read it otherwise. 2026.11.25 and .26 answered from one crop and verified
  *   held-out seed 12's altered card with a wrong birth date (one crop misread its I and its 1).
+ * - 2026.11.28: a line of fillers with at most two other characters is no part of a line cut short
+ *   (mrz-recovery.ts cutLineLength): the project's own MRZ model reads clutter below a zone as such
+ *   a line (decision 0081, stop 45). No page of development seeds 20–27 decides otherwise under the
+ *   shipped model.
  */
-export const ENGINE_VERSION = '2026.11.27';
+export const ENGINE_VERSION = '2026.11.28';

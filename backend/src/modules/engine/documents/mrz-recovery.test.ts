@@ -204,6 +204,11 @@ describe('cutLineLength and longestRuns: a zone that holds only part of each lin
       27,
     ],
     ['a whole zone whose lines read a little short is not cut', `${TD3[0]!.slice(0, 42)}\n${TD3[1]!.slice(0, 42)}`, 0],
+    [
+      'clutter read as a run of fillers is no line (our MRZ model, harder set, seed 2 document 0117)',
+      'I<FRASILVA<<G\nM4B932ZEU8FRA\n<<<<<<<F<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<',
+      13,
+    ],
     ['words of a page', 'BOARDING TICKET 2026\nCOFFEE', 0],
     ['a short run of digits', 'SEAT 12.50', 0],
   ])('%s', (_, text, length) => expect(cutLineLength(text)).toBe(length));

@@ -181,19 +181,30 @@ export function mrzLineCandidates(ocrText: string): string[] {
     .filter((line) => line.length >= 25 && (line.includes('<') || digitCount(line) >= FULL_LINE_MIN_DIGITS));
 }
 
+/** Characters other than fillers a line cut short holds at least (cutLineLength). */
+const CUT_LINE_MIN_NON_FILLERS = 3;
+
 /**
  * The longest line of OCR text that looks like part of an MRZ line cut short (10 to 43 characters,
  * holding a filler or six digits) in a text that holds no whole zone (findMrzLines): what a crop
  * that misses one end of the zone reads. 0 when none. Lines of 27–43 count since engine 2026.11.19:
  * glare across one end of a visa's zone left lines of 27 of its 36, too long to count before and
- * too short for any layout.
+ * too short for any layout. A line of fillers and at most two other characters does not count
+ * (engine 2026.11.28): the project's own MRZ model reads clutter below a zone as a run of fillers
+ * (decision 0081), which would measure the cut as longer than the lines read.
  */
 export function cutLineLength(ocrText: string): number {
   if (findMrzLines(ocrText)) return 0;
   const cut = ocrText
     .split('\n')
     .map(normaliseLine)
-    .filter((line) => line.length >= 10 && line.length < LINE_LENGTH.TD3 && (line.includes('<') || digitCount(line) >= 6));
+    .filter(
+      (line) =>
+        line.length >= 10 &&
+        line.length < LINE_LENGTH.TD3 &&
+        line.replaceAll('<', '').length >= CUT_LINE_MIN_NON_FILLERS &&
+        (line.includes('<') || digitCount(line) >= 6),
+    );
   return Math.max(0, ...cut.map((line) => line.length));
 }
 
