@@ -19,9 +19,9 @@
 #    is a percentage, so neither stage stops before its --max_iterations.
 # 4. Converted to an integer model (tesseract.js's core has no float dot product) as
 #    WORK_DIR/mrz.traineddata.
-# Two cores take about 90 minutes (stop 44): the easy lines and the first stage about 35, while the
-# other core makes the rest (which the first stage's core joins when it is done); the second stage
-# about 40. lstmeval on
+# Two cores take about 90 minutes: stop 45's run (the band lines included, the script as it is now)
+# took 86, while other jobs shared the machine for its first 50: the first stage ended at 43
+# minutes, the rest at 62, and the second stage took 24. lstmeval on
 # WORK_DIR/zone-eval.list compares a model with another line by line:
 # `lstmeval --model M --eval_listfile WORK_DIR/zone-eval.list`.
 set -euo pipefail
