@@ -88,5 +88,8 @@
  *   (mrz-recovery.ts cutLineLength): the project's own MRZ model reads clutter below a zone as such
  *   a line (decision 0081, stop 45). No page of development seeds 20–27 decides otherwise under the
  *   shipped model.
+ * - 2026.11.29: a filler among a date's digits whose check digit passes is a 0 (mrz-recovery.ts
+ *   fillerAsZero): the check digit counts both as 0, and three genuine documents read so under the
+ *   project's own MRZ model were refused as forgeries (decision 0081, stop 45).
  */
-export const ENGINE_VERSION = '2026.11.28';
+export const ENGINE_VERSION = '2026.11.29';

@@ -129,6 +129,15 @@ describe('recoverMrz', () => {
   });
 });
 
+describe('recoverMrz: a 0 of a date read as a filler (engine 2026.11.29, decision 0081 stop 45)', () => {
+  // The ICAO specimen's expiry 120415 with its 0 read as `<`: the check digit (9) passes either way.
+  const expiryRead = (expiry: string, check = '9') => `L898902C36UTO7408122F${expiry}${check}ZE184226B<<<<<10`;
+  test('its check digit passes: the filler is the 0', () => expect(recoverMrz('TD3', [TD3[0]!, expiryRead('12<415')])[1]).toBe(TD3[1]));
+  test('its check digit fails: the filler stays, a misread (decision 0074)', () =>
+    expect(recoverMrz('TD3', [TD3[0]!, expiryRead('12<415', '8')])[1]).toBe(expiryRead('12<415', '8')));
+  test('a birth date read so too', () => expect(recoverMrz('TD1', [TD1[0]!, '74<8122F1204159UTO<<<<<<<<<<<6', TD1[2]!])[1]).toBe(TD1[1]));
+});
+
 describe('findMrzLines', () => {
   test('picks the two TD3 lines out of page text', () => {
     const text = `PASSPORT\nSurname ERIKSSON\n\n${TD3[0]}\n${TD3[1]}\n`;
