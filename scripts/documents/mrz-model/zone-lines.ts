@@ -8,10 +8,11 @@
  * the page (security-pattern.ts), as real data pages do. Writes DIR/cSEED-I-B-K.png, .gt.txt and
  * .box (training-line.ts); needs Debian `tesseract-ocr`.
  * `--band`: the lines are cut instead from the lower part of the page as the reader's first passes
- * read it (mrz-reading.ts bandPng; the lowest 35 %, else the lowest 60 %): neither levelled nor enlarged, a slanted line cut with parts of
- * its neighbours, among the page's other text. Stop 45 found the model of stop 44 misreading such
- * lines where the MRZ model did not, so that a misread passed every check digit (decision 0081).
- * Each MRZ line is matched to the line of the layout analysis read nearest its label.
+ * read it (mrz-reading.ts bandPng; the lowest 35 %, else the lowest 60 %): neither levelled nor
+ * enlarged, a slanted line cut with parts of its neighbours, among the page's other text. Stop 45
+ * found the model of stop 44 misreading such lines where the MRZ model did not, so that a misread
+ * passed every check digit (decision 0081). Each MRZ line is matched to the line of the layout
+ * analysis read nearest its label.
  * Run: bun scripts/documents/mrz-model/zone-lines.ts --out DIR --count N --seed S [--band]
  */
 import { mkdirSync } from 'node:fs';
