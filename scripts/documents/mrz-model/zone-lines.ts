@@ -101,7 +101,7 @@ function layoutLines(png: Buffer): LineBox[] {
  */
 function zoneLines(found: LineBox[], labels: readonly string[], width: number): LineBox[] | null {
   const boxes = found.filter((x) => x.width > 0.6 * width);
-  return boxes.length !== labels.length || boxes.some((x, k) => distance(x.text, labels[k]!) > 0.5 * labels[k]!.length) ? null : boxes;
+  return boxes.length !== labels.length || boxes.some((x, k) => !readNear(x, labels[k]!)) ? null : boxes;
 }
 
 /** For each label, in order, the line read nearest it, when it is near enough; null when one is not. */
@@ -110,8 +110,13 @@ function matchedLines(found: LineBox[], labels: readonly string[]): LineBox[] | 
   for (const label of labels) {
     const after = found.filter((x) => boxes.length === 0 || x.top > boxes.at(-1)!.top);
     const nearest = after.sort((a, b) => distance(a.text, label) - distance(b.text, label))[0];
-    if (!nearest || distance(nearest.text, label) > 0.5 * label.length) return null;
+    if (!nearest || !readNear(nearest, label)) return null;
     boxes.push(nearest);
   }
   return boxes;
+}
+
+/** The generic model read the line within half its label's length of edits. */
+function readNear(line: LineBox, label: string): boolean {
+  return distance(line.text, label) <= 0.5 * label.length;
 }
