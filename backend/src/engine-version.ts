@@ -91,9 +91,5 @@
  * - 2026.11.29: a filler among a date's digits whose check digit passes is a 0 (mrz-recovery.ts
  *   fillerAsZero): the check digit counts both as 0, and three genuine documents read so under the
  *   project's own MRZ model were refused as forgeries (decision 0081, stop 45).
- * - 2026.11.30: a reading that passes on its own is not the answer when two crops or more, more
- *   than read its birth date, read the birth date otherwise before it (mrz-consensus.ts
- *   passingBirthDateOutvoted); the crops' failing lines are then a retry, not a forgery verdict
- *   (decision 0081, stop 46).
  */
-export const ENGINE_VERSION = '2026.11.30';
+export const ENGINE_VERSION = '2026.11.29';

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { parse } from 'mrz';
-import { agreeingReadings, combineReadings, lineCombinations, passingBirthDateOutvoted } from './mrz-consensus';
-import { checkDigit } from './mrz-recovery';
+import { agreeingReadings, combineReadings, lineCombinations } from './mrz-consensus';
 import { settle } from './mrz-reading';
 
 // The TD3 example of ICAO Doc 9303 part 4 with a real state code (the `mrz` package refuses UTO);
@@ -157,41 +156,4 @@ describe('settle: what several failing readings amount to', () => {
   });
 
   test('no reading found no MRZ', () => expect(settle([])).toEqual({ found: false }));
-});
-
-describe('passingBirthDateOutvoted', () => {
-  // LINE2's birth date 740812, its check digit 2 altered to 7: crops that read the date as printed fail.
-  const altered = [LINE1, replaceAt(LINE2, 19, '7')];
-  // A date one digit off whose own check digit is the altered 7: a misread that passes.
-  const misread = Array.from({ length: 10 }, (_, digit) => `7408${digit}2`).find((date) => checkDigit(date) === 7)!;
-  const reading = (lines: readonly string[], crop: string, format: 'TD3' | 'TD1' = 'TD3') => ({ lines, crop, format });
-
-  test('the misread date passes its check digit where the printed one fails', () => {
-    expect(misread).toBeDefined();
-    expect(checkDigit('740812')).not.toBe(7);
-  });
-
-  test('a passing reading is outvoted by two crops that read another birth date', () => {
-    const before = [reading(altered, 'zone 0'), reading(altered, 'band 0.65')];
-    expect(passingBirthDateOutvoted('TD3', before, misread)).toBe(true);
-  });
-
-  test('one crop reading otherwise is no majority', () => {
-    expect(passingBirthDateOutvoted('TD3', [reading(altered, 'zone 0')], misread)).toBe(false);
-  });
-
-  test('two readings of one crop (two thresholds) are one witness', () => {
-    expect(passingBirthDateOutvoted('TD3', [reading(altered, 'zone 0'), reading(altered, 'zone 0')], misread)).toBe(false);
-  });
-
-  test('crops that read the passing date count for it', () => {
-    const agreeing = [LINE1, `${LINE2.slice(0, 13)}${misread}7${LINE2.slice(20)}`];
-    const before = [reading(altered, 'zone 0'), reading(altered, 'band 0.65'), reading(agreeing, 'band 0.4'), reading(agreeing, 'zone 1')];
-    expect(passingBirthDateOutvoted('TD3', before, misread)).toBe(false);
-  });
-
-  test('readings taken as another layout are not counted', () => {
-    const before = [reading(altered, 'zone 0', 'TD1'), reading(altered, 'band 0.65', 'TD1')];
-    expect(passingBirthDateOutvoted('TD3', before, misread)).toBe(false);
-  });
 });

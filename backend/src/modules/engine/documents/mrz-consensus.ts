@@ -109,24 +109,8 @@ const BIRTH_DATE: Record<MrzFormat, { line: number; start: number }> = {
  * rests on: a combination that takes it against the crops that agree on another is not accepted.
  */
 export function birthDateOutvoted(format: MrzFormat, readings: readonly CropReading[], lines: MrzLines): boolean {
-  return outvoted(birthDateCrops(format, readings), birthDateField(format, lines));
-}
-
-/**
- * The same for a reading that passed every check digit on its own, from one crop, against the
- * failing readings of its layout that came before it (mrz-reading.ts takes the first passing
- * reading). On a document whose birth-date check digit was altered, the crops that read the date
- * as printed agree on it and fail; one crop that misreads a digit of the date so that the altered
- * check digit passes, and the composite with it by chance, would otherwise be the answer (issue 20's
- * harder set: `6212190`, altered, read by four crops, then `6712190` by one, verified with 1967).
- */
-export function passingBirthDateOutvoted(format: MrzFormat, readings: readonly (CropReading & { format: MrzFormat })[], birthDate: string): boolean {
-  const same = readings.filter((reading) => reading.format === format);
-  return outvoted(birthDateCrops(format, same), `${birthDate}${checkDigit(birthDate)}`);
-}
-
-/** Another value read by at least two crops, and by more than read `read`. */
-function outvoted(crops: ReadonlyMap<string, ReadonlySet<string>>, read: string): boolean {
+  const crops = birthDateCrops(format, readings);
+  const read = birthDateField(format, lines);
   const support = crops.get(read)?.size ?? 0;
   return [...crops].some(([value, by]) => value !== read && by.size >= 2 && by.size > support);
 }

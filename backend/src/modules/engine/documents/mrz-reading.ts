@@ -12,16 +12,7 @@ import { type DecodedImage, decodedSharp } from '../image-decoding';
 import { FALLBACK_TURNS, type Turn, turnImage, zonesAcrossPage } from './document-orientation';
 import { type EQUALISATIONS, equalisedZone, extendedBand, locateMrzBands, stackedBand, stackedZones } from './mrz-band';
 import { type Binarisation, inOrder, type MrzOcr, ocrText } from './mrz-ocr';
-import {
-  agreeingReadings,
-  birthDateOutvoted,
-  birthDateSupport,
-  type CropReading,
-  combineReadings,
-  lineCombinations,
-  type MrzLines,
-  passingBirthDateOutvoted,
-} from './mrz-consensus';
+import { agreeingReadings, birthDateOutvoted, birthDateSupport, type CropReading, combineReadings, lineCombinations, type MrzLines } from './mrz-consensus';
 import {
   alternativeLayout,
   cutLineLength,
@@ -327,28 +318,14 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
    * answer. A second line read alone waits: it answers only when no crop found a whole zone.
    */
   const keep = (crop: string, result: Result): (MrzReading & { found: true }) | null => {
-    if (result && 'found' in result) return taken(result);
+    if (result && 'found' in result) return result;
     if (result && 'dataLine' in result) dataLine ??= result.dataLine;
     else if (result && 'partial' in result) partials.push(result.partial);
     else if (result) readings.push({ ...result, crop });
     return null;
   };
   const partials: Reading[] = [];
-  /**
-   * A passing reading, unless the failing readings before it outvote its birth date
-   * (mrz-consensus.ts passingBirthDateOutvoted): then it is held back, and what the crops agree on
-   * is no forgery verdict either, since one crop read it otherwise (notConfirmed).
-   */
-  let heldBack = false;
-  const taken = (result: MrzReading & { found: true }): (MrzReading & { found: true }) | null => {
-    if (result.birthDate === null || !passingBirthDateOutvoted(result.format, readings, result.birthDate)) return result;
-    heldBack = true;
-    return null;
-  };
-  const conclude = (): MrzReading => {
-    const concluded = concludeReadings(readings, dataLine, partials);
-    return heldBack ? notConfirmed(concluded) : concluded;
-  };
+  const conclude = (): MrzReading => concludeReadings(readings, dataLine, partials);
   let answer: (MrzReading & { found: true }) | null = null;
   /** Keeps a result; true when it is the answer. */
   const answers = (crop: string, result: Result): boolean => {
@@ -414,7 +391,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
       across.map((png) => () => ocrText(ocr, png, PSM.SINGLE_BLOCK)),
       (text) => {
         const result = readText(text);
-        if (result && 'found' in result) answer = taken(result);
+        if (result && 'found' in result) answer = result;
         return answer !== null;
       },
       () => !spent(),
@@ -515,15 +492,6 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
     return conclude();
   }
   return rereadZones();
-}
-
-/**
- * A failing reading as one crop's: after a passing reading was held back, the crops disagree on the
- * birth date, so lines they agree on are a misread to read again (decision 0042), never a forgery
- * verdict on what may be a genuine document whose date several crops misread alike.
- */
-export function notConfirmed(reading: MrzReading): MrzReading {
-  return reading.found && !reading.valid ? { ...reading, agreeing: Math.min(reading.agreeing, 1) } : reading;
 }
 
 /** Values built once per key, by the first caller that asks: the crops and turned images several reads share. */
