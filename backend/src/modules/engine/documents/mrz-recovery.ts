@@ -564,16 +564,14 @@ function repairFields(format: MrzFormat, fitted: readonly string[]): string[] {
   // A visa's document code is V by definition (Doc 9303 part 7): the layout was chosen on a V, or on
   // a misread first character the check digits then confirm (alternativeLayout).
   if ((format === 'MRVA' || format === 'MRVB') && lines[0]) lines[0][0] = 'V';
+  // Then each field that has its own check digit, by that digit (repaired above): an alphanumeric
+  // field's look-alikes, a date's 0 read as a filler.
   for (const field of layout) {
-    if (field.cls !== 'N' || field.check === undefined) continue;
+    if (field.check === undefined || (field.cls !== 'N' && field.cls !== 'D')) continue;
     const chars = lines[field.line]!;
-    const resolved = resolveByCheckDigit(chars.slice(field.start, field.end).join(''), chars[field.check]!);
+    const read = chars.slice(field.start, field.end).join('');
+    const resolved = field.cls === 'N' ? resolveByCheckDigit(read, chars[field.check]!) : fillerAsZero(read, chars[field.check]);
     chars.splice(field.start, field.end - field.start, ...resolved);
-  }
-  for (const field of layout) {
-    if (field.cls !== 'D' || field.check === undefined) continue;
-    const chars = lines[field.line]!;
-    chars.splice(field.start, field.end - field.start, ...fillerAsZero(chars.slice(field.start, field.end).join(''), chars[field.check]));
   }
   return lines.map((chars) => chars.join(''));
 }
