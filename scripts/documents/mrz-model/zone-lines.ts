@@ -48,8 +48,12 @@ for (let i = 0; i < count; i++) {
   const page = await renderDocument(id, lines, undefined, pattern);
   const photo = await renderHardPhoto(page, item.format, lines[0]!.length, hardDegradation(kind, random), random);
   const image = await decodeImage(new Uint8Array(photo), { maxSide: 1600 });
-  const crops = band ? [await bandPng(image, 0.65), await bandPng(image, 0.4)] : (await locateMrzBands(image)).map((zone) => zone.png);
-  for (const [b, crop] of crops.entries()) {
+  // Built one at a time: the first crop whose lines match is the only one used.
+  const crops: (() => Promise<Buffer>)[] = band
+    ? [() => bandPng(image, 0.65), () => bandPng(image, 0.4)]
+    : (await locateMrzBands(image)).map((zone) => async () => zone.png);
+  for (const [b, build] of crops.entries()) {
+    const crop = await build();
     const meta = await sharp(crop).metadata();
     const boxes = band ? matchedLines(layoutLines(crop), lines) : zoneLines(layoutLines(crop), lines, meta.width!);
     if (!boxes) continue;
