@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { readText } from '../../backend/src/modules/engine/documents/mrz-reading';
 import { readLabelsCsv } from '../../backend/src/cli/labels-csv';
+import { requiredOption } from '../clones';
 
 type Point = [number, number];
 interface LineImage {
@@ -38,17 +39,9 @@ const LINE_HEIGHT = 48;
 /** Lines shorter than this are print on the page or the table, never a line of an MRZ. */
 const MIN_LINE_CHARS = 10;
 
-const args = process.argv.slice(2);
-const option = (name: string) => {
-  const index = args.indexOf(`--${name}`);
-  return index >= 0 ? (args[index + 1] ?? '') : '';
-};
-const ocrDir = option('ocr');
-const documents = option('documents');
-if (!ocrDir || !documents) {
-  console.error('Usage: bun scripts/documents/second-ocr-probe.ts --ocr DIR (where @gutenye/ocr-node is installed) --documents DIR');
-  process.exit(1);
-}
+const USAGE = 'usage: bun scripts/documents/second-ocr-probe.ts --ocr DIR (where @gutenye/ocr-node is installed) --documents DIR';
+const ocrDir = requiredOption('--ocr', USAGE);
+const documents = requiredOption('--documents', USAGE);
 const modules = join(ocrDir, 'node_modules');
 const assets = join(modules, '@gutenye', 'ocr-models', 'assets');
 // The package registers its onnxruntime-node backend when loaded; the detector is its source, as Bun resolves it.
