@@ -309,7 +309,8 @@ export const MRZ_BUDGET_MS = 14_000;
  * `budgetMs` has passed (MRZ_BUDGET_MS): what was read by then is settled.
  */
 export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_BUDGET_MS): Promise<MrzReading> {
-  const deadline = performance.now() + budgetMs;
+  const started = performance.now();
+  const deadline = started + budgetMs;
   const spent = () => performance.now() > deadline;
   const readings: (Reading & CropReading)[] = [];
   let dataLine: (MrzReading & { found: true }) | null = null;
@@ -408,7 +409,9 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
     const scale = Math.min(3, ENLARGED_WIDTH / image.width);
     late.push({
       crop: 'band enlarged',
-      read: async () => (performance.now() < deadline - budgetMs / 2 ? readPass(ocr, image, PASSES[1], scale) : null),
+      // Measured from the start, not back from the deadline: with no budget (Infinity, the image
+      // tests) the deadline less half the budget is NaN, and the enlarged band was never read.
+      read: async () => (performance.now() - started < budgetMs / 2 ? readPass(ocr, image, PASSES[1], scale) : null),
     });
   }
   // A zone that read only part of each line, and no whole zone (mrz-recovery.ts cutLineLength):
