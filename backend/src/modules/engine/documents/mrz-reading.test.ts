@@ -9,7 +9,7 @@ import type { DocumentFindings } from '../model';
 import { zonesAcrossPage } from './document-orientation';
 import { locateMrzBands } from './mrz-band';
 import { createMrzOcr, type MrzOcr, ocrText } from './mrz-ocr';
-import { concludeReadings, type MrzReading, readMrz, readText, SMALL_PAGE_WIDTH, settle } from './mrz-reading';
+import { concludeReadings, inFirstHalf, type MrzReading, readMrz, readText, SMALL_PAGE_WIDTH, settle } from './mrz-reading';
 import { checkDigit, gluedLineCuts } from './mrz-recovery';
 
 /** The capabilities are under test here, not the time budget (MRZ_BUDGET_MS): a busy machine must not cut a late step short. */
@@ -538,5 +538,15 @@ describe('a document code misread alone (issue 20, decision 0079)', () => {
       valid: false,
       invalidFields: ['documentCode'],
     });
+  });
+});
+
+describe('inFirstHalf: the steps kept for the first half of the time budget', () => {
+  test('with no budget (Infinity, as the image tests read) every step is in the first half', () => {
+    expect(inFirstHalf(1000, Number.POSITIVE_INFINITY, 1_000_000)).toBe(true);
+  });
+  test('with a budget, the first half ends half the budget after the start', () => {
+    expect(inFirstHalf(1000, 14_000, 7999)).toBe(true);
+    expect(inFirstHalf(1000, 14_000, 8000)).toBe(false);
   });
 });

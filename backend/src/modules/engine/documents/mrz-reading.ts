@@ -293,6 +293,15 @@ function byFillers(texts: readonly string[]): number[] {
 export const MRZ_BUDGET_MS = 14_000;
 
 /**
+ * Whether less than half of `budgetMs` has passed since `started`. Measured from the start, not
+ * back from the deadline: with no budget (Infinity, as the image tests read) the deadline less half
+ * the budget is NaN, and a step kept for the first half never ran.
+ */
+export function inFirstHalf(started: number, budgetMs: number, now = performance.now()): boolean {
+  return now - started < budgetMs / 2;
+}
+
+/**
  * Runs the passes in order; the first reading whose check digits all pass wins. When none does, the
  * zone is looked for by image processing, levelled and read (mrz-band.ts), zones of one line each
  * stacked one above the other are read together, zones running up or down the page are read when
@@ -409,9 +418,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
     const scale = Math.min(3, ENLARGED_WIDTH / image.width);
     late.push({
       crop: 'band enlarged',
-      // Measured from the start, not back from the deadline: with no budget (Infinity, the image
-      // tests) the deadline less half the budget is NaN, and the enlarged band was never read.
-      read: async () => (performance.now() - started < budgetMs / 2 ? readPass(ocr, image, PASSES[1], scale) : null),
+      read: async () => (inFirstHalf(started, budgetMs) ? readPass(ocr, image, PASSES[1], scale) : null),
     });
   }
   // A zone that read only part of each line, and no whole zone (mrz-recovery.ts cutLineLength):
