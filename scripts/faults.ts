@@ -9,6 +9,8 @@
  *      when that variable is unset): two instances on one database, one of them killed -9 each round;
  *   3. a private PostgreSQL cluster this script creates: restarts (fast, immediate) and a stop of
  *      30 s (8 s with --short) under load.
+ * They run at the same time (2 after 3 when both use the private cluster), each printing its lines
+ * when it ends.
  * Assertions: every 201 the client saw is in the database with the same fields; one key never made
  * two sessions; every acknowledged session's session.started reached the local HTTPS receiver at
  * least once; the server is alive after every database restart; during the stop every answer is 503
@@ -43,10 +45,21 @@ const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf
 const SERVER_SECRET = 'fault-suite-server-secret-0123456789abcdef0123';
 
 const failures: string[] = [];
-const check = (ok: boolean, message: string) => {
-  if (!ok) failures.push(message);
-  console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${message}`);
-};
+
+/**
+ * One scenario's lines, printed together when it ends: the scenarios run at the same time, so
+ * their lines would otherwise interleave.
+ */
+class Report {
+  readonly lines: string[] = [];
+  say(line: string) {
+    this.lines.push(line);
+  }
+  check(ok: boolean, message: string) {
+    if (!ok) failures.push(message);
+    this.say(`  ${ok ? 'ok  ' : 'FAIL'} ${message}`);
+  }
+}
 const cleanup: (() => Promise<unknown> | unknown)[] = [];
 
 function env(extra: Record<string, string>): Record<string, string> {
@@ -233,7 +246,7 @@ interface StoredSession {
 }
 
 /** Every acknowledged session stored unchanged; no externalUserId (one per key) in two sessions. */
-function checkSessions(label: string, load: Load, rows: StoredSession[]) {
+function checkSessions(report: Report, label: string, load: Load, rows: StoredSession[]) {
   const byId = new Map(rows.map((row) => [row.id, row]));
   let lost = 0;
   let changed = 0;
@@ -249,12 +262,15 @@ function checkSessions(label: string, load: Load, rows: StoredSession[]) {
   const perUser = new Map<string, number>();
   for (const row of rows) if (row.external_user_id) perUser.set(row.external_user_id, (perUser.get(row.external_user_id) ?? 0) + 1);
   const twice = [...perUser.values()].filter((n) => n > 1).length;
-  console.log(
+  report.say(
     `  ${label}: ${load.acked.size} sessions acknowledged, ${rows.length} stored, ${load.replays} idempotent replays, outcomes ${JSON.stringify(Object.fromEntries(load.outcomes))}`,
   );
-  check(lost === 0, `${label}: no acknowledged session lost (${lost} lost)`);
-  check(changed === 0, `${label}: no acknowledged session changed (${changed} changed)`);
-  check(twice === 0 && load.keyConflicts === 0, `${label}: one Idempotency-Key, one session (${twice} keys made two, ${load.keyConflicts} differing 201s)`);
+  report.check(lost === 0, `${label}: no acknowledged session lost (${lost} lost)`);
+  report.check(changed === 0, `${label}: no acknowledged session changed (${changed} changed)`);
+  report.check(
+    twice === 0 && load.keyConflicts === 0,
+    `${label}: one Idempotency-Key, one session (${twice} keys made two, ${load.keyConflicts} differing 201s)`,
+  );
 }
 
 /**
@@ -262,7 +278,7 @@ function checkSessions(label: string, load: Load, rows: StoredSession[]) {
  * allowed for events that existed when a fault happened (a delivery sent but not recorded as sent
  * is sent again: at least once). `faults`: wall-clock times of the kills and restarts.
  */
-async function checkDeliveries(label: string, load: Load, receiver: Receiver, path: string, faults: number[]) {
+async function checkDeliveries(report: Report, label: string, load: Load, receiver: Receiver, path: string, faults: number[]) {
   const startedAt = performance.now();
   const delivered = () =>
     new Set(
@@ -278,25 +294,25 @@ async function checkDeliveries(label: string, load: Load, receiver: Receiver, pa
     missing = missing.filter((id) => !got.has(id));
     const waited = performance.now() - startedAt;
     if (missing.length > 0 && waited % 30_000 < 250)
-      console.log(`  ${label}: ${missing.length} session.started still undelivered after ${Math.round(waited / 1000)} s`);
+      report.say(`  ${label}: ${missing.length} session.started still undelivered after ${Math.round(waited / 1000)} s`);
   }
   const requests = receiver.requests(path);
   const duplicated = requests.filter((r) => r.duplicate);
   const duplicates = duplicated.length;
   const lastFault = Math.max(0, ...faults);
   const notAroundFault = duplicated.filter((r) => Date.parse(String(r.json?.data?.timestamp)) > lastFault + 2_000).length;
-  check(notAroundFault === 0, `${label}: duplicates only of events from before a fault (${notAroundFault} later)`);
+  report.check(notAroundFault === 0, `${label}: duplicates only of events from before a fault (${notAroundFault} later)`);
   const invalid = requests.filter((r) => r.serviceSignatureValid === false).length;
-  console.log(
+  report.say(
     `  ${label}: ${requests.length} deliveries, ${receiver.eventIds(path).length} distinct events, ${duplicates} duplicates, all in ${Math.round(performance.now() - startedAt)} ms after the last fault`,
   );
-  check(missing.length === 0, `${label}: every acknowledged session.started delivered at least once (${missing.length} missing)`);
-  check(invalid === 0, `${label}: every delivery correctly signed (${invalid} not)`);
+  report.check(missing.length === 0, `${label}: every acknowledged session.started delivered at least once (${missing.length} missing)`);
+  report.check(invalid === 0, `${label}: every delivery correctly signed (${invalid} not)`);
   return duplicates;
 }
 
-async function embeddedKillRounds(receiver: Receiver) {
-  console.log(`\n[1] embedded PGlite: ${KILL_ROUNDS} kill -9 rounds during bursts of creates`);
+async function embeddedKillRounds(report: Report, receiver: Receiver) {
+  report.say(`[1] embedded PGlite: ${KILL_ROUNDS} kill -9 rounds during bursts of creates`);
   const dataDir = mkdtempSync(join(tmpdir(), 'av-faults-'));
   cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const serviceEnv = { DATA_DIR: dataDir, WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: receiver.caFile };
@@ -320,19 +336,19 @@ async function embeddedKillRounds(receiver: Receiver) {
   load.start();
   await load.progress(40);
   await load.stop();
-  console.log(`  restart after kill -9 took ${restarts.join(', ')} ms`);
-  const duplicates = await checkDeliveries('embedded', load, receiver, '/embedded', faults);
+  report.say(`  restart after kill -9 took ${restarts.join(', ')} ms`);
+  const duplicates = await checkDeliveries(report, 'embedded', load, receiver, '/embedded', faults);
   server.proc.kill('SIGTERM');
-  check((await server.proc.exited) === 0, 'embedded: SIGTERM exits 0');
+  report.check((await server.proc.exited) === 0, 'embedded: SIGTERM exits 0');
   const db = await PGlite.create(join(dataDir, 'pgdata'));
   const { rows } = await db.query<StoredSession>('select id, external_user_id, expires_at, sandbox from sessions');
   await db.close();
-  checkSessions('embedded', load, rows);
+  checkSessions(report, 'embedded', load, rows);
   return { rounds: KILL_ROUNDS, sessions: load.acked.size, events: receiver.eventIds('/embedded').length, duplicates };
 }
 
-async function postgresTwoInstancesKillRounds(receiver: Receiver, adminUrl: string) {
-  console.log(`\n[2] PostgreSQL, two instances on one database: ${KILL_ROUNDS} kill -9 rounds (one instance each)`);
+async function postgresTwoInstancesKillRounds(report: Report, receiver: Receiver, adminUrl: string) {
+  report.say(`[2] PostgreSQL, two instances on one database: ${KILL_ROUNDS} kill -9 rounds (one instance each)`);
   const database = await createThrowawayPostgres(adminUrl);
   cleanup.push(() => database.drop());
   const serviceEnv = { DATABASE_URL: database.url, SERVER_SECRET, WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: receiver.caFile };
@@ -351,22 +367,22 @@ async function postgresTwoInstancesKillRounds(receiver: Receiver, adminUrl: stri
   }
   await load.progress(40);
   await load.stop();
-  const duplicates = await checkDeliveries('postgres', load, receiver, '/postgres', faults);
+  const duplicates = await checkDeliveries(report, 'postgres', load, receiver, '/postgres', faults);
   for (const server of servers) server.proc.kill('SIGTERM');
   const codes = await Promise.all(servers.map((s) => s.proc.exited));
-  check(
+  report.check(
     codes.every((code) => code === 0),
     `postgres: SIGTERM exits 0 on both instances (${codes.join(', ')})`,
   );
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   const rows = await sql<StoredSession[]>`select id, external_user_id, expires_at, sandbox from sessions`;
   await sql.end();
-  checkSessions('postgres', load, rows);
+  checkSessions(report, 'postgres', load, rows);
   return { rounds: KILL_ROUNDS, sessions: load.acked.size, events: receiver.eventIds('/postgres').length, duplicates };
 }
 
-async function privateClusterOutages(receiver: Receiver, cluster: PrivateCluster) {
-  console.log(`\n[3] private PostgreSQL cluster: restart fast, restart immediate, stop ${STOP_SECONDS} s, under load`);
+async function privateClusterOutages(report: Report, receiver: Receiver, cluster: PrivateCluster) {
+  report.say(`[3] private PostgreSQL cluster: restart fast, restart immediate, stop ${STOP_SECONDS} s, under load`);
   const serviceEnv = { DATABASE_URL: cluster.url, SERVER_SECRET, WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32', WEBHOOK_CA_FILE: receiver.caFile };
   const keys = await provision(serviceEnv, receiver, '/outage');
   const server = await startServer(serviceEnv);
@@ -389,10 +405,10 @@ async function privateClusterOutages(receiver: Receiver, cluster: PrivateCluster
     faults.push(Date.now());
     await cluster.restart(mode);
     const back = performance.now();
-    check(alive(), `restart ${mode}: the server is alive`);
-    if (!alive()) console.log(`  the server died: ${await describeDeath(server)}`);
+    report.check(alive(), `restart ${mode}: the server is alive`);
+    if (!alive()) report.say(`  the server died: ${await describeDeath(server)}`);
     recoveries[`restart ${mode}`] = await recoveryAfter(back);
-    check(
+    report.check(
       recoveries[`restart ${mode}`]! <= RECOVERY_BOUND_MS,
       `restart ${mode}: serving again ${recoveries[`restart ${mode}`]} ms after PostgreSQL is back (bound ${RECOVERY_BOUND_MS})`,
     );
@@ -406,9 +422,9 @@ async function privateClusterOutages(receiver: Receiver, cluster: PrivateCluster
   await Bun.sleep(1_500);
   const ready = await fetch(`${server.base}/readyz`);
   const health = await fetch(`${server.base}/healthz`);
-  check(ready.status === 503 && ready.headers.has('retry-after'), `stop: /readyz is 503 with Retry-After (${ready.status})`);
+  report.check(ready.status === 503 && ready.headers.has('retry-after'), `stop: /readyz is 503 with Retry-After (${ready.status})`);
   const healthBody = (await health.json()) as { database?: { state?: string } };
-  check(
+  report.check(
     health.status === 200 && healthBody.database?.state === 'down',
     `stop: /healthz is 200 and says the database is down (${health.status}, ${healthBody.database?.state})`,
   );
@@ -418,8 +434,8 @@ async function privateClusterOutages(receiver: Receiver, cluster: PrivateCluster
   const startIssued = performance.now();
   await cluster.start();
   const startedAgain = performance.now();
-  check(alive(), 'stop: the server is alive after PostgreSQL starts again');
-  if (!alive()) console.log(`  the server died: ${await describeDeath(server)}`);
+  report.check(alive(), 'stop: the server is alive after PostgreSQL starts again');
+  if (!alive()) report.say(`  the server died: ${await describeDeath(server)}`);
   recoveries[`stop ${STOP_SECONDS} s`] = await recoveryAfter(startedAgain);
   await load.progress(40);
   await load.stop();
@@ -428,28 +444,28 @@ async function privateClusterOutages(receiver: Receiver, cluster: PrivateCluster
   const during = load.attempts.filter((a) => a.startedAt >= stoppedAt + 1_000 && a.endedAt <= startIssued);
   const slowest = Math.max(0, ...during.map((a) => a.endedAt - a.startedAt));
   const not503 = during.filter((a) => a.outcome !== '503' || !a.retryAfter).length;
-  console.log(
+  report.say(
     `  during the stop: ${during.length} requests, slowest answer ${Math.round(slowest)} ms, outcomes ${JSON.stringify(countBy(during.map((a) => a.outcome)))}`,
   );
-  check(during.length > 0 && not503 === 0, `stop: every answer is 503 with Retry-After (${not503} were not)`);
-  check(slowest <= STOP_ANSWER_BOUND_MS, `stop: every answer within ${STOP_ANSWER_BOUND_MS} ms (slowest ${Math.round(slowest)} ms)`);
-  check(
+  report.check(during.length > 0 && not503 === 0, `stop: every answer is 503 with Retry-After (${not503} were not)`);
+  report.check(slowest <= STOP_ANSWER_BOUND_MS, `stop: every answer within ${STOP_ANSWER_BOUND_MS} ms (slowest ${Math.round(slowest)} ms)`);
+  report.check(
     recoveries[`stop ${STOP_SECONDS} s`]! <= RECOVERY_BOUND_MS,
     `stop: serving again ${recoveries[`stop ${STOP_SECONDS} s`]} ms after PostgreSQL is back (bound ${RECOVERY_BOUND_MS})`,
   );
   const afterRecovery = load.attempts.filter((a) => a.startedAt >= startedAgain + RECOVERY_BOUND_MS && a.outcome !== '201').length;
-  check(afterRecovery === 0, `stop: no failures once recovered (${afterRecovery})`);
+  report.check(afterRecovery === 0, `stop: no failures once recovered (${afterRecovery})`);
 
-  const duplicates = await checkDeliveries('outages', load, receiver, '/outage', faults);
+  const duplicates = await checkDeliveries(report, 'outages', load, receiver, '/outage', faults);
   const shutdownAt = performance.now();
   server.proc.kill('SIGTERM');
-  check((await server.proc.exited) === 0, 'outages: SIGTERM exits 0');
+  report.check((await server.proc.exited) === 0, 'outages: SIGTERM exits 0');
   const shutdownMs = Math.round(performance.now() - shutdownAt);
   const sql = postgres(cluster.url, { max: 1, onnotice: () => {} });
   const rows = await sql<StoredSession[]>`select id, external_user_id, expires_at, sandbox from sessions`;
   await sql.end();
-  checkSessions('outages', load, rows);
-  console.log(
+  checkSessions(report, 'outages', load, rows);
+  report.say(
     `  recovery: ${JSON.stringify(recoveries)}; SIGTERM took ${shutdownMs} ms; the server's last output: ${JSON.stringify(server.output().slice(-300))}`,
   );
   return { sessions: load.acked.size, events: receiver.eventIds('/outage').length, duplicates, recoveries };
@@ -472,16 +488,39 @@ async function main() {
   const cluster = needsCluster ? await startPrivateCluster(binDir) : null;
   if (cluster) cleanup.push(() => cluster.destroy());
   const summary: Record<string, unknown> = {};
-  if (runs('embedded')) summary.embedded = await embeddedKillRounds(receiver);
+  const scenarios: Promise<void>[] = [];
+  /**
+   * The scenarios run at the same time: each spends most of its minute waiting for leases to run
+   * out, and none shares a database, a server or a receiver path with another (decision 0085).
+   * Each prints its lines when it ends. `after`: a scenario this one must wait for.
+   */
+  const scenario = (name: string, play: (report: Report) => Promise<unknown>, after: Promise<void> = Promise.resolve()) => {
+    const report = new Report();
+    const played = after
+      .then(() => play(report))
+      .then((figures) => {
+        summary[name] = figures;
+      })
+      .catch((error) => report.check(false, `${name}: ${(error as Error)?.stack ?? String(error)}`))
+      .finally(() => console.log(`\n${report.lines.join('\n')}`));
+    scenarios.push(played);
+    return played;
+  };
+  if (runs('embedded')) scenario('embedded', (report) => embeddedKillRounds(report, receiver));
+  let onCluster: Promise<void> | undefined;
   if (runs('postgres')) {
     const url = adminUrl ?? cluster?.url;
-    if (url) summary.postgres = await postgresTwoInstancesKillRounds(receiver, url);
-    else console.log('\n[2] skipped: no TEST_DATABASE_URL and no PostgreSQL binaries');
+    if (url) {
+      const played = scenario('postgres', (report) => postgresTwoInstancesKillRounds(report, receiver, url));
+      // Without TEST_DATABASE_URL it runs on the private cluster, which the outages restart.
+      if (!adminUrl) onCluster = played;
+    } else console.log('\n[2] skipped: no TEST_DATABASE_URL and no PostgreSQL binaries');
   }
   if (runs('outages')) {
-    if (cluster) summary.outages = await privateClusterOutages(receiver, cluster);
+    if (cluster) scenario('outages', (report) => privateClusterOutages(report, receiver, cluster), onCluster);
     else console.log('\n[3] skipped: no initdb/pg_ctl (PG_BIN_DIR names their folder)');
   }
+  await Promise.all(scenarios);
   console.log(`\nfault suite (${SHORT ? 'short' : 'full'}) in ${Math.round((performance.now() - startedAt) / 1000)} s: ${JSON.stringify(summary)}`);
   console.log(failures.length === 0 ? 'all fault checks passed' : `${failures.length} fault checks FAILED:\n  ${failures.join('\n  ')}`);
 }
