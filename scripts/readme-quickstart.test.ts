@@ -59,6 +59,21 @@ test('the README keeps exactly two set-up commands: one starts the service, one 
   expect(headings.indexOf('Quickstart: a verified session, end to end')).toBe(headings.indexOf('Set up on a fresh machine (only Node and npm needed)') + 1);
 });
 
+/**
+ * The README's ports 3000 (service) and 4000 (demo shop) replaced by the run's, in one pass:
+ * replaced one after the other, a service port such as 40009 read as 'localhost:4000' + '9' and
+ * was rewritten as the demo's.
+ */
+export function withPorts(command: string, servicePort: number, demoPort: number): string {
+  return command.replace(/localhost:(3000|4000)\b/g, (_, port) => `localhost:${port === '3000' ? servicePort : demoPort}`);
+}
+
+test('the README ports are replaced once each, whatever the run ports are', () => {
+  const command = 'curl -s localhost:3000/api/v1/sessions/create -d \'{"returnUrl":"http://localhost:4000/return"}\'';
+  expect(withPorts(command, 40009, 41905)).toBe('curl -s localhost:40009/api/v1/sessions/create -d \'{"returnUrl":"http://localhost:41905/return"}\'');
+  expect(withPorts('localhost:30001', 40009, 41905)).toBe('localhost:30001');
+});
+
 interface Run {
   servicePort: number;
   demoPort: number;
@@ -83,7 +98,7 @@ function scratchRun(): Run {
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL;
-  const ports = (command: string) => command.replaceAll('localhost:3000', `localhost:${servicePort}`).replaceAll('localhost:4000', `localhost:${demoPort}`);
+  const ports = (command: string) => withPorts(command, servicePort, demoPort);
   return { servicePort, demoPort, env, ports };
 }
 
