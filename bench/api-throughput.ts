@@ -24,6 +24,7 @@ import { systemAudit } from '../backend/src/modules/audit';
 import { createTenant, setRateLimits } from '../backend/src/modules/tenants/service';
 import { addEndpoint } from '../backend/src/modules/webhooks';
 import { startReceiver } from '../backend/src/modules/webhooks/testing/https-receiver';
+import { removeTestCertificates } from '../backend/src/modules/webhooks/testing/test-certificates';
 import { LOOPBACK_ONLY } from '../backend/src/modules/webhooks/testing/testbed';
 import { createThrowawayPostgres } from '../backend/src/testing/test-databases';
 import { cpuMs, fmt, load, rssMb, startServer, type LoadResult } from './support/load';
@@ -214,6 +215,7 @@ try {
     await baseline.stop();
     await database.close();
     await receiver.stop();
+    await removeTestCertificates();
   }
 
   // PGlite (embedded): the tenant is provisioned before the server takes the data directory's lock.

@@ -38,6 +38,7 @@ import { addEndpoint, createWebhookWorker } from '../backend/src/modules/webhook
 import { attemptDelivery } from '../backend/src/modules/webhooks/delivery/attempt';
 import { webhookSettings } from '../backend/src/modules/webhooks/settings';
 import { startReceiver } from '../backend/src/modules/webhooks/testing/https-receiver';
+import { removeTestCertificates } from '../backend/src/modules/webhooks/testing/test-certificates';
 import { fakeResolver, LOOPBACK_ONLY } from '../backend/src/modules/webhooks/testing/testbed';
 import { createThrowawayPostgres } from '../backend/src/testing/test-databases';
 import { seedStartedSession } from '../backend/src/testing/seed-session';
@@ -325,5 +326,6 @@ const [end1] = (await Bun.file('/proc/loadavg').text()).split(' ');
 console.log(`load average ${end1} at the end`);
 
 await receiver.stop();
+await removeTestCertificates();
 await main.close();
 await throwaway.drop();

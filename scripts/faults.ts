@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { startReceiver, type Receiver } from '../backend/src/modules/webhooks/testing/https-receiver';
+import { removeTestCertificates } from '../backend/src/modules/webhooks/testing/test-certificates';
 import { findPostgresBinDir, startPrivateCluster, type PrivateCluster } from '../backend/src/testing/private-postgres';
 import { createThrowawayPostgres } from '../backend/src/testing/test-databases';
 import { freePort } from '../backend/src/testing/free-port';
@@ -480,7 +481,7 @@ function countBy(values: string[]): Record<string, number> {
 async function main() {
   const startedAt = performance.now();
   const receiver = await startReceiver();
-  cleanup.push(() => receiver.stop());
+  cleanup.push(removeTestCertificates, () => receiver.stop());
   const runs = (name: string) => ONLY === null || ONLY === name;
   const binDir = findPostgresBinDir();
   const adminUrl = process.env.TEST_DATABASE_URL?.trim() || null;

@@ -8,6 +8,7 @@
  * Run: bun e2e/support/webhook-receiver-process.ts
  */
 import { startReceiver, type ScriptedResponse } from '../../backend/src/modules/webhooks/testing/https-receiver';
+import { removeTestCertificates } from '../../backend/src/modules/webhooks/testing/test-certificates';
 
 const receiver = await startReceiver();
 
@@ -48,6 +49,7 @@ console.log(JSON.stringify({ port: receiver.port, caFile: receiver.caFile, contr
 const stop = async () => {
   control.stop(true);
   await receiver.stop();
+  await removeTestCertificates();
   process.exit(0);
 };
 process.on('SIGTERM', () => void stop());

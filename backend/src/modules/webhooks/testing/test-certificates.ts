@@ -2,9 +2,10 @@
  * Throwaway TLS material for the webhook tests, made with openssl at test time in a temp folder:
  * a CA (handed to the service as WEBHOOK_CA_FILE), a server certificate it signed for the test
  * host names and 127.0.0.1, and a self-signed certificate no one trusts (the TLS failure case).
- * Generated once per test process.
+ * Generated once per test process; the test preload removes them after the files
+ * (removeTestCertificates).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -83,4 +84,18 @@ export function testCertificates(): Promise<TestCertificates> {
     };
   })();
   return cached;
+}
+
+/**
+ * Removes the certificates this process made, if any. The test preload calls it after the test
+ * files (bun test fires no `exit` event), so no run leaves a folder of keys behind in the temp folder.
+ */
+export async function removeTestCertificates(): Promise<void> {
+  const made = cached;
+  cached = null;
+  const dir = await made?.then(
+    (certificates) => certificates.dir,
+    () => null,
+  );
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }
