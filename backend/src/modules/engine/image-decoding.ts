@@ -22,6 +22,12 @@ export function decodedSharp(image: DecodedImage): Sharp {
   return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } });
 }
 
+/** What a pipeline on a decoded image (decodedSharp) makes of it, decoded again: turned or scaled. */
+export async function redecoded(pipeline: Sharp): Promise<DecodedImage> {
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+}
+
 export class ImageRejected extends Error {
   constructor(
     readonly kind: 'unsupported_type' | 'too_large' | 'unreadable' | 'too_complex',

@@ -6,7 +6,7 @@
  * nothing for them.
  */
 import sharp from 'sharp';
-import { type DecodedImage, decodedSharp } from '../image-decoding';
+import { type DecodedImage, decodedSharp, redecoded } from '../image-decoding';
 import { locateMrzBands } from './mrz-band';
 
 /** Turns tried after the upright image, likeliest first: a phone held sideways either way, then upside down. */
@@ -15,8 +15,7 @@ export type Turn = (typeof FALLBACK_TURNS)[number];
 
 /** The image turned clockwise by `turn` degrees, as raw RGB like every decoded image. */
 export async function turnImage(image: DecodedImage, turn: Turn): Promise<DecodedImage> {
-  const { data, info } = await decodedSharp(image).rotate(turn).raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+  return redecoded(decodedSharp(image).rotate(turn));
 }
 
 /**
