@@ -91,5 +91,8 @@
  * - 2026.11.29: a filler among a date's digits whose check digit passes is a 0 (mrz-recovery.ts
  *   fillerAsZero): the check digit counts both as 0, and three genuine documents read so under the
  *   project's own MRZ model were refused as forgeries (decision 0081, stop 45).
+ * - 2026.11.30: when no step reads a passing MRZ, a page under 1,100 px wide is enlarged twice and
+ *   read again from its first band with what is left of the budget; only a reading that passes
+ *   answers from there (mrz-reading.ts readEnlarged; decision 0083, stop 48).
  */
-export const ENGINE_VERSION = '2026.11.29';
+export const ENGINE_VERSION = '2026.11.30';
