@@ -485,8 +485,8 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   };
   /**
    * A small page enlarged twice (Lanczos) and read again, with what is left of the budget: some of
-   * the harder set's `combined` pages that no step reads as they came are read so (decision 0083,
-   * stops 47 and 48). It runs after every other step so that it only adds: a page read before
+   * the harder set's `combined` pages that no step reads as they came are read so, by the enlarged
+   * page's wide band or the zone found on it (decision 0083, stops 47 and 48). It runs after every other step so that it only adds: a page read before
    * pays nothing for it. Its readings join no consensus with this read's (the same crops seen
    * larger are no other witness), so only a reading that passes answers.
    */
