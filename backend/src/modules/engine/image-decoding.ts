@@ -22,7 +22,7 @@ export function decodedSharp(image: DecodedImage): Sharp {
   return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } });
 }
 
-/** What a pipeline on a decoded image (decodedSharp) makes of it, decoded again: turned or scaled. */
+/** A sharp pipeline's raw RGB output as a decoded image: an upload decoded, or a decoded image turned or scaled. */
 export async function redecoded(pipeline: Sharp): Promise<DecodedImage> {
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
@@ -122,21 +122,20 @@ export async function decodeImage(bytes: Uint8Array, options: DecodeOptions): Pr
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     // failOn 'error': a truncated or corrupt file is refused rather than half-decoded.
-    const decoding = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', animated: false })
-      .rotate()
-      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
-      .removeAlpha()
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
+    const decoding = redecoded(
+      sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', animated: false })
+        .rotate()
+        .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+        .removeAlpha()
+        .toColourspace('srgb'),
+    );
     decoding.catch(() => undefined); // lost the race: its late failure is nobody's concern
     // libjpeg reads every scan in one native call that sharp's own timeout cannot interrupt, so the
     // budget is a race: the refusal answers at once, and the worker that still decodes is replaced.
     const overBudget = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new ImageRejected('too_complex', `image took more than ${budgetMs} ms to decode`)), budgetMs);
     });
-    const { data, info } = await Promise.race([decoding, overBudget]);
-    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+    return await Promise.race([decoding, overBudget]);
   } catch (error) {
     if (error instanceof ImageRejected) throw error;
     const message = error instanceof Error ? error.message : String(error);

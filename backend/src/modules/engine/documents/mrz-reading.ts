@@ -287,8 +287,9 @@ function byFillers(texts: readonly string[]): number[] {
  * later step starts once it has passed, and a step started before runs to its end (tesseract
  * cannot be interrupted). Those steps take up to about 3 s on 2 cores (the two that take longer,
  * the enlarged band and the enlarged page, start only in the first half), so the check stays
- * inside the engine pool's 20 s job limit (JOB_TIMEOUT_MS), with the face match it runs beside. Past it, what was read is settled as it
- * stands: a failing reading is a retry, never a late `ENGINE_TIMEOUT`.
+ * inside the engine pool's 20 s job limit (JOB_TIMEOUT_MS), with the face match it runs beside.
+ * Past it, what was read is settled as it stands: a failing reading is a retry, never a late
+ * `ENGINE_TIMEOUT`.
  */
 export const MRZ_BUDGET_MS = 14_000;
 
@@ -486,9 +487,10 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   /**
    * A small page enlarged twice (Lanczos) and read again, with what is left of the budget: some of
    * the harder set's `combined` pages that no step reads as they came are read so, by the enlarged
-   * page's wide band or the zone found on it (decision 0083, stops 47 and 48). It runs after every other step so that it only adds: a page read before
-   * pays nothing for it. Its readings join no consensus with this read's (the same crops seen
-   * larger are no other witness), so only a reading that passes answers.
+   * page's wide band or the zone found on it (decision 0083, stops 47 and 48). It runs after every
+   * other step so that it only adds: a page read before pays nothing for it. Its readings join no
+   * consensus with this read's (the same crops seen larger are no other witness), so only a
+   * reading that passes answers.
    */
   const readEnlarged = async (): Promise<MrzReading | null> => {
     // Its bands are twice the size of the page's, as long to read as the enlarged band above: it
