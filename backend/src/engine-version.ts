@@ -94,5 +94,13 @@
  * - 2026.11.30: when no step reads a passing MRZ, a page under 1,100 px wide is enlarged twice and
  *   read again from its first band with what is left of the budget; only a reading that passes
  *   answers from there (mrz-reading.ts readEnlarged; decision 0083, stop 48).
+ * - 2026.12.1: a filler read where Doc 9303 prints a digit (in a date, or as a date's or the
+ *   composite check digit) is a digit unread (mrz-recovery.ts unreadDigits): the reading fails and
+ *   is a misread however many crops agree on it, and a date is taken from a crop that read it.
+ *   2026.11.29's filler taken for a 0 is withdrawn: the check digit counts a filler as 0, so it
+ *   confirmed nothing, and an altered birth date passed through it. The enlarged page's passing
+ *   reading does not answer when the first read's crops read its birth date one digit otherwise
+ *   and none as it is (mrz-consensus.ts birthDateContradicted): engine 2026.11.30 verified an
+ *   altered card of held-out seed 53 so (decision 0086).
  */
-export const ENGINE_VERSION = '2026.11.30';
+export const ENGINE_VERSION = '2026.12.1';

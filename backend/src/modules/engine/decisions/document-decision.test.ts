@@ -163,6 +163,18 @@ describe('decideDocument', () => {
       { decision: 'failed', reason: 'document_invalid' },
     ],
     [
+      'readings agree on a composite check digit read as a filler (a line read short, padded): read again (decision 0086)',
+      findings(mrz({ valid: false, invalidFields: ['compositeCheckDigit'], unreadDigits: ['compositeCheckDigit'], agreeing: 2 })),
+      policy,
+      { decision: 'retry', hint: 'document_unreadable', part: 'document' },
+    ],
+    [
+      'readings agree on a birth date with a filler among its digits whose check digit passes: read again (decision 0086)',
+      findings(mrz({ valid: false, invalidFields: ['birthDate'], birthDate: null, unreadDigits: ['birthDate'], agreeing: 3 })),
+      policy,
+      { decision: 'retry', hint: 'document_unreadable', part: 'document' },
+    ],
+    [
       'unparseable lines read once are a misread too',
       findings(mrz({ valid: false, invalidFields: ['format'], birthDate: null, expirationDate: null, agreeing: 1 })),
       policy,

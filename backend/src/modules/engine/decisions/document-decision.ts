@@ -140,11 +140,15 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
   // forgery or read again depends on the readings (decision 0042): lines that independent readings
   // agree on are what the document says (document_invalid); lines only one reading saw may be a
   // misread, which a retake fixes (retry, counted by the quality cap like any other retry); so is a
-  // failing reading whose dates are no dates (decision 0074).
+  // failing reading whose dates are no dates (decision 0074), or that holds a filler where a digit
+  // is printed: crops agree on what none of them read (decision 0086).
   if (!reading.valid) {
     const confirmed =
       reading.source !== 'mrz' ||
-      (reading.agreeing >= MRZ_READINGS_TO_CONFIRM && !onlyLetterCodes(reading.invalidFields) && !misreadDate(reading.invalidFields));
+      (reading.agreeing >= MRZ_READINGS_TO_CONFIRM &&
+        !onlyLetterCodes(reading.invalidFields) &&
+        !misreadDate(reading.invalidFields) &&
+        !reading.unreadDigits?.length);
     return confirmed ? { decision: 'failed', reason: 'document_invalid' } : { decision: 'retry', hint: 'document_unreadable', part: 'document' };
   }
   // Every check digit passes but a date does not exist: the document itself is malformed. Every MRZ

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { parse } from 'mrz';
-import { agreeingReadings, combineReadings, lineCombinations } from './mrz-consensus';
+import { agreeingReadings, birthDateContradicted, combineReadings, lineCombinations } from './mrz-consensus';
 import { settle } from './mrz-reading';
 
 // The TD3 example of ICAO Doc 9303 part 4 with a real state code (the `mrz` package refuses UTO);
@@ -25,6 +25,13 @@ describe('combineReadings', () => {
     const first = [LINE1, replaceAt(LINE2, 15, '3')];
     const second = [LINE1, replaceAt(LINE2, 15, '5')];
     expect(combineReadings('TD3', [first, second])).toBeNull();
+  });
+
+  test('a birth date read with a filler among its digits is taken from a reading that read the digit (decision 0086)', () => {
+    // 74<812: the check digit 2 counts the filler as 0 and passes, confirming nothing.
+    const unreadBirth = [LINE1, replaceAt(LINE2, 15, '<')];
+    const misreadNumber = [LINE1, replaceAt(LINE2, 2, '3')];
+    expect(combineReadings('TD3', [unreadBirth, misreadNumber])).toEqual([LINE1, LINE2]);
   });
 
   test('one reading alone is never combined', () => expect(combineReadings('TD3', [[LINE1, LINE2]])).toBeNull());
@@ -156,4 +163,21 @@ describe('settle: what several failing readings amount to', () => {
   });
 
   test('no reading found no MRZ', () => expect(settle([])).toEqual({ found: false }));
+});
+
+describe('birthDateContradicted: a passing reading from the enlarged page against the first read (decision 0086)', () => {
+  // Held-out seed 53: an altered TD1 card printed 530522; its zone read the 5 as 9, the enlarged
+  // page read it as 0, and 030522 passes the altered check digit and the composite.
+  const card = (birth: string) => ({
+    format: 'TD1' as const,
+    lines: ['I<PRTRKFA5C7S71'.padEnd(30, '<'), `${birth}2F2811224PRT<<<<<<<<<<<4`, 'SILVA<<DAAN'.padEnd(30, '<')],
+    crop: 'zone 0',
+  });
+  test('a crop read it one digit otherwise, none as it is: contradicted', () => expect(birthDateContradicted('TD1', [card('930522')], '030522')).toBe(true));
+  test('a crop read it as it is: not contradicted, whatever the others read', () =>
+    expect(birthDateContradicted('TD1', [card('930522'), { ...card('030522'), crop: 'band 0.4' }], '030522')).toBe(false));
+  test('a reading two digits or more away is a misaligned line or noise, not a contradiction', () =>
+    expect(birthDateContradicted('TD1', [card('109308')], '930809')).toBe(false));
+  test('readings of another layout do not count', () => expect(birthDateContradicted('TD3', [card('930522')], '030522')).toBe(false));
+  test('no reading: nothing contradicts it', () => expect(birthDateContradicted('TD1', [], '030522')).toBe(false));
 });

@@ -107,6 +107,11 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     },
     60_000,
   );
+  // Engine 2026.11.30 verified it with 2003-05-22 (held-out seed 53, decision 0086).
+  test('an altered card whose enlarged page misreads the birth date so that it passes, against what its crops read: not accepted', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('altered-td1-enlarged.jpg'), { maxSide: 1600 }), UNLIMITED);
+    expect(reading.found && reading.valid).toBe(false);
+  }, 60_000);
   test('one altered check digit: independent readings agree on it, so the document is refused, not read again', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('passport-altered-check-digit.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading).toMatchObject({ found: true, valid: false });

@@ -12,7 +12,16 @@ import { type DecodedImage, decodedSharp, redecoded } from '../image-decoding';
 import { FALLBACK_TURNS, type Turn, turnImage, zonesAcrossPage } from './document-orientation';
 import { type EQUALISATIONS, equalisedZone, extendedBand, locateMrzBands, stackedBand, stackedZones } from './mrz-band';
 import { type Binarisation, inOrder, type MrzOcr, ocrText } from './mrz-ocr';
-import { agreeingReadings, birthDateOutvoted, birthDateSupport, type CropReading, combineReadings, lineCombinations, type MrzLines } from './mrz-consensus';
+import {
+  agreeingReadings,
+  birthDateOutvoted,
+  birthDateContradicted,
+  birthDateSupport,
+  type CropReading,
+  combineReadings,
+  lineCombinations,
+  type MrzLines,
+} from './mrz-consensus';
 import {
   alternativeLayout,
   cutLineLength,
@@ -65,6 +74,11 @@ export type MrzReading =
        * edge (decision 0079). Absent when the code was read.
        */
       documentCodeUnread?: true;
+      /**
+       * Fields read with a filler where a digit is printed (mrz-recovery.ts unreadDigits): the
+       * reading fails, and is a misread however many crops agree on it (decision 0086).
+       */
+      unreadDigits?: string[];
     };
 
 /**
@@ -490,7 +504,10 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
    * page's wide band or the zone found on it (decision 0083, stops 47 and 48). It runs after every
    * other step so that it only adds: a page read before pays nothing for it. Its readings join no
    * consensus with this read's (the same crops seen larger are no other witness), so only a
-   * reading that passes answers.
+   * reading that passes answers, and not one whose birth date this read's crops contradict by a
+   * digit (birthDateContradicted): the check digit alone would then decide between the two, and a
+   * misread that passes would answer against what the page's own crops read (held-out seed 53 of
+   * the harder set, decision 0086).
    */
   const readEnlarged = async (): Promise<MrzReading | null> => {
     // Its bands are twice the size of the page's, as long to read as the enlarged band above: it
@@ -498,7 +515,8 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
     if (enlargedPage || image.width >= SMALL_PAGE_WIDTH || !inFirstHalf(started, budgetMs)) return null;
     const enlarged = await redecoded(decodedSharp(image).resize({ width: image.width * 2, kernel: 'lanczos3' }));
     const reading = await readMrz(ocr, enlarged, deadline - performance.now(), true);
-    return reading.found && reading.valid ? reading : null;
+    if (!reading.found || !reading.valid || !reading.birthDate) return null;
+    return birthDateContradicted(reading.format, readings, reading.birthDate) ? null : reading;
   };
   if (readings.length > 0 || dataLine) return rereadZones();
   // Nothing upright: the right-angle turns, probed with the wide band in order; the first that

@@ -129,13 +129,46 @@ describe('recoverMrz', () => {
   });
 });
 
-describe('recoverMrz: a 0 of a date read as a filler (engine 2026.11.29, decision 0081 stop 45)', () => {
-  // The ICAO specimen's expiry 120415 with its 0 read as `<`: the check digit (9) passes either way.
+describe('a filler where a digit is printed is a digit unread (engine 2026.12.1, decision 0086)', () => {
+  // The ICAO specimen's expiry 120415 with its 0 read as `<`: the check digit (9) passes either way,
+  // since it counts a filler as 0.
   const expiryRead = (expiry: string, check = '9') => `L898902C36UTO7408122F${expiry}${check}ZE184226B<<<<<10`;
-  test('its check digit passes: the filler is the 0', () => expect(recoverMrz('TD3', [TD3[0]!, expiryRead('12<415')])[1]).toBe(TD3[1]));
-  test('its check digit fails: the filler stays, a misread (decision 0074)', () =>
-    expect(recoverMrz('TD3', [TD3[0]!, expiryRead('12<415', '8')])[1]).toBe(expiryRead('12<415', '8')));
-  test('a birth date read so too', () => expect(recoverMrz('TD1', [TD1[0]!, '74<8122F1204159UTO<<<<<<<<<<<6', TD1[2]!])[1]).toBe(TD1[1]));
+  test('the filler stays a filler, even where the check digit would pass with a 0', () =>
+    expect(recoverMrz('TD3', [TD3[0]!, expiryRead('12<415')])[1]).toBe(expiryRead('12<415')));
+  test('and where it fails (decision 0074)', () => expect(recoverMrz('TD3', [TD3[0]!, expiryRead('12<415', '8')])[1]).toBe(expiryRead('12<415', '8')));
+  test('the reading fails, its date unread: a misread, never an answer', () => {
+    const reading = validateMrz('TD3', recoverMrz('TD3', [TD3[0]!, expiryRead('12<415')]));
+    expect(reading).toMatchObject({ valid: false, expirationDate: null, unreadDigits: ['expirationDate'] });
+  });
+  // Development seed 22 of the harder set: a TD2 card printed `580215` with an altered check digit
+  // 8, read `5802<5`; 580205 passes the check digit 8, so a filler taken for a 0 verified 1958-02-05.
+  test('a birth date whose check digit was altered is not made to pass through its filler', () => {
+    const altered = 'TYXH1V0YW5NLD5802<58F3403082<<<<<<<8';
+    const reading = validateMrz('TD2', recoverMrz('TD2', ['I<NLDDE<JONG<<DAAN'.padEnd(36, '<'), altered]));
+    expect(checkDigit('580205')).toBe(8);
+    expect(reading).toMatchObject({ valid: false, birthDate: null, unreadDigits: ['birthDate'] });
+  });
+  test('a visa too', () => {
+    const visa = validateMrz('MRVB', ['V<NLDDE<JONG<<DAAN'.padEnd(36, '<'), 'TYXH1V0YW5NLD5802<58F3403082'.padEnd(36, '<')]);
+    expect(visa).toMatchObject({ valid: false, birthDate: null, unreadDigits: ['birthDate'] });
+  });
+  // Held-out seed 40 (spent): a TD2 card whose composite check digit lies in a shade, read short by
+  // two crops and padded with fillers to its length.
+  test('a composite check digit read as a filler', () => {
+    const reading = validateMrz('TD2', ['I<NLDGARCIA<<OLIVER'.padEnd(36, '<'), 'EN4EYFD5Z7NLD0808066F2701150<<<<<<<<']);
+    expect(reading).toMatchObject({ valid: false, invalidFields: ['compositeCheckDigit'], unreadDigits: ['compositeCheckDigit'] });
+  });
+  // The Russian internal passport of the real set prints no expiry: fillers, and a filler for its
+  // check digit. That is what the document says, not a digit lost.
+  test('a date of fillers alone is printed so', () => {
+    const reading = validateMrz('TD3', [TD3[0]!, 'L898902C36UTO7408122F<<<<<<<ZE184226B<<<<<10']);
+    expect(reading.unreadDigits).toBeUndefined();
+    expect(reading.valid).toBe(false);
+  });
+  test('a document read whole has none', () => {
+    expect(validateMrz('TD3', TD3).unreadDigits).toBeUndefined();
+    expect(validateMrz('TD1', TD1).unreadDigits).toBeUndefined();
+  });
 });
 
 describe('findMrzLines', () => {

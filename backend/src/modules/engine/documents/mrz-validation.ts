@@ -8,7 +8,7 @@
  */
 import { parse } from 'mrz';
 import { statedBirthCentury } from './birth-century';
-import { checkDigit, knownState, LAYOUTS, type MrzFormat } from './mrz-recovery';
+import { checkDigit, knownState, LAYOUTS, type MrzFormat, unreadDigits } from './mrz-recovery';
 
 export interface MrzValidation {
   /** Every check digit and code passed. */
@@ -26,6 +26,11 @@ export interface MrzValidation {
    * when every check digit passed; null otherwise. Only the century: never the number itself.
    */
   birthCentury: number | null;
+  /**
+   * Fields read with a filler where Doc 9303 prints a digit (mrz-recovery.ts unreadDigits): a misread
+   * to read again, never a forgery verdict. Absent when there are none.
+   */
+  unreadDigits?: string[];
 }
 
 /** The `mrz` package's name for each layout it parses. */
@@ -42,7 +47,24 @@ const UNPARSEABLE: MrzValidation = {
 };
 
 export function validateMrz(format: MrzFormat, lines: readonly string[]): MrzValidation {
-  if (format === 'MRVA' || format === 'MRVB') return validateVisa(format, lines);
+  const validation = format === 'MRVA' || format === 'MRVB' ? validateVisa(format, lines) : validateZone(format, lines);
+  const unread = unreadDigits(format, lines);
+  if (unread.length === 0) return validation;
+  // A date read with a filler fails as a date: the package may still report it, or take its check
+  // digit for passing (it counts the filler as 0).
+  const failing = unread.filter((name) => !name.endsWith('CheckDigit'));
+  return {
+    ...validation,
+    valid: false,
+    invalidFields: [...new Set([...validation.invalidFields, ...failing])],
+    birthDate: failing.includes('birthDate') ? null : validation.birthDate,
+    expirationDate: failing.includes('expirationDate') ? null : validation.expirationDate,
+    birthCentury: null,
+    unreadDigits: unread,
+  };
+}
+
+function validateZone(format: Exclude<MrzFormat, 'MRVA' | 'MRVB'>, lines: readonly string[]): MrzValidation {
   try {
     const result = parse([...lines], { autocorrect: false });
     // The package picks the layout from the text itself; one that differs from the layout the lines
