@@ -34,6 +34,7 @@ import {
   longestRuns,
   type MrzFormat,
   mrzLineCandidates,
+  NO_COMPOSITE,
   passingChecks,
   recoverMrzFits,
 } from './mrz-recovery';
@@ -182,9 +183,6 @@ async function readPng(ocr: MrzOcr, png: Buffer, psm: PSM, binarisation: Binaris
 export const SMALL_PAGE_WIDTH = 1100;
 /** The width the enlarged reading brings a small page to (at most 3 times). */
 const ENLARGED_WIDTH = 1800;
-
-/** Doc 9303 part 7: a visa's zone has no composite check digit. */
-const NO_COMPOSITE: ReadonlySet<MrzFormat> = new Set(['MRVA', 'MRVB']);
 
 /**
  * What one OCR text says: the repaired lines and, when every check digit passes, the reading. A

@@ -578,14 +578,18 @@ function repairFields(format: MrzFormat, fitted: readonly string[]): string[] {
 /** The date fields of a layout, by what the validation calls them: the first is the birth date. */
 const DATE_NAMES = ['birthDate', 'expirationDate'] as const;
 
-/** Doc 9303: where the composite check digit stands (line, index); a visa has none. */
-const COMPOSITE: Partial<Record<MrzFormat, readonly [number, number]>> = { TD1: [1, 29], TD2: [1, 35], TD3: [1, 43], FRENCH_ID: [1, 35] };
+/**
+ * Doc 9303 part 7: a visa's zone has no composite check digit. Every other layout ends its second
+ * line with one.
+ */
+export const NO_COMPOSITE: ReadonlySet<MrzFormat> = new Set(['MRVA', 'MRVB']);
 
 /**
- * The fields of `lines` read with a filler where Doc 9303 prints a digit: a date with a filler among
- * its digits, or a date's check digit (its date holding digits) or the composite read as one. Each is a digit the OCR did not
- * read: a faint digit under glare or shade is read as `<`, and a line read short is padded with
- * fillers to its length (fittings), so crops that agree on one agree on what they did not see.
+ * The fields of `lines` read with a filler where Doc 9303 prints a digit: a date with a filler
+ * among its digits, or a date's check digit (its date holding digits) or the composite read as
+ * one. Each is a digit the OCR did not read: a faint digit under glare or shade is read as `<`, and
+ * a line read short is padded with fillers to its length (fittings), so crops that agree on one
+ * agree on what they did not see.
  * The check digit counts a filler as 0, so a date read so passes its check digit when the digit is
  * a 0 and confirms no other: on a genuine document it passes only for a 0, but on one whose check
  * digit is wrong it passes one time in ten for whatever was printed (issue 20's harder set,
@@ -604,8 +608,7 @@ export function unreadDigits(format: MrzFormat, lines: readonly string[]): strin
     const checkRead = lines[field.line]?.charAt(field.check!);
     return [...(dateUnread(lines, field) ? [name] : []), ...(checkRead === '<' ? [`${name}CheckDigit`] : [])];
   });
-  const composite = COMPOSITE[format];
-  if (composite && lines[composite[0]]?.charAt(composite[1]) === '<') unread.push('compositeCheckDigit');
+  if (!NO_COMPOSITE.has(format) && lines[1]?.charAt(LINE_LENGTH[format] - 1) === '<') unread.push('compositeCheckDigit');
   return unread;
 }
 
