@@ -10,7 +10,7 @@
  *   (different crops) agree on the same failing lines; readings that disagree are a misread, which a
  *   retake fixes.
  */
-import { checkDigit, dateUnread, type Field, LAYOUTS, type MrzFormat } from './mrz-recovery';
+import { birthDateField, checkDigit, dateUnread, type Field, LAYOUTS, type MrzFormat } from './mrz-recovery';
 
 /** The repaired lines of one reading. */
 export type MrzLines = readonly string[];
@@ -96,16 +96,6 @@ export function agreeingReadings(readings: readonly CropReading[], lines: MrzLin
   return new Set(same.map((reading) => reading.crop)).size;
 }
 
-/** Where each layout prints the birth date (YYMMDD, its check digit right after it). */
-const BIRTH_DATE: Record<MrzFormat, { line: number; start: number }> = {
-  TD1: { line: 1, start: 0 },
-  TD2: { line: 1, start: 13 },
-  TD3: { line: 1, start: 13 },
-  MRVA: { line: 1, start: 13 },
-  MRVB: { line: 1, start: 13 },
-  FRENCH_ID: { line: 1, start: 27 },
-};
-
 /**
  * More crops read one other birth date (with its check digit) than read the one in `lines`, and at
  * least two do. A combination takes each field from a reading in which its check digit passes; on a
@@ -116,7 +106,7 @@ const BIRTH_DATE: Record<MrzFormat, { line: number; start: number }> = {
  */
 export function birthDateOutvoted(format: MrzFormat, readings: readonly CropReading[], lines: MrzLines): boolean {
   const crops = birthDateCrops(format, readings);
-  const read = birthDateField(format, lines);
+  const read = birthDateRead(format, lines);
   const support = crops.get(read)?.size ?? 0;
   return [...crops].some(([value, by]) => value !== read && by.size >= 2 && by.size > support);
 }
@@ -133,26 +123,27 @@ export function birthDateOutvoted(format: MrzFormat, readings: readonly CropRead
  * do not count.
  */
 export function birthDateContradicted(format: MrzFormat, readings: readonly (CropReading & { format: MrzFormat })[], birthDate: string): boolean {
-  const read = readings.filter((reading) => reading.format === format).map((reading) => birthDateField(format, reading.lines).slice(0, 6));
+  const read = readings.filter((reading) => reading.format === format).map((reading) => birthDateRead(format, reading.lines).slice(0, 6));
   if (read.includes(birthDate)) return false;
   return read.some((other) => /^\d{6}$/.test(other) && [...other].filter((digit, i) => digit !== birthDate[i]).length === 1);
 }
 
 /** How many crops read the birth date of `lines` (the six digits and the check digit) as it is. */
 export function birthDateSupport(format: MrzFormat, readings: readonly CropReading[], lines: MrzLines): number {
-  return birthDateCrops(format, readings).get(birthDateField(format, lines))?.size ?? 0;
+  return birthDateCrops(format, readings).get(birthDateRead(format, lines))?.size ?? 0;
 }
 
-function birthDateField(format: MrzFormat, lines: MrzLines): string {
-  const { line, start } = BIRTH_DATE[format];
-  return lines[line]?.slice(start, start + 7) ?? '';
+/** The birth date `lines` hold, with its check digit. */
+function birthDateRead(format: MrzFormat, lines: MrzLines): string {
+  const { line, start, check } = birthDateField(format);
+  return lines[line]?.slice(start, check + 1) ?? '';
 }
 
 /** Each birth date the readings hold (with its check digit), and the crops that read it. */
 function birthDateCrops(format: MrzFormat, readings: readonly CropReading[]): Map<string, Set<string>> {
   const crops = new Map<string, Set<string>>();
   for (const reading of readings) {
-    const value = birthDateField(format, reading.lines);
+    const value = birthDateRead(format, reading.lines);
     if (value.length === 7) crops.set(value, (crops.get(value) ?? new Set()).add(reading.crop));
   }
   return crops;

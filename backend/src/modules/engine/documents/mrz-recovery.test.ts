@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { validateMrz } from './mrz-validation';
-import { checkDigit, cutLineLength, findDataLine, findMrzLines, longestRuns, normaliseLine, recoverMrz, recoverMrzFits } from './mrz-recovery';
+import { birthDateField, checkDigit, cutLineLength, findDataLine, findMrzLines, longestRuns, normaliseLine, recoverMrz, recoverMrzFits } from './mrz-recovery';
 
 // ICAO Doc 9303 part 4 specimen (TD3) and part 5 specimen (TD1).
 const TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
@@ -14,6 +14,18 @@ describe('checkDigit (Doc 9303 part 3 §4.9)', () => {
     ['D23145890', 7],
     ['<<<<', 0],
   ])('%s → %d', (text, digit) => expect(checkDigit(text)).toBe(digit));
+});
+
+describe('birthDateField: where each layout prints the birth date', () => {
+  test('Doc 9303 parts 4 to 7 and the French card: line 2, after the card number on a TD1 card', () => {
+    const at = (format: Parameters<typeof birthDateField>[0]) => {
+      const { line, start, end, check } = birthDateField(format);
+      return [line, start, end, check];
+    };
+    expect(at('TD1')).toEqual([1, 0, 6, 6]);
+    for (const format of ['TD2', 'TD3', 'MRVA', 'MRVB'] as const) expect(at(format)).toEqual([1, 13, 19, 19]);
+    expect(at('FRENCH_ID')).toEqual([1, 27, 33, 33]);
+  });
 });
 
 describe('recoverMrz', () => {

@@ -578,6 +578,11 @@ function repairFields(format: MrzFormat, fitted: readonly string[]): string[] {
 /** The date fields of a layout, by what the validation calls them: the first is the birth date. */
 const DATE_NAMES = ['birthDate', 'expirationDate'] as const;
 
+/** Where a layout prints the birth date (YYMMDD): its first date field, its check digit after it. */
+export function birthDateField(format: MrzFormat): Field & { check: number } {
+  return LAYOUTS[format].find((field) => field.cls === 'D') as Field & { check: number };
+}
+
 /**
  * Doc 9303 part 7: a visa's zone has no composite check digit. Every other layout ends its second
  * line with one.
