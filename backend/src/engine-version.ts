@@ -102,5 +102,12 @@
  *   reading does not answer when the first read's crops read its birth date one digit otherwise
  *   and none as it is (mrz-consensus.ts birthDateContradicted): engine 2026.11.30 verified an
  *   altered card of held-out seed 53 so (decision 0086).
+ * - 2026.12.2: the MRZ is read with the project's own model (backend/models/mrz, trained by
+ *   scripts/documents/mrz-model/train.sh), which replaces one taken from a repository issue 20
+ *   reserves. A reading that passes, of a crop or of the enlarged page, is held back when two
+ *   independent witnesses (the page's fixed bands counting as one) agree on failing lines of its
+ *   layout (mrz-consensus.ts passContested): the result is a misread to read again, not an answer
+ *   nor a forgery verdict. Under the new model one crop's refilled line verified a real card
+ *   whose printed check digits fail (decision 0087).
  */
-export const ENGINE_VERSION = '2026.12.1';
+export const ENGINE_VERSION = '2026.12.2';

@@ -175,6 +175,12 @@ describe('decideDocument', () => {
       { decision: 'retry', hint: 'document_unreadable', part: 'document' },
     ],
     [
+      'crops agree on a failing check digit, but another crop read lines that pass: the readings contradict each other, read again',
+      findings(mrz({ valid: false, invalidFields: ['documentNumberCheckDigit', 'compositeCheckDigit'], agreeing: 16, contested: true })),
+      policy,
+      { decision: 'retry', hint: 'document_unreadable', part: 'document' },
+    ],
+    [
       'unparseable lines read once are a misread too',
       findings(mrz({ valid: false, invalidFields: ['format'], birthDate: null, expirationDate: null, agreeing: 1 })),
       policy,

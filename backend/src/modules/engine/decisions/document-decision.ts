@@ -148,7 +148,8 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
       (reading.agreeing >= MRZ_READINGS_TO_CONFIRM &&
         !onlyLetterCodes(reading.invalidFields) &&
         !misreadDate(reading.invalidFields) &&
-        !reading.unreadDigits?.length);
+        !reading.unreadDigits?.length &&
+        !reading.contested);
     return confirmed ? { decision: 'failed', reason: 'document_invalid' } : { decision: 'retry', hint: 'document_unreadable', part: 'document' };
   }
   // Every check digit passes but a date does not exist: the document itself is malformed. Every MRZ

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { parse } from 'mrz';
-import { agreeingReadings, birthDateContradicted, combineReadings, lineCombinations } from './mrz-consensus';
+import { agreeingReadings, birthDateContradicted, combineReadings, lineCombinations, passContested } from './mrz-consensus';
 import { settle } from './mrz-reading';
 
 // The TD3 example of ICAO Doc 9303 part 4 with a real state code (the `mrz` package refuses UTO);
@@ -180,4 +180,31 @@ describe('birthDateContradicted: a passing reading from the enlarged page agains
     expect(birthDateContradicted('TD1', [card('109308')], '930809')).toBe(false));
   test('readings of another layout do not count', () => expect(birthDateContradicted('TD3', [card('930522')], '030522')).toBe(false));
   test('no reading: nothing contradicts it', () => expect(birthDateContradicted('TD1', [], '030522')).toBe(false));
+});
+
+describe('passContested: a reading that passes against failing lines that crops agree on', () => {
+  const tampered = [LINE1, replaceAt(LINE2, 9, '1')];
+  const by = (lines: string[], ...crops: string[]) => crops.map((crop) => ({ format: 'TD3' as const, lines, crop }));
+
+  test('the page and a levelled zone agree on lines whose check digit fails: contested', () =>
+    expect(passContested('TD3', by(tampered, 'band 0.65', 'zone 0'))).toBe(true));
+  test('two zones agree: contested', () => expect(passContested('TD3', by(tampered, 'zone 0', 'zone 1'))).toBe(true));
+  test('one crop alone is not enough', () => expect(passContested('TD3', by(tampered, 'zone 0'))).toBe(false));
+  test('the fixed bands of the page, upright or turned, are one witness', () => {
+    expect(passContested('TD3', by(tampered, 'band 0.65', 'band 0.4', 'band 0'))).toBe(false);
+    expect(passContested('TD3', by(tampered, 'turn 90 band 0.65', 'turn 90 band 0.4', 'turn 90 band 0'))).toBe(false);
+    expect(passContested('TD3', by(tampered, 'band 0.65', 'band enlarged'))).toBe(true);
+  });
+  test('readings of one crop count once', () => expect(passContested('TD3', by(tampered, 'zone 0', 'zone 0', 'zone 0'))).toBe(false));
+  test('crops that read the lines differently do not add up', () =>
+    expect(passContested('TD3', [...by(tampered, 'band 0.65'), ...by([LINE1, replaceAt(LINE2, 9, '2')], 'zone 0')])).toBe(false));
+  test('readings of another layout do not count', () => expect(passContested('TD1', by(tampered, 'band 0.65', 'zone 0'))).toBe(false));
+  test('a failing letter code with every check digit passing is no contest', () => {
+    const stateMisread = [LINE1, replaceAt(LINE2, 10, 'X')];
+    expect(passContested('TD3', by(stateMisread, 'band 0.65', 'zone 0'))).toBe(false);
+  });
+  test('a filler read where a digit is printed is a digit unread, whatever its check digit says (decision 0086)', () => {
+    const unreadBirth = [LINE1, replaceAt(replaceAt(LINE2, 15, '<'), 19, '9')];
+    expect(passContested('TD3', by(unreadBirth, 'band 0.65', 'zone 0'))).toBe(false);
+  });
 });

@@ -11,6 +11,7 @@
  *   retake fixes.
  */
 import { birthDateField, checkDigit, dateUnread, type Field, LAYOUTS, type MrzFormat } from './mrz-recovery';
+import { validateMrz } from './mrz-validation';
 
 /** The repaired lines of one reading. */
 export type MrzLines = readonly string[];
@@ -147,4 +148,37 @@ function birthDateCrops(format: MrzFormat, readings: readonly CropReading[]): Ma
     if (value.length === 7) crops.set(value, (crops.get(value) ?? new Set()).add(reading.crop));
   }
   return crops;
+}
+
+/** The witnesses that must agree on one failing reading before a reading of another crop that passes is held back. */
+export const CROPS_AGAINST_A_LONE_PASS = 2;
+
+/**
+ * Whether independent witnesses, CROPS_AGAINST_A_LONE_PASS at least, agree on one reading of
+ * `format` in which a check digit fails (with no filler read where a digit is printed: that is a
+ * digit unread, which crops agree on without reading it, decision 0086). A reading of another crop
+ * that passes then contradicts what the document was read to say, and which of the two is the
+ * misread the check digits cannot tell: on a real Colombian card whose printed check digits fail,
+ * the page and its levelled zone read it as printed, and the wide band thresholded per
+ * neighbourhood dropped two digits of the first line, which the repairs made pass (second real set,
+ * `218`, under the MRZ model trained here; decision 0087). The read stops there and settles what
+ * it read (mrz-reading.ts readMrz): a misread, never an answer or a forgery verdict.
+ */
+export function passContested(format: MrzFormat, readings: readonly (CropReading & { format: MrzFormat })[]): boolean {
+  const same = readings.filter((reading) => reading.format === format).map((reading) => ({ ...reading, crop: reading.crop.replace(FIXED_BAND, 'band') }));
+  return same.some((reading) => failsCheckDigit(format, reading.lines) && agreeingReadings(same, reading.lines) >= CROPS_AGAINST_A_LONE_PASS);
+}
+
+/**
+ * The fixed bands of the page (mrz-reading.ts PASSES: `band 0.65` and so on, upright or turned):
+ * one witness here, as nested crops of the same unlevelled pixels. On nine genuine pages of the
+ * harder set's development seeds all three agreed on a misread that the zone, levelled, then read
+ * right (decision 0087).
+ */
+const FIXED_BAND = /band [\d.]+$/;
+
+/** A check digit fails in `lines`, and no filler stands where a digit is printed. */
+function failsCheckDigit(format: MrzFormat, lines: MrzLines): boolean {
+  const { invalidFields, unreadDigits } = validateMrz(format, lines);
+  return !unreadDigits?.length && invalidFields.some((field) => field.endsWith('CheckDigit'));
 }

@@ -1,7 +1,7 @@
 /**
  * Reads the date of birth and expiry from the MRZ of a passport (TD3), an ID card (TD1, TD2, the
  * French card of 1988–2021) or a visa (MRV-A, MRV-B): tesseract.js
- * with Doubango's MRZ model (backend/models/mrz, BSD-3; docs/engine-notes.md "Documents"), loaded from the
+ * with the project's own MRZ model (backend/models/mrz, trained here; decision 0087), loaded from the
  * repository with `cacheMethod: 'none'` so nothing is fetched from a CDN or cached on disk. The OCR
  * text is repaired by field classes (mrz-recovery.ts) and then every check digit is validated
  * (mrz-validation.ts, the `mrz` package where it knows the layout): a document is never accepted on a
@@ -21,6 +21,7 @@ import {
   combineReadings,
   lineCombinations,
   type MrzLines,
+  passContested,
 } from './mrz-consensus';
 import {
   alternativeLayout,
@@ -80,6 +81,12 @@ export type MrzReading =
        * reading fails, and is a misread however many crops agree on it (decision 0086).
        */
       unreadDigits?: string[];
+      /**
+       * A reading of one crop passed against failing lines that independent crops agree on
+       * (mrz-consensus.ts passContested): the readings contradict each other, so this is a misread
+       * to read again, neither a forgery verdict nor an answer (decision 0087).
+       */
+      contested?: true;
     };
 
 /**
@@ -344,10 +351,17 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   let dataLine: (MrzReading & { found: true }) | null = null;
   /**
    * Keeps a failing reading under its crop's key; a reading whose check digits all pass is the
-   * answer. A second line read alone waits: it answers only when no crop found a whole zone.
+   * answer, unless independent crops agree on failing lines of its layout (passContested): then
+   * what was read is settled without it, and a failing result is a misread (`contested`). A second
+   * line read alone waits: it answers only when no crop found a whole zone.
    */
   const keep = (crop: string, result: Result): (MrzReading & { found: true }) | null => {
-    if (result && 'found' in result) return result;
+    if (result && 'found' in result) {
+      if (!passContested(result.format, readings)) return result;
+      const settled = settle(readings, partials);
+      if (!settled.found) return result;
+      return settled.valid ? settled : { ...settled, contested: true };
+    }
     if (result && 'dataLine' in result) dataLine ??= result.dataLine;
     else if (result && 'partial' in result) partials.push(result.partial);
     else if (result) readings.push({ ...result, crop });
@@ -494,7 +508,10 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
     if ((await readCrops(rereads)) === 'taken') return answer!;
     const settledAtLast: MrzReading = readings.length > 0 || dataLine ? conclude() : { found: false };
     if (settledAtLast.found && settledAtLast.valid) return settledAtLast;
-    return (await readEnlarged()) ?? settledAtLast;
+    const enlarged = await readEnlarged();
+    if (!enlarged) return settledAtLast;
+    // One crop's passing reading against what this read's crops agree on, like any other (keep).
+    return enlarged.found && settledAtLast.found && passContested(enlarged.format, readings) ? { ...settledAtLast, contested: true } : enlarged;
   };
   /**
    * A small page enlarged twice (Lanczos) and read again, with what is left of the budget: some of
@@ -505,7 +522,8 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
    * reading that passes answers, and not one whose birth date this read's crops contradict by a
    * digit (birthDateContradicted): the check digit alone would then decide between the two, and a
    * misread that passes would answer against what the page's own crops read (held-out seed 53 of
-   * the harder set, decision 0086).
+   * the harder set, decision 0086). Nor does it answer against failing lines that the page's own
+   * crops agree on (passContested, decision 0087): the caller then reports a misread.
    */
   const readEnlarged = async (): Promise<MrzReading | null> => {
     // Its bands are twice the size of the page's, as long to read as the enlarged band above: it
