@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { parse } from 'mrz';
-import { agreeingReadings, birthDateContradicted, combineReadings, lineCombinations, passContested } from './mrz-consensus';
+import { agreeingReadings, birthDateContradicted, combineReadings, fixedBandCrop, lineCombinations, passContested } from './mrz-consensus';
 import { settle } from './mrz-reading';
 
 // The TD3 example of ICAO Doc 9303 part 4 with a real state code (the `mrz` package refuses UTO);
@@ -193,6 +193,7 @@ describe('passContested: a reading that passes against failing lines that crops 
   test('the fixed bands of the page, upright or turned, are one witness', () => {
     expect(passContested('TD3', by(tampered, 'band 0.65', 'band 0.4', 'band 0'))).toBe(false);
     expect(passContested('TD3', by(tampered, 'turn 90 band 0.65', 'turn 90 band 0.4', 'turn 90 band 0'))).toBe(false);
+    expect(passContested('TD3', by(tampered, ...[0.65, 0.4, 0].map((fraction) => fixedBandCrop(fraction, 270))))).toBe(false);
     expect(passContested('TD3', by(tampered, 'band 0.65', 'band enlarged'))).toBe(true);
   });
   test('readings of one crop count once', () => expect(passContested('TD3', by(tampered, 'zone 0', 'zone 0', 'zone 0'))).toBe(false));

@@ -169,11 +169,15 @@ export function passContested(format: MrzFormat, readings: readonly (CropReading
   return same.some((reading) => failsCheckDigit(format, reading.lines) && agreeingReadings(same, reading.lines) >= CROPS_AGAINST_A_LONE_PASS);
 }
 
+/** The crop key of a fixed band of the page (mrz-reading.ts PASSES), upright or turned: FIXED_BAND reads it. */
+export function fixedBandCrop(fraction: number, turn?: number): string {
+  return `${turn === undefined ? '' : `turn ${turn} `}band ${fraction}`;
+}
+
 /**
- * The fixed bands of the page (mrz-reading.ts PASSES: `band 0.65` and so on, upright or turned):
- * one witness here, as nested crops of the same unlevelled pixels. On nine genuine pages of the
- * harder set's development seeds all three agreed on a misread that the zone, levelled, then read
- * right (decision 0087).
+ * The fixed bands of the page (fixedBandCrop): one witness here, as nested crops of the same
+ * unlevelled pixels. On nine genuine pages of the harder set's development seeds all three agreed
+ * on a misread that the zone, levelled, then read right (decision 0087).
  */
 const FIXED_BAND = /band [\d.]+$/;
 

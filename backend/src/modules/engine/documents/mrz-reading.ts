@@ -19,6 +19,7 @@ import {
   birthDateSupport,
   type CropReading,
   combineReadings,
+  fixedBandCrop,
   lineCombinations,
   type MrzLines,
   passContested,
@@ -387,7 +388,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
       (result, k) => answers(crops[k]!.crop, result),
       always ? undefined : () => !spent(),
     );
-  const passes = (enlargedPage ? PASSES.slice(0, 2) : PASSES).map((pass) => ({ crop: `band ${pass[0]}`, read: () => readPass(ocr, image, pass) }));
+  const passes = (enlargedPage ? PASSES.slice(0, 2) : PASSES).map((pass) => ({ crop: fixedBandCrop(pass[0]), read: () => readPass(ocr, image, pass) }));
   // A clean page is read by the first band: read alone, it leaves the other core to the face match
   // that runs beside it.
   const always = !enlargedPage;
@@ -485,7 +486,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   }
   // The wide band and the zones once more, thresholded per neighbourhood: a shadow edge across the
   // zone defeats one threshold for the whole band (issue 20's harder set).
-  late.push({ crop: `band ${PASSES[1][0]}`, read: async () => readPng(ocr, await bandPng(image, PASSES[1][0]), PSM.SINGLE_BLOCK, 'local') });
+  late.push({ crop: fixedBandCrop(PASSES[1][0]), read: async () => readPng(ocr, await bandPng(image, PASSES[1][0]), PSM.SINGLE_BLOCK, 'local') });
   for (const { crop, png: zonePng } of zones) late.push({ crop, read: () => readPng(ocr, zonePng, PSM.SINGLE_BLOCK, 'local') });
   const lateRead = await readCrops(late);
   if (lateRead === 'taken') return answer!;
@@ -552,10 +553,10 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   if (probed === 'stopped') return conclude();
   if (probed === 'taken') {
     const turn = FALLBACK_TURNS[probes.length - 1]!;
-    const valid = keep(`turn ${turn} band ${PASSES[1][0]}`, probes.at(-1)!);
+    const valid = keep(fixedBandCrop(PASSES[1][0], turn), probes.at(-1)!);
     if (valid) return valid;
     const turnedPasses = [PASSES[0], PASSES[2]].map((pass) => ({
-      crop: `turn ${turn} band ${pass[0]}`,
+      crop: fixedBandCrop(pass[0], turn),
       read: async () => readPass(ocr, await turned(turn), pass),
     }));
     if ((await readCrops(turnedPasses)) === 'taken') return answer!;
