@@ -109,5 +109,10 @@
  *   layout (mrz-consensus.ts passContested): the result is a misread to read again, not an answer
  *   nor a forgery verdict. Under the new model one crop's refilled line verified a real card
  *   whose printed check digits fail (decision 0087).
+ * - 2026.12.3: a combination of the readings' fields that passes is not an answer when as many
+ *   independent witnesses (the fixed bands counting as one) read its birth date otherwise by one
+ *   digit as read it as it is (mrz-consensus.ts birthDateContested): one witness against one is the
+ *   check digit alone deciding, and on an altered document it decides for the misread. The result
+ *   is a misread to read again. An altered visa of held-out seed 74 was verified so (decision 0089).
  */
-export const ENGINE_VERSION = '2026.12.2';
+export const ENGINE_VERSION = '2026.12.3';

@@ -112,10 +112,19 @@ describe('combineReadings on the two-line layouts of issue 20', () => {
     const misreadBirth = [lines[0], replaceAt(lines[1], 14, '3')];
     const misreadExpiry = [lines[0], replaceAt(lines[1], 22, '7')];
     expect(combineReadings(format, [misreadBirth, misreadExpiry])).toEqual([...lines]);
+    // One witness against one on the birth date, a digit apart: the check digit alone would decide
+    // (engine 2026.12.3, decision 0089). A second crop that read it as printed decides it.
     expect(
       settle([
         { format, lines: misreadBirth },
         { format, lines: misreadExpiry },
+      ]),
+    ).toMatchObject({ found: true, valid: false, contested: true });
+    expect(
+      settle([
+        { format, lines: misreadBirth, crop: 'band 0.4' },
+        { format, lines: misreadExpiry, crop: 'zone 0' },
+        { format, lines: misreadExpiry, crop: 'zone 1' },
       ]),
     ).toMatchObject({ found: true, format, valid: true });
   });
@@ -140,10 +149,11 @@ describe('settle: what several failing readings amount to', () => {
     expect(reading).toMatchObject({ found: true, valid: false, agreeing: 2, invalidFields: expect.arrayContaining(['birthDateCheckDigit']) });
   });
 
-  test('two failing readings whose fields pass in turn combine into a valid reading', () => {
+  test('failing readings whose fields pass in turn combine into a valid reading, the birth date read right by more witnesses', () => {
     const reading = settle([
       { format: 'TD3', lines: [LINE1, replaceAt(LINE2, 15, '3')] },
       { format: 'TD3', lines: [LINE1, replaceAt(LINE2, 2, '3')] },
+      { format: 'TD3', lines: [LINE1, replaceAt(LINE2, 4, '3')] },
     ]);
     expect(reading).toMatchObject({ found: true, valid: true, birthDate: '740812', expirationDate: '120415' });
   });
@@ -152,7 +162,12 @@ describe('settle: what several failing readings amount to', () => {
   const noise = { format: 'TD1' as const, lines: ['<<8<6<4A0L06CP<<470600000000', 'I429A000ZEZ7E0BBD<<AZBR195E5<1', 'ETT7EAT7LD<2F43<<<4<2<5<J<<<<'] };
 
   test('readings of another layout first: each layout is combined on its own, and the one that passes answers', () => {
-    const reading = settle([noise, { format: 'TD3', lines: [LINE1, replaceAt(LINE2, 15, '3')] }, { format: 'TD3', lines: [LINE1, replaceAt(LINE2, 2, '3')] }]);
+    const reading = settle([
+      noise,
+      { format: 'TD3', lines: [LINE1, replaceAt(LINE2, 15, '3')] },
+      { format: 'TD3', lines: [LINE1, replaceAt(LINE2, 2, '3')] },
+      { format: 'TD3', lines: [LINE1, replaceAt(LINE2, 4, '3')] },
+    ]);
     expect(reading).toMatchObject({ found: true, format: 'TD3', valid: true, birthDate: '740812' });
   });
 

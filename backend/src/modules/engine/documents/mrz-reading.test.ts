@@ -364,8 +364,34 @@ describe('settle: a combination is not accepted on a birth date that more crops 
     expect(settle(outvoted)).toMatchObject({ found: true, valid: false, birthDate: '910301', agreeing: 3 });
   });
 
-  test('one crop against one is no majority: the combination the check digits confirm answers', () => {
-    expect(settle(outvoted.slice(0, 2))).toMatchObject({ found: true, valid: true, birthDate: '900301' });
+  test('one witness against one, a digit apart, is the check digit alone deciding: a misread, not an answer (engine 2026.12.3)', () => {
+    expect(settle(outvoted.slice(0, 2))).toMatchObject({ found: true, valid: false, contested: true });
+  });
+
+  test('more witnesses read the date that passes than read it otherwise: the combination answers', () => {
+    const zone = { ...outvoted[0]!, crop: 'zone 0' };
+    expect(settle([outvoted[0]!, zone, outvoted[1]!])).toMatchObject({ found: true, valid: true, birthDate: '900301' });
+  });
+
+  test('a date read otherwise in two places is another reading of noise, not a contest', () => {
+    const noise = { ...outvoted[1]!, lines: [first, '9803315F3201093CAN<<<<<<<<<<<0', name] as const, crop: 'zone 0' };
+    expect(settle([outvoted[0]!, noise])).toMatchObject({ found: true, valid: true, birthDate: '900301' });
+  });
+});
+
+describe('settle: a combination whose birth date as many witnesses read otherwise by one digit is a misread (engine 2026.12.3)', () => {
+  // Harder synthetic set, held-out seed 74, document 0033: an altered visa (birth date 900718, its
+  // check digit 3 altered to 9). The fixed bands read 7007189, which passes, with a document number
+  // that fails; the zone read the birth date as printed, which fails, with a document number that
+  // passes. The combination of the two was verified with 1970 (decision 0089).
+  const first = 'V<BELSMITH<<DAAN<<<<<<<<<<<<<<<<<<<<<<<<<<<<';
+  const bands = 'JPMFXAX2W1BEL7007189M3212242<<<<<<<<<<<<<<<<';
+  const zone = 'XJPNFXX2W1BEL9007189M3212242<<<<<<<<<<<<<<<<';
+  const visa = (lines: string, crop: string) => ({ format: 'MRVA' as const, lines: [first, lines], crop });
+
+  test('the bands (one witness) against the zone: not accepted, and not a forgery verdict either', () => {
+    const readings = [visa(bands, 'band 0.65'), visa(bands, 'band 0.4'), visa(zone, 'zone 0')];
+    expect(settle(readings)).toMatchObject({ found: true, valid: false, contested: true });
   });
 });
 

@@ -14,6 +14,7 @@ import { type EQUALISATIONS, equalisedZone, extendedBand, locateMrzBands, stacke
 import { type Binarisation, inOrder, type MrzOcr, ocrText } from './mrz-ocr';
 import {
   agreeingReadings,
+  birthDateContested,
   birthDateOutvoted,
   birthDateContradicted,
   birthDateSupport,
@@ -609,6 +610,8 @@ export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; 
   const keyed = readings.map((reading, i) => ({ ...reading, crop: reading.crop ?? `reading ${i}` }));
   const formats = [...new Set(keyed.map((reading) => reading.format))];
   const byFormat = formats.map((format) => ({ format, same: keyed.filter((reading) => reading.format === format) }));
+  /** A combination passed on a birth date that witnesses read otherwise by one digit (birthDateContested). */
+  let contested = false;
   for (const { format, same } of byFormat) {
     const combined = combineReadings(
       format,
@@ -616,12 +619,14 @@ export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; 
     );
     const donors = partials.filter((partial) => partial.format === format).map((partial) => partial.lines);
     // A combination whose birth date more crops read otherwise is no answer (birthDateOutvoted),
-    // nor one that passes with its code unread on a birth date fewer than two crops read (decision
+    // nor one whose birth date as many witnesses read otherwise by one digit (birthDateContested:
+    // the result is then a misread, `contested`), nor one that passes with its code unread on a birth date fewer than two crops read (decision
     // 0079): a crop that misread the code may have misread the date too, so that it passes.
     for (const lines of [...(combined ? [combined] : []), ...lineCombinations([...same.map((reading) => reading.lines), ...donors])]) {
       if (birthDateOutvoted(format, same, lines)) continue;
       const reading = interpret(format, lines, 1);
-      if (reading.valid) return reading;
+      if (reading.valid && birthDateContested(format, same, lines)) contested = true;
+      else if (reading.valid) return reading;
       const unread = codeUnread(reading, lines);
       if (unread && birthDateSupport(format, same, lines) >= MRZ_CROPS_FOR_UNREAD_CODE) return unread;
     }
@@ -629,5 +634,6 @@ export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; 
   const checks = ({ format, same }: (typeof byFormat)[number]) => Math.max(...same.map((reading) => passingChecks(format, reading.lines)));
   const { format, same } = byFormat.reduce((a, b) => (checks(b) > checks(a) ? b : a));
   const best = same.reduce((a, b) => (agreeingReadings(same, b.lines) > agreeingReadings(same, a.lines) ? b : a)).lines;
-  return interpret(format, best, agreeingReadings(same, best));
+  const settled = interpret(format, best, agreeingReadings(same, best));
+  return contested ? { ...settled, contested: true } : settled;
 }
