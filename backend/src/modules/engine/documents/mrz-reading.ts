@@ -85,8 +85,10 @@ export type MrzReading =
       unreadDigits?: string[];
       /**
        * A reading of one crop passed against failing lines that independent crops agree on
-       * (mrz-consensus.ts passContested): the readings contradict each other, so this is a misread
-       * to read again, neither a forgery verdict nor an answer (decision 0087).
+       * (mrz-consensus.ts passContested, decision 0087), or a combination passed on a birth date as
+       * many witnesses read one digit otherwise (birthDateContested, decision 0089): the readings
+       * contradict each other, so this is a misread to read again, neither a forgery verdict nor an
+       * answer.
        */
       contested?: true;
     };
@@ -603,7 +605,8 @@ export function concludeReadings(
  * reading without a crop stands for a crop of its own. Readings taken for different layouts are
  * combined layout by layout: text around the zone may look like the lines of another
  * layout (a card's front and back on one page). When none passes, the layout reported is the one
- * whose readings pass the most check digits, the first on a tie.
+ * whose readings pass the most check digits, the first on a tie, marked `contested` when a
+ * combination passed on a contested birth date (birthDateContested).
  */
 export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; crop?: string }[], partials: readonly Reading[] = []): MrzReading {
   if (readings.length === 0) return { found: false };
@@ -619,9 +622,10 @@ export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; 
     );
     const donors = partials.filter((partial) => partial.format === format).map((partial) => partial.lines);
     // A combination whose birth date more crops read otherwise is no answer (birthDateOutvoted),
-    // nor one whose birth date as many witnesses read otherwise by one digit (birthDateContested:
-    // the result is then a misread, `contested`), nor one that passes with its code unread on a birth date fewer than two crops read (decision
-    // 0079): a crop that misread the code may have misread the date too, so that it passes.
+    // nor one whose birth date as many witnesses read otherwise by one digit (birthDateContested,
+    // decision 0089: the result is then a misread, `contested`), nor one that passes with its code
+    // unread on a birth date fewer than two crops read (decision 0079): a crop that misread the
+    // code may have misread the date too, so that it passes.
     for (const lines of [...(combined ? [combined] : []), ...lineCombinations([...same.map((reading) => reading.lines), ...donors])]) {
       if (birthDateOutvoted(format, same, lines)) continue;
       const reading = interpret(format, lines, 1);
