@@ -629,8 +629,11 @@ export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; 
     for (const lines of [...(combined ? [combined] : []), ...lineCombinations([...same.map((reading) => reading.lines), ...donors])]) {
       if (birthDateOutvoted(format, same, lines)) continue;
       const reading = interpret(format, lines, 1);
-      if (reading.valid && birthDateContested(format, same, lines)) contested = true;
-      else if (reading.valid) return reading;
+      if (reading.valid) {
+        if (!birthDateContested(format, same, lines)) return reading;
+        contested = true;
+        continue;
+      }
       const unread = codeUnread(reading, lines);
       if (unread && birthDateSupport(format, same, lines) >= MRZ_CROPS_FOR_UNREAD_CODE) return unread;
     }
