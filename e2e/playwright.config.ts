@@ -51,7 +51,7 @@ export default defineConfig<{ target: TargetName }>({
   projects: databaseTargets().map((target) => ({
     name: target,
     use: { target },
-    testMatch: target === 'postgres' ? POSTGRES_SPECS : '*.spec.ts',
+    testMatch: target === 'postgres' ? POSTGRES_SPECS : undefined,
     grepInvert: target === 'postgres' ? /@engine-decision/ : undefined,
   })),
 });
