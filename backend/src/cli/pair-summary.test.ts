@@ -22,6 +22,13 @@ describe('pair summary', () => {
     expect(thresholdForFar(scores, 0.25)).toMatchObject({ threshold: 0.4, falseAccepts: 1, falseRejects: 0 });
   });
 
+  test('each ROC point is what ratesAt gives at its threshold, ties included', () => {
+    const tied = [...scores, { same: true, similarity: 0.6 }, { same: false, similarity: 0.9 }];
+    const points = rocPoints(tied);
+    expect(points.map((p) => p.threshold).slice(0, -1)).toEqual([0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.9]);
+    for (const point of points) expect(point).toEqual(ratesAt(tied, point.threshold));
+  });
+
   test('the ROC ends where nothing matches, and no different-person pair means no threshold', () => {
     expect(rocPoints(scores).at(-1)).toMatchObject({ falseAccepts: 0, falseRejects: 3 });
     expect(thresholdForFar([{ same: true, similarity: 0.5 }], 0.001)).toBeNull();

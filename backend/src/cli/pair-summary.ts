@@ -31,11 +31,26 @@ export function ratesAt(scores: readonly PairScore[], threshold: number): Rates 
   return rates;
 }
 
-/** Every threshold worth trying: each distinct similarity, plus one above the highest (nothing matches). */
+/**
+ * Every threshold worth trying: each distinct similarity, plus one above the highest (nothing
+ * matches). One pass over the sorted scores, not ratesAt per threshold: a set of 200,000 pairs has
+ * about as many thresholds.
+ */
 export function rocPoints(scores: readonly PairScore[]): Rates[] {
-  const thresholds = [...new Set(scores.map((s) => s.similarity))].sort((a, b) => a - b);
-  if (thresholds.length) thresholds.push(thresholds.at(-1)! + 1e-6);
-  return thresholds.map((t) => ratesAt(scores, t));
+  const sorted = [...scores].sort((a, b) => a.similarity - b.similarity);
+  const same = sorted.filter((s) => s.same).length;
+  const different = sorted.length - same;
+  const points: Rates[] = [];
+  // Below the threshold so far: genuine pairs refused, and strangers no longer accepted.
+  let sameBelow = 0;
+  let differentBelow = 0;
+  for (let i = 0; i < sorted.length; ) {
+    const threshold = sorted[i]!.similarity;
+    points.push({ threshold, falseAccepts: different - differentBelow, different, falseRejects: sameBelow, same });
+    for (; i < sorted.length && sorted[i]!.similarity === threshold; i++) sorted[i]!.same ? sameBelow++ : differentBelow++;
+  }
+  if (sorted.length) points.push({ threshold: sorted.at(-1)!.similarity + 1e-6, falseAccepts: 0, different, falseRejects: same, same });
+  return points;
 }
 
 /** The lowest threshold whose false-accept rate is at most `maxFar` (so the fewest genuine pairs are refused). */
