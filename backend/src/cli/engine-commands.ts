@@ -72,8 +72,9 @@ export function scoresOf(findings: EngineFindings): Record<string, unknown> {
     if (!frame || typeof frame !== 'object' || !('face' in frame)) return frame;
     const { face, faceCount } = frame as { face: Record<string, unknown> | null; faceCount: number };
     if (!face) return { faceCount, face: null };
-    const { descriptor, landmarks, ...rest } = face;
-    return { faceCount, face: rest, descriptor: descriptor ? `${(descriptor as unknown[]).length}-d` : undefined };
+    const { descriptor, embedding, landmarks, ...rest } = face;
+    const size = (vector: unknown) => (vector ? `${(vector as unknown[]).length}-d` : undefined);
+    return { faceCount, face: rest, descriptor: size(descriptor), embedding: size(embedding) };
   };
   if (findings.kind === 'age_estimation') return { frames: findings.frames.map(strip) };
   return { reading: findings.reading, portrait: strip(findings.portrait), frames: findings.frames.map(strip) };

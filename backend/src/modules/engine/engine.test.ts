@@ -299,6 +299,20 @@ describe('verification engine with the real models', () => {
     ).toMatchObject({ decision: 'failed', reason: 'face_mismatch' });
   }, 60_000);
 
+  test("L2: the licence front's own portrait, cropped and uploaded as the selfie, is refused (decision 0090)", async () => {
+    const front = fixture('licence-front.jpg');
+    const { width = 0, height = 0 } = await sharp(front).metadata();
+    // The portrait's place on the generated front, with a margin; Human's faceres scored this copy
+    // 0.91, under its copy ceiling, so the faceres ceiling let it through (decision 0045).
+    const slot = { left: Math.round(width * 0.035), top: Math.round(height * 0.11), width: Math.round(width * 0.27), height: Math.round(height * 0.42) };
+    const portrait = await sharp(front).extract(slot).resize(640).jpeg({ quality: 80 }).toBuffer();
+    const session = await create({ verificationMode: 'L2', faceMatchEnabled: true });
+    expect(await submit(session, 'document', { document: fixture('licence.png'), documentFront: front, selfie: portrait }, 'driving_licence')).toMatchObject({
+      decision: 'failed',
+      reason: 'liveness_failed',
+    });
+  }, 60_000);
+
   test('L2: a licence front without a face (the barcode side twice) asks for the front again', async () => {
     const session = await create({ verificationMode: 'L2', faceMatchEnabled: true });
     expect(

@@ -1,15 +1,11 @@
 import { describe, expect, test } from 'bun:test';
 import type { FaceAnalysis } from '../faces/face-analysis';
-import type { CohortStats } from '../faces/face-match';
-import { UNCROWDED } from '../faces/face-measurement.test-support';
 import { ageOn, decideDocument, frenchCardExpiry, mrzBirthDate, mrzExpiryDate } from './document-decision';
 import type { DocumentFindings } from '../model';
 
 const now = new Date('2026-11-22T12:00:00Z');
-/** A face with its faceres descriptor and face-api's aligned one (the same for every face unless given: only faceres differs). */
-/** Faces whose strangers score 0.75 on faceres on average, spread 0.02 (the aligned model: far apart). */
-const CROWDED: CohortStats = { faceres: { mean: 0.75, spread: 0.02 }, recognition: UNCROWDED.recognition };
-const face = (descriptor: number[], recognition: number[] = [0, 0], cohort: CohortStats | null = UNCROWDED): FaceAnalysis => ({
+/** A face with face match's descriptor (face-embedding.ts); faceres's is not looked at by the decision. */
+const face = (embedding: number[]): FaceAnalysis => ({
   faceCount: 1,
   face: {
     box: [0.3, 0.25, 0.4, 0.5],
@@ -23,9 +19,8 @@ const face = (descriptor: number[], recognition: number[] = [0, 0], cohort: Coho
     estimatedAge: 30,
     antispoof: 0.8,
     liveness: 0.9,
-    descriptor,
-    recognition,
-    cohort: cohort ?? undefined,
+    embedding,
+    alignedSharpness: 120,
   },
 });
 const mrz = (change: Record<string, unknown> = {}): DocumentFindings['reading'] =>
@@ -234,29 +229,10 @@ describe('decideDocument', () => {
       { decision: 'failed', reason: 'face_mismatch' },
     ],
     [
-      // Faces whose strangers score 0.75 on faceres, spread 0.02: 0.85 is 5 spreads above them, 0.8 only 2.5.
-      'face match: both raw thresholds met, but no more alike than strangers are to these faces (decision 0068): refused',
-      findings(mrz(), { portrait: face([1, 0, 0], [0, 0], CROWDED), frames: [face([0.8, 0.6, 0], [0, 0], CROWDED)] }),
-      { ...policy, faceMatchEnabled: true },
-      { decision: 'failed', reason: 'face_mismatch' },
-    ],
-    [
-      'face match: the same raw scores, the pair well above strangers: verified',
-      findings(mrz(), { portrait: face([1, 0, 0], [0, 0], CROWDED), frames: [face([0.85, 0.526, 0], [0, 0], CROWDED)] }),
-      { ...policy, faceMatchEnabled: true },
-      { decision: 'verified' },
-    ],
-    [
-      'face match: a portrait measured without the cohort is never matched on raw scores alone: retry',
-      findings(mrz(), { portrait: face([1, 0, 0], [0, 0], null), frames: [face([0.8, 0.6, 0])] }),
+      'face match: a portrait found but not described (no mesh to align it on) is never decided on: retry',
+      findings(mrz(), { portrait: { faceCount: 1, face: { ...face([1, 0, 0]).face!, embedding: undefined } }, frames: [face([0.8, 0.5, 0])] }),
       { ...policy, faceMatchEnabled: true },
       { decision: 'retry', hint: 'document_unreadable', part: 'document' },
-    ],
-    [
-      'face match: faceres says the same person but the aligned model does not (decision 0064): refused',
-      findings(mrz(), { portrait: face([1, 0, 0]), frames: [face([0.8, 0.5, 0], [0.6, 0])] }),
-      { ...policy, faceMatchEnabled: true },
-      { decision: 'failed', reason: 'face_mismatch' },
     ],
     [
       'face match: no portrait found',
@@ -304,7 +280,7 @@ describe('decideDocument', () => {
       'face match, driving licence: a blurred portrait asks for the front again',
       findings(pdf417(), {
         documentType: 'driving_licence',
-        portrait: { faceCount: 1, face: { ...face([1, 0, 0]).face!, sharpness: 5 } },
+        portrait: { faceCount: 1, face: { ...face([1, 0, 0]).face!, alignedSharpness: 5 } },
         frames: [face([0.8, 0.5, 0])],
       }),
       { ...policy, faceMatchEnabled: true },

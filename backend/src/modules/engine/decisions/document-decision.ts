@@ -166,21 +166,15 @@ export function decideDocument(findings: DocumentFindings, policy: Pick<Decision
   const portraitFace = findings.portrait?.face;
   // No face on the document, or one too small or blurred to judge
   // (portrait-quality.ts): picture it again rather than decide. For a licence that is the front.
-  if (!portraitFace?.descriptor || !portraitFace.recognition || !portraitFace.cohort || !portraitReadable(portraitFace)) {
+  if (!portraitFace?.embedding || !portraitReadable(portraitFace)) {
     return needsDocumentFront(findings.documentType, true)
       ? { decision: 'retry', hint: 'document_front_unreadable', part: 'documentFront' }
       : { decision: 'retry', hint: 'document_unreadable', part: 'document' };
   }
-  const portrait = { faceres: portraitFace.descriptor, recognition: portraitFace.recognition, cohort: portraitFace.cohort };
-  // Every good frame with both descriptors, not the first one (issue 21 Deliver 4).
+  const portrait = portraitFace.embedding;
+  // Every good frame with a descriptor, not the first one (issue 21 Deliver 4).
   const selfies = findings.frames.flatMap((frame) =>
-    'unreadable' in frame ||
-    faceQualityHint(frame) !== null ||
-    !frame.face?.recognition ||
-    !frame.face.cohort ||
-    frame.face.descriptor?.length !== portrait.faceres.length
-      ? []
-      : [{ faceres: frame.face.descriptor, recognition: frame.face.recognition, cohort: frame.face.cohort }],
+    'unreadable' in frame || faceQualityHint(frame) !== null || frame.face?.embedding?.length !== portrait.length ? [] : [frame.face.embedding],
   );
   if (selfies.length === 0) return { decision: 'retry', hint: 'no_face', part: 'selfie' };
   const { outcome } = matchFrames(portrait, selfies);

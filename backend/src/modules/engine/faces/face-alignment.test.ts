@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
-import { ARCFACE_TEMPLATE, alignedFace, fivePoints, similarityTransform } from './embedding-descriptors';
+import { ARCFACE_TEMPLATE, alignedFace, fivePoints, similarityTransform } from './face-alignment';
 
-describe('alignment for the human-models descriptors (issue 21, Deliver 2)', () => {
+describe('the face aligned to the ArcFace template (issue 21, Deliver 1)', () => {
   test('the similarity transform recovers a known rotation, scale and shift', () => {
     const angle = 0.3;
     const scale = 2.5;

@@ -1,7 +1,8 @@
 /**
  * What the face models see in one image (decision 0030-face-models.md): Human finds faces and gives
  * pose (mesh), passive anti-spoof and liveness scores, and (only when asked) its faceres 1024-d
- * embedding for face match; face-api's ageGenderNet estimates the age on Human's face crop.
+ * embedding; face-api's ageGenderNet estimates the age on Human's face crop; face match's own
+ * descriptor (face-embedding.ts) describes the face aligned on Human's mesh, when asked.
  * This file only measures; what the measurements mean is decided in face-quality.ts,
  * age-decision.ts and face-match.ts. Runs inside an engine worker (engine-worker.ts), one image at
  * a time: a Human instance is stateful (docs/engine-notes.md "One model instance, fresh results, small images").
@@ -9,8 +10,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { brightnessAndSharpness, type DecodedImage } from '../image-decoding';
-import { cohortScores, cohortStats, type CohortStats, type FaceCohort, loadFaceCohort } from './face-cohort';
-import { loadRecognition, type Recognise } from './face-recognition';
+import { type Embed, loadFaceEmbedding } from './face-embedding';
 import { type HumanInstance, type HumanOptions, loadHuman, packageDir } from './human-runtime';
 
 const require = createRequire(import.meta.url);
@@ -40,11 +40,12 @@ export interface FaceMeasurement {
   /** Passive signals (soft): Human antispoof (real) and liveness, 0–1. */
   antispoof: number | null;
   liveness: number | null;
+  /** Human's faceres 1024-d embedding (only when asked: the liveness motion check's same-person test, face match's copy ceiling). */
   descriptor?: number[];
-  /** face-api's aligned 128-d descriptor of the same face (only when asked: face match, face-recognition.ts). */
-  recognition?: number[];
-  /** How alike the cohort's strangers look to this face, per model (with both descriptors; face-cohort.ts). */
-  cohort?: CohortStats;
+  /** Face match's 512-d descriptor of the face aligned on its mesh (only when asked: face-embedding.ts, decision 0090). */
+  embedding?: number[];
+  /** Laplacian variance of the aligned crop that descriptor was read from (with it; the portrait's quality gate, portrait-quality.ts). */
+  alignedSharpness?: number;
   /** The face mesh's 468 points in pixels of the decoded image (only when asked): the liveness motion check (liveness/motion-check.ts). */
   landmarks?: [number, number][];
 }
@@ -62,15 +63,13 @@ interface FaceApiNets {
 export interface FaceModels {
   human: HumanInstance;
   faceApi: FaceApiNets;
-  recognise: Recognise;
-  /** Face match's cohort of strangers (face-cohort.ts, decision 0068); null only while the cohort is built. */
-  cohort: FaceCohort | null;
+  /** Face match's descriptor (face-embedding.ts). */
+  embed: Embed;
   // biome-ignore lint/suspicious/noExplicitAny: tfjs is loaded from its node-wasm build by path, without types.
   tf: any;
 }
 
-/** `withCohort: false` only for building the cohort itself (scripts/faces/face-cohort.ts). */
-export async function loadFaceModels(options: HumanOptions = {}, { withCohort = true } = {}): Promise<FaceModels> {
+export async function loadFaceModels(options: HumanOptions = {}): Promise<FaceModels> {
   const human = await loadHuman(options);
   const faceApiDir = packageDir('@vladmandic/face-api');
   // The package's `exports` has no node-wasm entry; the build shares the one tfjs-core (and its wasm backend) with Human.
@@ -78,8 +77,7 @@ export async function loadFaceModels(options: HumanOptions = {}, { withCohort = 
   const faceApi = faceApiModule.nets as FaceApiNets;
   await faceApi.ageGenderNet.loadFromDisk(join(faceApiDir, 'model'));
   const tf = require('@tensorflow/tfjs-core');
-  const recognise = await loadRecognition(faceApiModule, tf, faceApiDir);
-  return { human, faceApi, recognise, tf, cohort: withCohort ? loadFaceCohort() : null };
+  return { human, faceApi, embed: await loadFaceEmbedding(), tf };
 }
 
 /** Margin around Human's box for the face-api crop. 0 measured best on UTKFace (MAE 6.0 vs 7.9 at 0.25; docs/verification.md). */
@@ -130,12 +128,12 @@ async function ageViews(
 }
 
 export interface AnalysisOptions {
-  /** Human's faceres embedding (face match, the liveness check's same-person test). */
+  /** Human's faceres embedding (the liveness check's same-person test, face match's copy ceiling). */
   descriptor: boolean;
   /** The face mesh's points (the liveness motion check). */
   landmarks?: boolean;
-  /** face-api's aligned descriptor (face match's second model, decision 0064). */
-  recognition?: boolean;
+  /** Face match's descriptor of the aligned face (face-embedding.ts). */
+  embedding?: boolean;
   /** The age of the face crop's views (the L1 rule); implies the age. */
   ageViews?: boolean;
   /**
@@ -145,19 +143,6 @@ export interface AnalysisOptions {
    */
   age?: boolean;
   passive?: boolean;
-}
-
-/** face-api's aligned descriptor of the box, and with faceres's descriptor, the face's cohort statistics. */
-async function recognitionAndCohort(
-  models: FaceModels,
-  // biome-ignore lint/suspicious/noExplicitAny: a tfjs tensor (see FaceModels.tf).
-  tensor: any,
-  box: [number, number, number, number],
-  descriptor: number[] | undefined,
-): Promise<Pick<FaceMeasurement, 'recognition' | 'cohort'>> {
-  if (!descriptor) return {};
-  const recognition = await models.recognise(tensor, box);
-  return { recognition, cohort: models.cohort ? cohortStats(models.cohort, cohortScores(models.cohort, descriptor, recognition)) : undefined };
 }
 
 export async function analyseFace(models: FaceModels, image: DecodedImage, options: AnalysisOptions): Promise<FaceAnalysis> {
@@ -182,6 +167,7 @@ export async function analyseFace(models: FaceModels, image: DecodedImage, optio
       const descriptor = options.descriptor && largest.embedding?.length ? Array.from(largest.embedding) : undefined;
       const angle = largest.rotation?.angle;
       const degrees = (radians: number | undefined) => (radians === undefined ? null : (radians * 180) / Math.PI);
+      const mesh = largest.mesh?.map((point): [number, number] => [point[0]!, point[1]!]);
       return {
         faceCount: faces.length,
         face: {
@@ -197,8 +183,8 @@ export async function analyseFace(models: FaceModels, image: DecodedImage, optio
           antispoof: largest.real ?? null,
           liveness: largest.live ?? null,
           descriptor,
-          ...(await recognitionAndCohort(models, tensor, [x0, y0, x1 - x0, y1 - y0], options.recognition ? descriptor : undefined)),
-          landmarks: options.landmarks ? largest.mesh?.map((point): [number, number] => [point[0]!, point[1]!]) : undefined,
+          ...(options.embedding && mesh?.length ? await models.embed(image, mesh) : {}),
+          landmarks: options.landmarks ? mesh : undefined,
         },
       };
     } finally {

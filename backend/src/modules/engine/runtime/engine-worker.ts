@@ -83,8 +83,8 @@ async function analyseSelfies(
   purpose: 'age' | 'face_match',
 ): Promise<FrameFindings[]> {
   const withAge = purpose === 'age';
-  // Face match's second model (decision 0064) only on the frames it compares with the portrait.
-  const recognition = purpose === 'face_match';
+  // Face match's descriptor (decision 0090) only on the frames it compares with the portrait.
+  const embedding = purpose === 'face_match';
   const models = await timed(timings, 'loadFaceModels', faces);
   const frames: FrameFindings[] = [];
   const images: (DecodedImage | null)[] = [];
@@ -94,7 +94,7 @@ async function analyseSelfies(
     const facing = (steps?.[index] ?? 0) === 0;
     const age = withAge && facing;
     // Frames looking at the camera are always described: in this pass, not a second detection.
-    const options = { descriptor: facing, recognition: recognition && facing, landmarks: true, ageViews: age, age, passive: age };
+    const options = { descriptor: facing, embedding: embedding && facing, landmarks: true, ageViews: age, age, passive: age };
     frames.push(image ? await timed(timings, 'face', () => analyseFace(models, image, options)) : { unreadable: true });
   }
   if (steps === undefined) return frames;
@@ -102,9 +102,9 @@ async function analyseSelfies(
     const frame = frames[index]!;
     const image = images[index];
     if (!image || !('face' in frame) || !frame.face || frame.face.descriptor) continue;
-    const again = await timed(timings, 'descriptor', () => analyseFace(models, image, { descriptor: true, recognition, age: false, passive: false }));
+    const again = await timed(timings, 'descriptor', () => analyseFace(models, image, { descriptor: true, embedding, age: false, passive: false }));
     frame.face.descriptor = again.face?.descriptor;
-    frame.face.recognition = again.face?.recognition;
+    frame.face.embedding = again.face?.embedding;
   }
   return frames;
 }
@@ -186,7 +186,9 @@ async function matchFaces(
   const portraitImage = needsDocumentFront(job.documentType, job.faceMatch)
     ? job.documentFront && (await timed(timings, 'decode', () => decodeOrNull(job.documentFront!, DOCUMENT_SIDE)))
     : document;
-  const portrait = portraitImage ? await timed(timings, 'portrait', () => analyseFace(models, portraitImage, { descriptor: true, recognition: true })) : null;
+  const portrait = portraitImage
+    ? await timed(timings, 'portrait', () => analyseFace(models, portraitImage, { descriptor: false, embedding: true, age: false, passive: false }))
+    : null;
   return { portrait, frames: await analyseSelfies(job.selfies, timings, job.steps, 'face_match') };
 }
 
