@@ -37,13 +37,13 @@ import { decideDocument, documentDates } from '../modules/engine/decisions/docum
 import { type DocumentResult, failureClass, summariseDocuments, summariseGroups } from './document-accuracy';
 import { readLabelsCsv } from './labels-csv';
 import { runJob } from '../modules/engine/runtime/engine-worker';
-import { analyseFace, loadFaceModels } from '../modules/engine/faces/face-analysis';
+import { analyseFace, type FaceMeasurement, loadFaceModels } from '../modules/engine/faces/face-analysis';
 import { FACE_COPY_MIN_SIMILARITY, FACE_MATCH_MIN_SIMILARITY } from '../modules/engine/faces/face-match';
 import { portraitReadable } from '../modules/engine/faces/portrait-quality';
 import { loadEmbeddingDescriptor } from './embedding-descriptors';
 import { loadFaceApiRecognition } from './face-recognition';
 import { type FaceDescriptor, PAIR_DESCRIPTORS, type PairDescriptor, pairScore } from './pair-scores';
-import { decodeImage } from '../modules/engine/image-decoding';
+import { type DecodedImage, decodeImage } from '../modules/engine/image-decoding';
 import type { DocumentFindings, FrameFindings } from '../modules/engine/model';
 import { faceQualityHint } from '../modules/engine/faces/face-quality';
 import { parseArgs } from './command-table';
@@ -229,38 +229,39 @@ async function pairs(
   selfieGate: boolean,
 ) {
   const models = await loadFaceModels(kind === 'faceres-deep' ? { descriptionModel: join(humanModelsDir!, 'faceres-deep.json') } : {});
-  const embedding = kind === 'mobileface' || kind === 'mobilefacenet' ? await loadEmbeddingDescriptor(models, kind, humanModelsDir!) : null;
+  const candidate = kind === 'mobileface' || kind === 'mobilefacenet' ? await loadEmbeddingDescriptor(models, kind, humanModelsDir!) : null;
   const recognise = kind === 'aligned' ? await loadFaceApiRecognition(models) : null;
+  /** The descriptor `kind` names, of the face the engine's analysis found. */
+  const describe = async (image: DecodedImage, face: FaceMeasurement): Promise<FaceDescriptor> => {
+    if (kind === 'engine') return face.embedding ?? null;
+    if (recognise) {
+      const [x, y, width, height] = face.box;
+      return recognise(image, [x * image.width, y * image.height, width * image.width, height * image.height]);
+    }
+    if (candidate) return face.landmarks ? candidate(image, face.landmarks) : null;
+    return face.descriptor ?? null;
+  };
   const cache = new Map<string, { descriptor: FaceDescriptor; gated: boolean; unreadablePortrait: boolean }>();
   const descriptor = async (path: string) => {
     if (!cache.has(path)) {
       // A portrait pair set (scripts/faces/portrait-pairs.ts) keeps its document pages under documents/.
-      const maxSide = path.startsWith('documents/') ? DOCUMENT_SIDE : FACE_SIDE;
+      const document = path.startsWith('documents/');
       // A set's photos are files, not uploads: a studio PNG over the upload limit is measured too.
-      const image = await decodeImage(readFileSync(join(dirname(file), path)), { maxSide, maxBytes: Number.POSITIVE_INFINITY });
+      const image = await decodeImage(readFileSync(join(dirname(file), path)), {
+        maxSide: document ? DOCUMENT_SIDE : FACE_SIDE,
+        maxBytes: Number.POSITIVE_INFINITY,
+      });
       // The engine's own analysis (face-analysis.ts), so what is measured is what decides.
       const analysis = await analyseFace(models, image, {
         descriptor: kind === 'faceres' || kind === 'faceres-deep',
         embedding: kind === 'engine',
-        landmarks: !!embedding,
+        landmarks: !!candidate,
         age: false,
         passive: false,
       });
       const face = analysis.face;
-      const document = path.startsWith('documents/');
-      const pixelBox = (box: readonly number[]) => [box[0]! * image.width, box[1]! * image.height, box[2]! * image.width, box[3]! * image.height] as const;
       cache.set(path, {
-        descriptor: !face
-          ? null
-          : kind === 'engine'
-            ? (face.embedding ?? null)
-            : kind === 'aligned'
-              ? await recognise!(image, pixelBox(face.box))
-              : embedding
-                ? face.landmarks
-                  ? await embedding(image, face.landmarks)
-                  : null
-                : (face.descriptor ?? null),
+        descriptor: face ? await describe(image, face) : null,
         gated: faceQualityHint(analysis) !== null,
         // The engine answers a portrait it cannot judge with a retake, never a decision (portrait-quality.ts).
         unreadablePortrait: kind === 'engine' && document && !!face && !portraitReadable(face),

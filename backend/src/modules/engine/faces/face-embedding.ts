@@ -34,6 +34,10 @@ export async function loadFaceEmbedding(model = FACE_EMBEDDING_MODEL): Promise<E
   const [output] = session.outputNames;
   if (!input || !output) throw new Error(`${model}: the model has no input or no output`);
   const plane = ALIGNED_SIDE * ALIGNED_SIDE;
+  // The first run prepares the session's kernels: done at load, not in a user's check.
+  const blank = new Tensor('float32', new Float32Array(3 * plane), [1, 3, ALIGNED_SIDE, ALIGNED_SIDE]);
+  (await session.run({ [input]: blank }))[output]!.dispose();
+  blank.dispose();
   return async (image, mesh) => {
     const pixels = alignedFace(image, mesh);
     // RGB interleaved 0–255 → three planes of (x − 127.5) / 128, as the model was trained.
