@@ -55,9 +55,9 @@ import { readdirSync } from 'node:fs';
 
 const CHALLENGE_AGES = [25, 30, 35] as const;
 
-const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}% (${n}/${d})`);
+const pct = (n: number, d: number, decimals = 1) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(decimals)}% (${n}/${d})`);
 /** A face-match rate: its target is 0.1 %, so one decimal would print most of them as 0.0 %. */
-const rate = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(3)}% (${n}/${d})`);
+const rate = (n: number, d: number) => pct(n, d, 3);
 
 /** Selfies are decoded at the engine worker's size (engine-worker.ts FACE_SIDE) so the face measures as in a live check. */
 const FACE_SIDE = 640;
