@@ -112,6 +112,11 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     const reading = await readMrz(ocr, await decodeImage(fixture('altered-td1-enlarged.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading.found && reading.valid).toBe(false);
   }, 60_000);
+  // Engine 2026.12.3 verified it with 2002-10-12 (held-out seed 77, decision 0091).
+  test('an altered card whose whole band enlarged misreads the birth date as its fixed bands did, so that it passes, against what its zone read: a misread, not accepted', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('altered-td1-enlarged-band.jpg'), { maxSide: 1600 }), UNLIMITED);
+    expect(reading).toMatchObject({ found: true, valid: false, contested: true });
+  }, 60_000);
   test('one altered check digit: independent readings agree on it, so the document is refused, not read again', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('passport-altered-check-digit.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading).toMatchObject({ found: true, valid: false });

@@ -23,7 +23,9 @@ import {
   fixedBandCrop,
   lineCombinations,
   type MrzLines,
+  lonePassContested,
   passContested,
+  ENLARGED_BAND,
 } from './mrz-consensus';
 import {
   alternativeLayout,
@@ -85,10 +87,10 @@ export type MrzReading =
       unreadDigits?: string[];
       /**
        * A reading of one crop passed against failing lines that independent crops agree on
-       * (mrz-consensus.ts passContested, decision 0087), or a combination passed on a birth date as
-       * many witnesses read one digit otherwise (birthDateContested, decision 0089): the readings
-       * contradict each other, so this is a misread to read again, neither a forgery verdict nor an
-       * answer.
+       * (mrz-consensus.ts passContested, decision 0087), or on a birth date as many witnesses read
+       * one digit otherwise (lonePassContested, decision 0091), or a combination passed on such a
+       * birth date (birthDateContested, decision 0089): the readings contradict each other, so this
+       * is a misread to read again, neither a forgery verdict nor an answer.
        */
       contested?: true;
     };
@@ -355,13 +357,16 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   let dataLine: (MrzReading & { found: true }) | null = null;
   /**
    * Keeps a failing reading under its crop's key; a reading whose check digits all pass is the
-   * answer, unless independent crops agree on failing lines of its layout (passContested): then
-   * what was read is settled without it, and a failing result is a misread (`contested`). A second
-   * line read alone waits: it answers only when no crop found a whole zone.
+   * answer, unless independent crops agree on failing lines of its layout (passContested), or as
+   * many witnesses read its birth date one digit otherwise as read it as it is (lonePassContested):
+   * then what was read is settled without it, and a failing result is a misread (`contested`). A
+   * second line read alone waits: it answers only when no crop found a whole zone.
    */
   const keep = (crop: string, result: Result): (MrzReading & { found: true }) | null => {
     if (result && 'found' in result) {
-      if (!passContested(result.format, readings)) return result;
+      const contested =
+        passContested(result.format, readings) || (result.birthDate !== null && lonePassContested(result.format, readings, crop, result.birthDate));
+      if (!contested) return result;
       const settled = settle(readings, partials);
       if (!settled.found) return result;
       return settled.valid ? settled : { ...settled, contested: true };
@@ -455,7 +460,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   if (bandsShowLines && image.width < SMALL_PAGE_WIDTH) {
     const scale = Math.min(3, ENLARGED_WIDTH / image.width);
     late.push({
-      crop: 'band enlarged',
+      crop: ENLARGED_BAND,
       read: async () => (inFirstHalf(started, budgetMs) ? readPass(ocr, image, PASSES[1], scale) : null),
     });
   }
