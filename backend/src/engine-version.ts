@@ -126,5 +126,10 @@
  *   (mrz-consensus.ts lonePassContested): a misread to read again. The whole band enlarged verified
  *   an altered card of held-out seed 77 so; a levelled zone's passing reading is not held (decision
  *   0091).
+ * - 2026.12.6: on a page narrower than 700 px, a fixed band's passing reading is read against the
+ *   zones found on the page before it answers (mrz-reading.ts confirmedOnSmallPage): a zone that
+ *   passes on another birth date, or zone readings that contest it as 2026.12.5 counts, make it a
+ *   misread to read again. Two altered small documents of held-out seeds 87 and 89 were verified
+ *   on the first band's reading alone (decision 0092).
  */
-export const ENGINE_VERSION = '2026.12.5';
+export const ENGINE_VERSION = '2026.12.6';
