@@ -120,16 +120,5 @@
  *   models and the cohort normalisation of 2026.11.6–2026.11.12. The copy ceiling (0.93) is on the
  *   same descriptor, and the portrait gate also asks for a sharp aligned face (issue 21, decision
  *   0090).
- * - 2026.12.5: a reading of the page's unlevelled pixels (a fixed band, or the whole band
- *   enlarged, which counts as the fixed bands' witness) that passes on its own is held back when
- *   as many other witnesses read its birth date otherwise by one digit as read it as it is
- *   (mrz-consensus.ts lonePassContested): a misread to read again. The whole band enlarged verified
- *   an altered card of held-out seed 77 so; a levelled zone's passing reading is not held (decision
- *   0091).
- * - 2026.12.6: on a page narrower than 700 px, a fixed band's passing reading is read against the
- *   zones found on the page before it answers (mrz-reading.ts confirmedOnSmallPage): a zone that
- *   passes on another birth date, or zone readings that contest it as 2026.12.5 counts, make it a
- *   misread to read again. Two altered small documents of held-out seeds 87 and 89 were verified
- *   on the first band's reading alone (decision 0092).
  */
-export const ENGINE_VERSION = '2026.12.6';
+export const ENGINE_VERSION = '2026.12.4';

@@ -148,35 +148,6 @@ export function birthDateContested(format: MrzFormat, readings: readonly CropRea
   return against > 0 && against >= witnesses((other) => other === read);
 }
 
-/**
- * Whether a reading that passes on its own, read from the page's unlevelled pixels (a fixed band,
- * or the whole band enlarged), has its birth date (YYMMDD) contested: the witnesses that read those
- * six digits otherwise in one place, and never as they are, are at least as many as those that read
- * the date as it is, check digit included, and never otherwise; the passing reading's own pixels
- * count among the latter. A witness that read the date both ways contradicts itself and counts on
- * neither side. One witness against one is then a choice the check digit alone would make, and on a
- * document whose check digit was altered it makes it for the misread that makes up for the
- * alteration: held-out seed 77 of the harder set, an altered TD1 card (`051012`, its check digit 1
- * altered to 2), whose fixed bands read `0210122` and whose zone read `0510122` as printed, was
- * verified on `021012` by the whole band enlarged, which passed on its own. The enlarged band is
- * the wide band's own pixels made larger, so here it is the fixed bands' witness: it cannot confirm
- * what they read. A levelled zone's passing reading is not held so: on the development seeds it
- * passed against the fixed bands' misread by a digit on 17 genuine pages and on no altered one
- * (decision 0091). The caller then reads no further and reports a misread (mrz-reading.ts keep).
- */
-export function lonePassContested(format: MrzFormat, readings: readonly (CropReading & { format: MrzFormat })[], crop: string, birthDate: string): boolean {
-  if (crop !== ENLARGED_BAND && !FIXED_BAND.test(crop)) return false;
-  const read = `${birthDate}${checkDigit(birthDate)}`;
-  const same = readings.filter((reading) => reading.format === format);
-  const witnesses = (reads: (other: string) => boolean) =>
-    new Set(same.filter((reading) => reads(birthDateRead(format, reading.lines))).map((reading) => pixelsOf(reading.crop)));
-  const asIs = witnesses((other) => other === read).add(pixelsOf(crop));
-  const otherwise = witnesses((other) => oneDigitApart(other.slice(0, 6), birthDate));
-  const only = (side: Set<string>, other: Set<string>) => [...side].filter((witness) => !other.has(witness)).length;
-  const against = only(otherwise, asIs);
-  return against > 0 && against >= only(asIs, otherwise);
-}
-
 /** Six digits that differ from `date` in one place: the same date misread by one digit, one way or the other. */
 function oneDigitApart(other: string, date: string): boolean {
   return /^\d{6}$/.test(other) && [...other].filter((digit, i) => digit !== date[i]).length === 1;
@@ -237,17 +208,6 @@ const FIXED_BAND = /band [\d.]+$/;
 /** The witness a crop stands for: itself, but for the fixed bands, which are one (FIXED_BAND). */
 function witnessOf(crop: string): string {
   return crop.replace(FIXED_BAND, 'band');
-}
-
-/**
- * The crop key of the whole wide band read enlarged (mrz-reading.ts): a witness of its own against
- * failing lines (passContested), but the fixed bands' pixels (pixelsOf).
- */
-export const ENLARGED_BAND = 'band enlarged';
-
-/** The pixels a crop was read from: its witness, with the enlarged band one with the fixed bands (lonePassContested). */
-function pixelsOf(crop: string): string {
-  return crop === ENLARGED_BAND ? witnessOf(fixedBandCrop(0)) : witnessOf(crop);
 }
 
 /** A check digit fails in `lines`, and no filler stands where a digit is printed. */

@@ -9,7 +9,7 @@ import type { DocumentFindings } from '../model';
 import { zonesAcrossPage } from './document-orientation';
 import { locateMrzBands } from './mrz-band';
 import { createMrzOcr, type MrzOcr, ocrText } from './mrz-ocr';
-import { CONFIRMED_PAGE_WIDTH, concludeReadings, inFirstHalf, type MrzReading, readMrz, readText, SMALL_PAGE_WIDTH, settle } from './mrz-reading';
+import { concludeReadings, inFirstHalf, type MrzReading, readMrz, readText, SMALL_PAGE_WIDTH, settle } from './mrz-reading';
 import { checkDigit, gluedLineCuts } from './mrz-recovery';
 
 /** The capabilities are under test here, not the time budget (MRZ_BUDGET_MS): a busy machine must not cut a late step short. */
@@ -111,18 +111,6 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
   test('an altered card whose enlarged page misreads the birth date so that it passes, against what its crops read: not accepted', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('altered-td1-enlarged.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading.found && reading.valid).toBe(false);
-  }, 60_000);
-  // Engine 2026.12.3 verified it with 2002-10-12 (held-out seed 77, decision 0091).
-  test('an altered card whose whole band enlarged misreads the birth date as its fixed bands did, so that it passes, against what its zone read: a misread, not accepted', async () => {
-    const reading = await readMrz(ocr, await decodeImage(fixture('altered-td1-enlarged-band.jpg'), { maxSide: 1600 }), UNLIMITED);
-    expect(reading).toMatchObject({ found: true, valid: false, contested: true });
-  }, 60_000);
-  // Engine 2026.12.5 verified it with 1987-02-22 on its first band's reading alone (held-out seed 87, decision 0092).
-  test('an altered visa photographed small whose first band misreads the birth date so that it passes: read against its zone, a misread, not accepted', async () => {
-    const image = await decodeImage(fixture('altered-mrva-small.jpg'), { maxSide: 1600 });
-    expect(image.width).toBeLessThan(CONFIRMED_PAGE_WIDTH);
-    const reading = await readMrz(ocr, image, UNLIMITED);
-    expect(reading).toMatchObject({ found: true, valid: false, contested: true });
   }, 60_000);
   test('one altered check digit: independent readings agree on it, so the document is refused, not read again', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('passport-altered-check-digit.jpg'), { maxSide: 1600 }), UNLIMITED);

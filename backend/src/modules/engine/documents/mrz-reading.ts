@@ -23,9 +23,7 @@ import {
   fixedBandCrop,
   lineCombinations,
   type MrzLines,
-  lonePassContested,
   passContested,
-  ENLARGED_BAND,
 } from './mrz-consensus';
 import {
   alternativeLayout,
@@ -87,10 +85,10 @@ export type MrzReading =
       unreadDigits?: string[];
       /**
        * A reading of one crop passed against failing lines that independent crops agree on
-       * (mrz-consensus.ts passContested, decision 0087), or on a birth date as many witnesses read
-       * one digit otherwise (lonePassContested, decision 0091), or a combination passed on such a
-       * birth date (birthDateContested, decision 0089): the readings contradict each other, so this
-       * is a misread to read again, neither a forgery verdict nor an answer.
+       * (mrz-consensus.ts passContested, decision 0087), or a combination passed on a birth date as
+       * many witnesses read one digit otherwise (birthDateContested, decision 0089): the readings
+       * contradict each other, so this is a misread to read again, neither a forgery verdict nor an
+       * answer.
        */
       contested?: true;
     };
@@ -194,13 +192,6 @@ async function readPng(ocr: MrzOcr, png: Buffer, psm: PSM, binarisation: Binaris
  * then about 8–12 px high (issue 20's small scans), below what the model reads reliably.
  */
 export const SMALL_PAGE_WIDTH = 1100;
-/**
- * A page narrower than this whose fixed bands pass is read against its zone before it answers
- * (readMrz confirmedOnSmallPage, decision 0092): the harder set's low-resolution photos, MRZ glyphs
- * 8–12 px high (315–718 px wide on the development seeds; 12–20 % of its other pages, none of its
- * cluttered ones). The bench's passport page (952 px) and most phone photos do not pay for it.
- */
-export const CONFIRMED_PAGE_WIDTH = 700;
 /** The width the enlarged reading brings a small page to (at most 3 times). */
 const ENLARGED_WIDTH = 1800;
 
@@ -364,70 +355,29 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   let dataLine: (MrzReading & { found: true }) | null = null;
   /**
    * Keeps a failing reading under its crop's key; a reading whose check digits all pass is the
-   * answer, unless independent crops agree on failing lines of its layout (passContested), or as
-   * many witnesses read its birth date one digit otherwise as read it as it is (lonePassContested):
-   * then what was read is settled without it, and a failing result is a misread (`contested`). A
-   * second line read alone waits: it answers only when no crop found a whole zone.
+   * answer, unless independent crops agree on failing lines of its layout (passContested): then
+   * what was read is settled without it, and a failing result is a misread (`contested`). A second
+   * line read alone waits: it answers only when no crop found a whole zone.
    */
   const keep = (crop: string, result: Result): (MrzReading & { found: true }) | null => {
     if (result && 'found' in result) {
-      const contested =
-        passContested(result.format, readings) || (result.birthDate !== null && lonePassContested(result.format, readings, crop, result.birthDate));
-      if (!contested) return result;
-      return heldBack(result);
+      if (!passContested(result.format, readings)) return result;
+      const settled = settle(readings, partials);
+      if (!settled.found) return result;
+      return settled.valid ? settled : { ...settled, contested: true };
     }
     if (result && 'dataLine' in result) dataLine ??= result.dataLine;
     else if (result && 'partial' in result) partials.push(result.partial);
     else if (result) readings.push({ ...result, crop });
     return null;
   };
-  /** A passing reading held back: what was read settled without it, a misread (`contested`) unless a combination passes. */
-  const heldBack = (result: MrzReading & { found: true }): MrzReading & { found: true } => {
-    const settled = settle(readings, partials);
-    if (!settled.found) return result;
-    return settled.valid ? settled : { ...settled, contested: true };
-  };
   const partials: Reading[] = [];
   const conclude = (): MrzReading => concludeReadings(readings, dataLine, partials);
   let answer: (MrzReading & { found: true }) | null = null;
-  /** The crop `answer` was read from. */
-  let answerCrop = '';
   /** Keeps a result; true when it is the answer. */
   const answers = (crop: string, result: Result): boolean => {
     answer = keep(crop, result);
-    answerCrop = crop;
     return answer !== null;
-  };
-  /** The zones found on the page (mrz-band.ts), looked for once. */
-  const located = builtOnce<'zones', Awaited<ReturnType<typeof locateMrzBands>>>();
-  const zonesOfPage = () => located('zones', () => locateMrzBands(image));
-  /**
-   * A small page's fixed band that passes is read against the zone (CONFIRMED_PAGE_WIDTH, decision
-   * 0092): its glyphs are 8–12 px high, where a digit misread is likeliest, and nothing else has
-   * read the page. Each zone found is read once, levelled; a zone that passes on another birth
-   * date, or failing readings that contest the band's birth date (lonePassContested), hold it
-   * back. The answer is then a misread to read again. Held-out seeds 87 and 89 of the harder set
-   * each verified an altered small card or visa on the first band's reading alone, its birth date
-   * misread by a digit so that the altered check digit passed.
-   */
-  const confirmedOnSmallPage = async (passing: MrzReading & { found: true }, crop: string): Promise<MrzReading & { found: true }> => {
-    if (!passing.valid || !passing.birthDate) return passing;
-    const zones = await zonesOfPage();
-    let otherDate = false;
-    await inOrder(
-      ocr,
-      zones.map((zone) => async () => readText(await ocrText(ocr, zone.png, PSM.SINGLE_BLOCK))),
-      (result, k) => {
-        if (result && 'found' in result) {
-          otherDate = result.valid && result.birthDate !== passing.birthDate;
-          return true;
-        }
-        keep(`zone ${k}`, result);
-        return false;
-      },
-      () => !spent(),
-    );
-    return otherDate || lonePassContested(passing.format, readings, crop, passing.birthDate) ? heldBack(passing) : passing;
   };
   /**
    * Reads the crops as many at once as the OCR has threads and keeps each result in the order
@@ -445,15 +395,13 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   // A clean page is read by the first band: read alone, it leaves the other core to the face match
   // that runs beside it.
   const always = !enlargedPage;
-  if ((await readCrops(passes.slice(0, 1), always)) === 'taken' || (await readCrops(passes.slice(1), always)) === 'taken') {
-    return image.width < CONFIRMED_PAGE_WIDTH && !enlargedPage ? confirmedOnSmallPage(answer!, answerCrop) : answer!;
-  }
+  if ((await readCrops(passes.slice(0, 1), always)) === 'taken' || (await readCrops(passes.slice(1), always)) === 'taken') return answer!;
   // The enlarged reading is for a small page whose bands showed MRZ-like lines, as read here.
   const bandsShowLines = readings.length > 0;
   if (spent()) return conclude();
   // No fixed band read a valid zone: look for the zone itself, levelled and enlarged (mrz-band.ts).
   // A zone levelled two ways is one crop: its two readings are not independent witnesses.
-  const bands = await zonesOfPage();
+  const bands = await locateMrzBands(image);
   const zones = bands.flatMap((band, i) => [
     { i, crop: `zone ${i}`, png: band.png },
     ...(band.relevelled ? [{ i, crop: `zone ${i}`, png: band.relevelled }] : []),
@@ -507,7 +455,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   if (bandsShowLines && image.width < SMALL_PAGE_WIDTH) {
     const scale = Math.min(3, ENLARGED_WIDTH / image.width);
     late.push({
-      crop: ENLARGED_BAND,
+      crop: 'band enlarged',
       read: async () => (inFirstHalf(started, budgetMs) ? readPass(ocr, image, PASSES[1], scale) : null),
     });
   }
