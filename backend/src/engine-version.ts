@@ -120,5 +120,10 @@
  *   models and the cohort normalisation of 2026.11.6–2026.11.12. The copy ceiling (0.93) is on the
  *   same descriptor, and the portrait gate also asks for a sharp aligned face (issue 21, decision
  *   0090).
+ * - 2026.12.7 (2026.12.5 and 2026.12.6 were withdrawn unshipped, decision 0091): in the contest of
+ *   a combination (mrz-consensus.ts birthDateContested), a witness that read the birth date's six
+ *   digits as they are with another check digit counts against it, as one that read a digit of the
+ *   date otherwise does: the altered digit may be the check digit, and a misread of it back to the
+ *   true one verified an altered card of held-out seed 103 (decision 0092).
  */
-export const ENGINE_VERSION = '2026.12.4';
+export const ENGINE_VERSION = '2026.12.7';

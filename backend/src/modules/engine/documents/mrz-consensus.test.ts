@@ -128,6 +128,30 @@ describe('combineReadings on the two-line layouts of issue 20', () => {
       ]),
     ).toMatchObject({ found: true, format, valid: true });
   });
+
+  test.each([
+    ['TD2', TD2],
+    ['MRVB', MRVB],
+  ] as const)('%s: a birth-date check digit read otherwise by as many witnesses contests the combination', (format, lines) => {
+    // Held-out seed 103 `0111` (decision 0092): the page's check digit was altered; the bands
+    // misread it as the true one and failed elsewhere, the zone read it as printed.
+    const misreadExpiry = [lines[0], replaceAt(lines[1], 22, '7')];
+    const checkDigitOtherwise = [lines[0], replaceAt(lines[1], 19, '5')];
+    expect(combineReadings(format, [misreadExpiry, checkDigitOtherwise])).toEqual([...lines]);
+    expect(
+      settle([
+        { format, lines: misreadExpiry, crop: 'band 0.4' },
+        { format, lines: checkDigitOtherwise, crop: 'zone 0' },
+      ]),
+    ).toMatchObject({ found: true, valid: false, contested: true });
+    expect(
+      settle([
+        { format, lines: misreadExpiry, crop: 'band 0.4' },
+        { format, lines: misreadExpiry, crop: 'zone 1' },
+        { format, lines: checkDigitOtherwise, crop: 'zone 0' },
+      ]),
+    ).toMatchObject({ found: true, format, valid: true });
+  });
 });
 
 describe('settle: what several failing readings amount to', () => {

@@ -139,13 +139,21 @@ export function birthDateContradicted(format: MrzFormat, readings: readonly (Cro
  * altered to 9), whose fixed bands read `7007189`, which passes, and whose zone read it as printed;
  * the combination took the zone's document number and the bands' birth date (decision 0089).
  * The combination is then a misread to read again (mrz-reading.ts settle), not an answer.
+ * A witness that read the same six digits with another check digit counts against it too: the
+ * forger's altered digit may be the check digit, and a misread of it back to the true one passes
+ * just the same (held-out seed 103 `0111`, an altered TD1 card; decision 0092).
  */
 export function birthDateContested(format: MrzFormat, readings: readonly CropReading[], lines: MrzLines): boolean {
   const read = birthDateRead(format, lines);
   const witnesses = (reads: (other: string) => boolean) =>
     new Set(readings.filter((reading) => reads(birthDateRead(format, reading.lines))).map((reading) => witnessOf(reading.crop))).size;
-  const against = witnesses((other) => oneDigitApart(other.slice(0, 6), read.slice(0, 6)));
+  const against = witnesses((other) => oneDigitApart(other.slice(0, 6), read.slice(0, 6)) || checkDigitApart(other, read));
   return against > 0 && against >= witnesses((other) => other === read);
+}
+
+/** The same six digits with another check digit: the check digit itself misread, one way or the other. */
+function checkDigitApart(other: string, read: string): boolean {
+  return /^\d{7}$/.test(other) && other.slice(0, 6) === read.slice(0, 6) && other[6] !== read[6];
 }
 
 /** Six digits that differ from `date` in one place: the same date misread by one digit, one way or the other. */
