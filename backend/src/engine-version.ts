@@ -125,5 +125,10 @@
  *   digits as they are with another check digit counts against it, as one that read a digit of the
  *   date otherwise does: the altered digit may be the check digit, and a misread of it back to the
  *   true one verified an altered card of held-out seed 103 (decision 0092).
+ * - 2026.12.8: the zone search (mrz-band.ts) also rebuilds a zone from lines that glare or shade
+ *   cut into pieces (joinedRuns), after every other candidate; and when no crop read a whole zone,
+ *   a TD1 card's first two lines read by two crops or more are combined as readings are (mrz-reading.ts
+ *   settledHeads), every check digit and witness rule applying, the name line left as fillers.
+ *   Development seed 20's card whose three lines glare cut at one place is read (decision 0094).
  */
-export const ENGINE_VERSION = '2026.12.7';
+export const ENGINE_VERSION = '2026.12.8';

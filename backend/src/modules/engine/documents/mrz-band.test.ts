@@ -14,6 +14,7 @@ import {
   otsu,
   stackedZones,
   textSlant,
+  joinedRuns,
   zonesFromLines,
 } from './mrz-band';
 
@@ -94,6 +95,36 @@ describe('zonesFromLines: a zone rebuilt from its lines when the closing joined 
   test("the zone's slant is its lines' slant", () => {
     const [zone] = zonesFromLines([line(100, 300, 400, 10, 0.02), line(100, 316, 400, 10, 0.04)]);
     expect(zone!.angle).toBeCloseTo(0.03, 9);
+  });
+});
+
+describe('joinedRuns: the pieces of a line that glare or shade cut apart (engine 2026.12.8)', () => {
+  const piece = (left: number, top: number, width: number, height = 10, angle = 0): Component => ({ box: { left, top, width, height }, angle });
+
+  test.each([
+    ['two pieces on one row, a few line heights apart', [piece(92, 506, 182, 11), piece(300, 506, 82, 8)], [{ left: 92, top: 506, width: 290, height: 11 }]],
+    ['pieces further apart than five line heights stay apart', [piece(100, 300, 180), piece(331, 300, 80)], []],
+    ['pieces on different rows stay apart', [piece(100, 300, 180), piece(300, 312, 80)], []],
+    ['a line beside a block of several lines stays apart', [piece(100, 300, 180), piece(300, 292, 80, 30)], []],
+    ['one piece alone is no run', [piece(100, 300, 180)], []],
+  ])('%s', (_, pieces, runs) => {
+    expect(joinedRuns(pieces).map((run) => run.box)).toEqual(runs);
+  });
+
+  // Development seed 20 `0116-td1-combined.jpg` of the harder set: glare across the card cut each
+  // of its three lines, and the pieces left of the cut (185 px) were under a quarter of the 796 px
+  // page, too narrow to be a zone.
+  test("a card's three lines, each cut at the same place, are its zone again", () => {
+    const pieces = [
+      piece(92, 506, 182, 11),
+      piece(300, 506, 82, 8),
+      piece(90, 522, 174, 14),
+      piece(325, 521, 57, 8),
+      piece(89, 540, 174, 15),
+      piece(328, 536, 53, 8),
+    ];
+    expect(zonesFromLines(pieces).map((zone) => zone.box.width)).toEqual([185, 57]);
+    expect(zonesFromLines(joinedRuns(pieces)).map((zone) => zone.box)).toEqual([{ left: 89, top: 506, width: 293, height: 49 }]);
   });
 });
 

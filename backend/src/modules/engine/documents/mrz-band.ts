@@ -112,9 +112,10 @@ export async function locateMrzBands(image: DecodedImage): Promise<MrzBand[]> {
   // On a busy table the closing also joins the zone to the text around it, and the block is no
   // longer wide and flat. Before that closing, the zone's lines are apart from the clutter: a zone
   // is then rebuilt from its lines (zonesFromLines), or is one block already (its lines joined by
-  // the line closing).
+  // the line closing). Last come the zones of lines that glare or shade cut in pieces (joinedRuns),
+  // so that they only fill the places the other candidates leave.
   const blocks = components(rows, width, height);
-  const fromLines = [...zonesFromLines(blocks), ...blocks.filter(isZone).sort((a, b) => b.box.width - a.box.width)];
+  const fromLines = [...zonesFromLines(blocks), ...blocks.filter(isZone).sort((a, b) => b.box.width - a.box.width), ...zonesFromLines(joinedRuns(blocks))];
   const lineZones: Component[] = [];
   for (const zone of fromLines) {
     if (isZone(zone) && ![...closedZones, ...lineZones].some((other) => overlaps(other.box, zone.box))) lineZones.push(zone);
@@ -507,4 +508,45 @@ function components(binary: Float32Array, w: number, h: number): Component[] {
     found.push({ box: { left: minX, top: minY, width: maxX - minX + 1, height: maxY - minY + 1 }, angle });
   }
   return found;
+}
+
+/** Pieces further apart than this many line heights are not one line cut apart. */
+const RUN_GAP_HEIGHTS = 5;
+/** Pieces of one line are about as tall as each other: a block of several lines is not one of them. */
+const RUN_HEIGHT_RATIO = 2.5;
+
+/**
+ * The lines of text that glare or shade cut into pieces, each joined again: pieces on one row (each
+ * overlapping the other's height by half the shorter), at most RUN_GAP_HEIGHTS line heights apart.
+ * Only lines of two pieces or more are returned. The pieces of a cut MRZ line are each too narrow
+ * to be a zone, and the closing, which would join them, also joins the zone to the clutter around
+ * it (issue 20's harder set, development seed 20 `0116-td1-combined.jpg`: a card whose three
+ * lines were each cut by glare at the same place).
+ */
+export function joinedRuns(blocks: readonly Component[]): Component[] {
+  const byLeft = [...blocks].sort((a, b) => a.box.left - b.box.left);
+  const used = new Set<Component>();
+  const runs: Component[] = [];
+  for (const first of byLeft) {
+    if (used.has(first)) continue;
+    let run: Component = { box: { ...first.box }, angle: first.angle };
+    let pieces = 1;
+    for (const next of byLeft) {
+      if (next === first || used.has(next)) continue;
+      const gap = next.box.left - (run.box.left + run.box.width);
+      const overlap = Math.min(run.box.top + run.box.height, next.box.top + next.box.height) - Math.max(run.box.top, next.box.top);
+      const [shorter, taller] = [Math.min(first.box.height, next.box.height), Math.max(first.box.height, next.box.height)];
+      if (gap < 0 || gap > RUN_GAP_HEIGHTS * taller || overlap < shorter / 2 || taller > RUN_HEIGHT_RATIO * shorter) continue;
+      used.add(next);
+      const top = Math.min(run.box.top, next.box.top);
+      const bottom = Math.max(run.box.top + run.box.height, next.box.top + next.box.height);
+      const width = next.box.left + next.box.width - run.box.left;
+      // The slant of the joined line: its pieces' slants weighted by their widths.
+      const angle = (run.angle * run.box.width + next.angle * next.box.width) / (run.box.width + next.box.width);
+      run = { box: { left: run.box.left, top, width, height: bottom - top }, angle };
+      pieces++;
+    }
+    if (pieces > 1) runs.push(run);
+  }
+  return runs;
 }

@@ -306,6 +306,20 @@ describe("readText: a TD1 card's first two lines without its name line (issue 20
     expect(concludeReadings([other], null, [])).toMatchObject({ found: true, valid: false, agreeing: 1 });
   });
 
+  // Development seed 20 `0116-td1-combined.jpg` of the harder set: glare faded the name line, and
+  // the zone's equalised crops each read the first two lines with one of them wrong (engine 2026.12.8).
+  test('heads alone, each failing, combine under every check digit; one, or a combination that fails, is nothing found', () => {
+    const shortNumber = { format: 'TD1' as const, lines: ['I<ESPFPD076X<<<<<<<<<<<<<<<<<<', card[1]!], crop: 'zone 2' };
+    const wrongExpiry = { format: 'TD1' as const, lines: [card[0]!, '7410046M2804098ESP<<<<<<<<<<<4'], crop: 'zone 2' };
+    expect(concludeReadings([], null, [shortNumber, wrongExpiry])).toMatchObject({ found: true, format: 'TD1', valid: true, birthDate: '741004' });
+    expect(concludeReadings([], null, [shortNumber])).toEqual({ found: false });
+    expect(concludeReadings([], null, [shortNumber, shortNumber])).toEqual({ found: false });
+    // The witness rules hold as for whole zones: a birth date read a digit otherwise by as many
+    // witnesses is no answer (decision 0089).
+    const otherDate = { format: 'TD1' as const, lines: [card[0]!, '7410056M2804098ESP<<<<<<<<<<<4'], crop: 'zone 0' };
+    expect(concludeReadings([], null, [shortNumber, otherDate])).toEqual({ found: false });
+  });
+
   test('two lines that do not start with a card code are no card', () => {
     expect(readText(`P${card[0]!.slice(1)}\n${card[1]}`)).toBeNull();
   });

@@ -367,11 +367,11 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
       return settled.valid ? settled : { ...settled, contested: true };
     }
     if (result && 'dataLine' in result) dataLine ??= result.dataLine;
-    else if (result && 'partial' in result) partials.push(result.partial);
+    else if (result && 'partial' in result) partials.push({ ...result.partial, crop });
     else if (result) readings.push({ ...result, crop });
     return null;
   };
-  const partials: Reading[] = [];
+  const partials: (Reading & { crop: string })[] = [];
   const conclude = (): MrzReading => concludeReadings(readings, dataLine, partials);
   let answer: (MrzReading & { found: true }) | null = null;
   /** Keeps a result; true when it is the answer. */
@@ -499,8 +499,9 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   // reading held the most fillers first. Every step before runs as it did before this one existed,
   // the turns and the settling of their readings included, so a page they read pays nothing for it.
   const rereadZones = async (): Promise<MrzReading> => {
-    // What the readings before it settle on comes first: more readings can change a consensus.
-    const settled = readings.length > 0 || dataLine ? conclude() : null;
+    // What the readings before it settle on comes first: more readings can change a consensus. A
+    // card's first two lines read by two crops or more may settle too (settledHeads).
+    const settled = readings.length > 0 || dataLine || partials.length > 1 ? conclude() : null;
     if (settled?.found && settled.valid) return settled;
     const rereads = byFillers(firstTexts).flatMap((i) =>
       ZONE_REREADS.map(([equalisation, binarisation]) => ({
@@ -510,7 +511,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
       })),
     );
     if ((await readCrops(rereads)) === 'taken') return answer!;
-    const settledAtLast: MrzReading = readings.length > 0 || dataLine ? conclude() : { found: false };
+    const settledAtLast: MrzReading = readings.length > 0 || dataLine || partials.length > 1 ? conclude() : { found: false };
     if (settledAtLast.found && settledAtLast.valid) return settledAtLast;
     const enlarged = await readEnlarged();
     if (!enlarged) return settledAtLast;
@@ -596,7 +597,21 @@ export function concludeReadings(
     LINE_LENGTH[reading.format] === LINE_LENGTH[dataLine.format] &&
     (FIRST_LINE_CODES[dataLine.format] ?? '').includes(reading.lines[0]?.charAt(0) || '-');
   if (dataLine && !readings.some(sameZone)) return dataLine;
+  if (readings.length === 0) return settledHeads(partials);
   return settle(readings, partials);
+}
+
+/**
+ * No crop read a whole zone, but several read a TD1 card's first two lines (readCardHead), each
+ * failing somewhere: their lines combined as any readings are (settle), under every check digit and
+ * the witness rules, with fillers for the name line, which no check digit covers. Only a
+ * combination that passes answers; otherwise nothing was found.
+ */
+function settledHeads(partials: readonly (Reading & { crop?: string })[]): MrzReading {
+  const heads = partials.filter((partial) => partial.format === 'TD1' && partial.lines.length === 2);
+  if (heads.length < 2) return { found: false };
+  const settled = settle(heads.map((head) => ({ ...head, lines: [...head.lines, '<'.repeat(LINE_LENGTH.TD1)] })));
+  return settled.found && settled.valid ? settled : { found: false };
 }
 
 /**
