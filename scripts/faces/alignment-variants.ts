@@ -138,7 +138,7 @@ for (const path of photos) {
     maxSide: path.startsWith('documents/') ? 1600 : 640,
     maxBytes: Number.POSITIVE_INFINITY,
   });
-  const analysis = await analyseFace(models, image, { landmarks: true, age: false, passive: false });
+  const analysis = await analyseFace(models, image, { descriptor: false, landmarks: true, age: false, passive: false });
   const mesh = analysis.face?.landmarks as Point[] | undefined;
   if (!analysis.face || !mesh) {
     described.set(path, null);
