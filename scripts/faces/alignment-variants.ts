@@ -1,7 +1,7 @@
 /**
  * `bun scripts/faces/alignment-variants.ts PAIRS.csv --landmark-model FILE [--selfie-gate]`: face
  * match's descriptor (fr_feature, decision 0090) on the same pairs under several ways of aligning
- * the face (issue 21 Deliver 1, decision 0092), and the false-reject rate each gives at the set's
+ * the face (issue 21 Deliver 1, decision 0093), and the false-reject rate each gives at the set's
  * own false-accept rates of 0.01 % and 0.1 %. Evaluation only: the engine aligns as `shipped` does.
  *
  * - shipped: Human's mesh, eye centres as the mean of each eye's two corners, nose tip, outer mouth
@@ -19,9 +19,19 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { readLabelsCsv } from '../../backend/src/cli/labels-csv';
-import { ARCFACE_TEMPLATE, fivePoints, type Point, similarityTransform } from '../../backend/src/modules/engine/faces/face-alignment';
+import { type PairScore, thresholdForFar } from '../../backend/src/cli/pair-summary';
+import {
+  ALIGNED_SIDE,
+  ARCFACE_TEMPLATE,
+  type Affine,
+  fivePoints,
+  type Point,
+  similarityAffine,
+  warpedFace,
+} from '../../backend/src/modules/engine/faces/face-alignment';
 import { analyseFace, loadFaceModels } from '../../backend/src/modules/engine/faces/face-analysis';
-import { FACE_EMBEDDING_MODEL } from '../../backend/src/modules/engine/faces/face-embedding';
+import { loadAlignedDescriptor } from '../../backend/src/modules/engine/faces/face-embedding';
+import { cosineSimilarity } from '../../backend/src/modules/engine/faces/face-match';
 import { faceQualityHint } from '../../backend/src/modules/engine/faces/face-quality';
 import { type DecodedImage, decodeImage } from '../../backend/src/modules/engine/image-decoding';
 
@@ -34,15 +44,6 @@ if (!pairsFile || pairsFile.startsWith('--') || !landmarkModel) {
   process.exit(2);
 }
 const selfieGate = process.argv.includes('--selfie-gate');
-
-/** u = a·x + b·y + c, v = d·x + e·y + f: image pixels to the 112 × 112 crop. */
-type Affine = readonly [number, number, number, number, number, number];
-const SIDE = 112;
-
-function similarity(points: readonly Point[]): Affine {
-  const { a, b, tx, ty } = similarityTransform(points, ARCFACE_TEMPLATE);
-  return [a, -b, tx, b, a, ty];
-}
 
 /** The affine map that takes the first three points exactly onto the template's eyes and nose (Cramer's rule). */
 function affineOfThree(points: readonly Point[]): Affine {
@@ -57,25 +58,12 @@ function affineOfThree(points: readonly Point[]): Affine {
   return [...row(t0[0], t1[0], t2[0]), ...row(t0[1], t1[1], t2[1])];
 }
 
-/** The aligned crop, RGB 0–255, sampled bilinearly through the inverse map; `mirror` flips it left to right. */
-function warp(image: DecodedImage, [a, b, c, d, e, f]: Affine, mirror = false): Float32Array {
-  const det = a * e - b * d;
-  const out = new Float32Array(SIDE * SIDE * 3);
-  for (let v = 0; v < SIDE; v++)
-    for (let column = 0; column < SIDE; column++) {
-      const du = (mirror ? SIDE - 1 - column : column) - c;
-      const dv = v - f;
-      const x = Math.min(image.width - 1, Math.max(0, (e * du - b * dv) / det));
-      const y = Math.min(image.height - 1, Math.max(0, (-d * du + a * dv) / det));
-      const [x0, y0] = [Math.floor(x), Math.floor(y)];
-      const [x1, y1] = [Math.min(image.width - 1, x0 + 1), Math.min(image.height - 1, y0 + 1)];
-      for (let channel = 0; channel < 3; channel++) {
-        const at = (px: number, py: number) => image.data[(py * image.width + px) * 3 + channel]!;
-        const top = at(x0, y0) * (1 - (x - x0)) + at(x1, y0) * (x - x0);
-        const bottom = at(x0, y1) * (1 - (x - x0)) + at(x1, y1) * (x - x0);
-        out[(v * SIDE + column) * 3 + channel] = top * (1 - (y - y0)) + bottom * (y - y0);
-      }
-    }
+/** The crop flipped left to right. */
+function mirrored(crop: Float32Array): Float32Array {
+  const out = new Float32Array(crop.length);
+  for (let v = 0; v < ALIGNED_SIDE; v++)
+    for (let u = 0; u < ALIGNED_SIDE; u++)
+      for (let channel = 0; channel < 3; channel++) out[(v * ALIGNED_SIDE + u) * 3 + channel] = crop[(v * ALIGNED_SIDE + ALIGNED_SIDE - 1 - u) * 3 + channel]!;
   return out;
 }
 
@@ -93,17 +81,9 @@ const EYE_RINGS = [
 ] as const;
 
 const models = await loadFaceModels({});
-const options = { intraOpNumThreads: 1, interOpNumThreads: 1 };
-const feature = await InferenceSession.create(FACE_EMBEDDING_MODEL, options);
-const landmarks = await InferenceSession.create(landmarkModel, options);
-
-async function descriptorOf(pixels: Float32Array): Promise<number[]> {
-  const plane = SIDE * SIDE;
-  const planes = new Float32Array(3 * plane);
-  for (let i = 0; i < plane; i++) for (let c = 0; c < 3; c++) planes[c * plane + i] = (pixels[i * 3 + c]! - 127.5) / 128;
-  const result = await feature.run({ [feature.inputNames[0]!]: new Tensor('float32', planes, [1, 3, SIDE, SIDE]) });
-  return unit(Array.from(result[feature.outputNames[0]!]!.data as Float32Array));
-}
+const fromAligned = await loadAlignedDescriptor();
+const descriptorOf = async (crop: Float32Array) => unit(await fromAligned(crop));
+const landmarks = await InferenceSession.create(landmarkModel, { intraOpNumThreads: 1, interOpNumThreads: 1 });
 
 /** The package's 68 points: its box resized to 64 × 64 grey, 0–1, points out as fractions of the box. */
 async function sixtyEight(image: DecodedImage, [bx, by, bw, bh]: readonly number[]): Promise<Point[]> {
@@ -157,13 +137,13 @@ for (const path of photos) {
       eyes,
   );
   const variants: Record<string, number[]> = {
-    shipped: await descriptorOf(warp(image, similarity(shipped))),
-    ring: await descriptorOf(warp(image, similarity([...ring, ...shipped.slice(2)]))),
-    mouth: await descriptorOf(warp(image, similarity([...shipped.slice(0, 3), ...mouth]))),
-    landmarks68: await descriptorOf(warp(image, similarity(package68))),
-    affine3: await descriptorOf(warp(image, affineOfThree(shipped))),
+    shipped: await descriptorOf(warpedFace(image, similarityAffine(shipped))),
+    ring: await descriptorOf(warpedFace(image, similarityAffine([...ring, ...shipped.slice(2)]))),
+    mouth: await descriptorOf(warpedFace(image, similarityAffine([...shipped.slice(0, 3), ...mouth]))),
+    landmarks68: await descriptorOf(warpedFace(image, similarityAffine(package68))),
+    affine3: await descriptorOf(warpedFace(image, affineOfThree(shipped))),
   };
-  variants.mirror = sum(variants.shipped!, await descriptorOf(warp(image, similarity(shipped), true)));
+  variants.mirror = sum(variants.shipped!, await descriptorOf(mirrored(warpedFace(image, similarityAffine(shipped)))));
   variants['shipped+landmarks68'] = sum(variants.shipped!, variants.landmarks68!);
   described.set(path, { gated: faceQualityHint(analysis) !== null, variants });
 }
@@ -172,22 +152,20 @@ eyeShifts.sort((a, b) => a - b);
 console.log(
   `${pairsFile}: the 68-point model's eye centres lie ${eyeShifts[Math.floor(eyeShifts.length / 2)]?.toFixed(3)} (median) and ${eyeShifts[Math.floor(eyeShifts.length * 0.9)]?.toFixed(3)} (p90) eye distances from the mesh's`,
 );
-const dot = (a: readonly number[], b: readonly number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 for (const variant of ['shipped', 'ring', 'mouth', 'landmarks68', 'affine3', 'mirror', 'shipped+landmarks68']) {
-  const same: number[] = [];
-  const different: number[] = [];
+  const scores: PairScore[] = [];
   for (const row of rows) {
     const [a, b] = [described.get(row.a!), described.get(row.b!)];
     if (!a || !b || (selfieGate && (a.gated || b.gated))) continue;
-    (row.same === 'true' ? same : different).push(dot(a.variants[variant]!, b.variants[variant]!));
+    scores.push({ same: row.same === 'true', similarity: cosineSimilarity(a.variants[variant]!, b.variants[variant]!) });
   }
-  different.sort((p, q) => q - p);
+  // The lowest threshold whose FAR is at most the target, as `bun run accuracy --pairs` chooses it (pair-summary.ts).
   const at = (far: number) => {
-    // The lowest threshold that accepts no more than `far` of the different-person pairs.
-    const threshold = (different[Math.floor(different.length * far)] ?? -1) + 1e-9;
-    const refused = same.filter((score) => score < threshold).length;
-    return `FAR ${far * 100} %: threshold ${threshold.toFixed(3)}, FRR ${((100 * refused) / same.length).toFixed(1)} % (${refused}/${same.length})`;
+    const point = thresholdForFar(scores, far);
+    if (!point) return `FAR ${far * 100} %: no different-person pairs`;
+    return `FAR ${far * 100} %: threshold ${point.threshold.toFixed(3)}, FRR ${((100 * point.falseRejects) / point.same).toFixed(1)} % (${point.falseRejects}/${point.same})`;
   };
-  console.log(`  ${variant.padEnd(20)} ${at(0.0001)}   ${at(0.001)}   (${different.length} different-person pairs)`);
+  const different = scores.filter((score) => !score.same).length;
+  console.log(`  ${variant.padEnd(20)} ${at(0.0001)}   ${at(0.001)}   (${different} different-person pairs)`);
 }
 process.exit(0);

@@ -61,28 +61,44 @@ export function similarityTransform(from: readonly Point[], to: readonly Point[]
   return { a, b, tx: gx - (a * fx - b * fy), ty: gy - (b * fx + a * fy) };
 }
 
+/**
+ * A map of image pixels onto the aligned crop, u = a·x + b·y + c and v = d·x + e·y + f, as
+ * [a, b, c, d, e, f]: a similarity (alignedFace) or any affine map (scripts/faces/alignment-variants.ts).
+ */
+export type Affine = readonly [number, number, number, number, number, number];
+
+/** The similarity onto the template (similarityTransform) as an affine map. */
+export function similarityAffine(points: readonly Point[]): Affine {
+  const { a, b, tx, ty } = similarityTransform(points, ARCFACE_TEMPLATE);
+  return [a, -b, tx, b, a, ty];
+}
+
 /** The 112 × 112 aligned face, RGB 0–255 as floats, sampled bilinearly through the inverse transform. */
 export function alignedFace(image: DecodedImage, mesh: readonly Point[]): Float32Array {
-  const { a, b, tx, ty } = similarityTransform(fivePoints(mesh), ARCFACE_TEMPLATE);
-  const det = a * a + b * b;
+  return warpedFace(image, similarityAffine(fivePoints(mesh)));
+}
+
+/** The 112 × 112 crop that `affine` maps `image` onto, RGB 0–255 as floats, sampled bilinearly through its inverse. */
+export function warpedFace(image: DecodedImage, [a, b, c, d, e, f]: Affine): Float32Array {
+  const det = a * e - b * d;
   const out = new Float32Array(ALIGNED_SIDE * ALIGNED_SIDE * 3);
   for (let v = 0; v < ALIGNED_SIDE; v++)
     for (let u = 0; u < ALIGNED_SIDE; u++) {
-      const du = u - tx;
-      const dv = v - ty;
-      const x = Math.min(image.width - 1, Math.max(0, (a * du + b * dv) / det));
-      const y = Math.min(image.height - 1, Math.max(0, (-b * du + a * dv) / det));
+      const du = u - c;
+      const dv = v - f;
+      const x = Math.min(image.width - 1, Math.max(0, (e * du - b * dv) / det));
+      const y = Math.min(image.height - 1, Math.max(0, (-d * du + a * dv) / det));
       const x0 = Math.floor(x);
       const y0 = Math.floor(y);
       const x1 = Math.min(image.width - 1, x0 + 1);
       const y1 = Math.min(image.height - 1, y0 + 1);
       const fx = x - x0;
       const fy = y - y0;
-      for (let c = 0; c < 3; c++) {
-        const at = (px: number, py: number) => image.data[(py * image.width + px) * 3 + c]!;
+      for (let channel = 0; channel < 3; channel++) {
+        const at = (px: number, py: number) => image.data[(py * image.width + px) * 3 + channel]!;
         const top = at(x0, y0) * (1 - fx) + at(x1, y0) * fx;
         const bottom = at(x0, y1) * (1 - fx) + at(x1, y1) * fx;
-        out[(v * ALIGNED_SIDE + u) * 3 + c] = top * (1 - fy) + bottom * fy;
+        out[(v * ALIGNED_SIDE + u) * 3 + channel] = top * (1 - fy) + bottom * fy;
       }
     }
   return out;

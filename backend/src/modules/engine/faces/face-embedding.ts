@@ -29,6 +29,20 @@ const FEATURES = { x: 28, y: 40, width: 56, height: 60 } as const;
 export type Embed = (image: DecodedImage, mesh: readonly Point[]) => Promise<{ embedding: number[]; alignedSharpness: number }>;
 
 export async function loadFaceEmbedding(model = FACE_EMBEDDING_MODEL): Promise<Embed> {
+  const descriptor = await loadAlignedDescriptor(model);
+  return async (image, mesh) => {
+    const pixels = alignedFace(image, mesh);
+    const crop = { width: ALIGNED_SIDE, height: ALIGNED_SIDE, data: Uint8Array.from(pixels, Math.round) };
+    return { embedding: await descriptor(pixels), alignedSharpness: brightnessAndSharpness(crop, FEATURES).sharpness };
+  };
+}
+
+/**
+ * The model's 512 numbers for a face already aligned (face-alignment.ts: a 112 × 112 crop, RGB
+ * interleaved 0–255): what loadFaceEmbedding describes, and what scripts/faces/alignment-variants.ts
+ * describes under other alignments.
+ */
+export async function loadAlignedDescriptor(model = FACE_EMBEDDING_MODEL): Promise<(pixels: Float32Array) => Promise<number[]>> {
   const session = await InferenceSession.create(model, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' });
   const [input] = session.inputNames;
   const [output] = session.outputNames;
@@ -38,16 +52,14 @@ export async function loadFaceEmbedding(model = FACE_EMBEDDING_MODEL): Promise<E
   const blank = new Tensor('float32', new Float32Array(3 * plane), [1, 3, ALIGNED_SIDE, ALIGNED_SIDE]);
   (await session.run({ [input]: blank }))[output]!.dispose();
   blank.dispose();
-  return async (image, mesh) => {
-    const pixels = alignedFace(image, mesh);
+  return async (pixels) => {
     // RGB interleaved 0–255 → three planes of (x − 127.5) / 128, as the model was trained.
     const planes = new Float32Array(3 * plane);
     for (let i = 0; i < plane; i++) for (let c = 0; c < 3; c++) planes[c * plane + i] = (pixels[i * 3 + c]! - 127.5) / 128;
     const tensor = new Tensor('float32', planes, [1, 3, ALIGNED_SIDE, ALIGNED_SIDE]);
     const result = await session.run({ [input]: tensor });
     try {
-      const crop = { width: ALIGNED_SIDE, height: ALIGNED_SIDE, data: Uint8Array.from(pixels, Math.round) };
-      return { embedding: Array.from(result[output]!.data as Float32Array), alignedSharpness: brightnessAndSharpness(crop, FEATURES).sharpness };
+      return Array.from(result[output]!.data as Float32Array);
     } finally {
       tensor.dispose();
       result[output]!.dispose();
