@@ -500,9 +500,10 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   // the turns and the settling of their readings included, so a page they read pays nothing for it.
   const rereadZones = async (): Promise<MrzReading> => {
     // What the readings before it settle on comes first: more readings can change a consensus. A
-    // card's first two lines read by two crops or more may settle too (settledHeads).
-    const settled = readings.length > 0 || dataLine || partials.length > 1 ? conclude() : null;
-    if (settled?.found && settled.valid) return settled;
+    // card's first two lines read by two crops or more may settle too (settledHeads); with nothing
+    // read, nothing is found.
+    const settled = conclude();
+    if (settled.found && settled.valid) return settled;
     const rereads = byFillers(firstTexts).flatMap((i) =>
       ZONE_REREADS.map(([equalisation, binarisation]) => ({
         crop: `zone ${i}`,
@@ -511,7 +512,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
       })),
     );
     if ((await readCrops(rereads)) === 'taken') return answer!;
-    const settledAtLast: MrzReading = readings.length > 0 || dataLine || partials.length > 1 ? conclude() : { found: false };
+    const settledAtLast = conclude();
     if (settledAtLast.found && settledAtLast.valid) return settledAtLast;
     const enlarged = await readEnlarged();
     if (!enlarged) return settledAtLast;
