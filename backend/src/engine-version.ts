@@ -130,5 +130,10 @@
  *   a TD1 card's first two lines read by two crops or more are combined as readings are (mrz-reading.ts
  *   settledHeads), every check digit and witness rule applying, the name line left as fillers.
  *   Development seed 20's card whose three lines glare cut at one place is read (decision 0094).
+ * - 2026.12.9: a passport's or TD2 card's zone whose composite check digit alone fails, a digit
+ *   read there behind empty optional data, is not read again as a visa, whole or read short
+ *   (mrz-reading.ts compositeAloneFails): a visa has no composite, so reading it as one dropped the
+ *   only check that failed, and verified an altered passport of held-out seed 107 whose P the first
+ *   band lost (decision 0095).
  */
-export const ENGINE_VERSION = '2026.12.8';
+export const ENGINE_VERSION = '2026.12.9';

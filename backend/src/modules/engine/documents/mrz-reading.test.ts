@@ -182,6 +182,39 @@ describe('readText: a misread document code does not turn a visa into a failing 
     expect(readText(passport.join('\n'))).not.toHaveProperty('found');
   });
 
+  // Decision 0095. A visa has no composite check digit: a passport read as one would lose the check
+  // that catches a birth date misread into an altered check digit.
+  const passportSecond = (composite: 'right' | 'wrong') => {
+    const line = `${second(44, false).slice(0, 28)}${'<'.repeat(14)}0`;
+    const right = checkDigit(line.slice(0, 10) + line.slice(13, 20) + line.slice(21, 43));
+    return line + (composite === 'right' ? right : (right + 1) % 10);
+  };
+  // The P lost: the first line is read one character short.
+  const lostP = '<FRAERIKSSON<<ANNA<MARIA'.padEnd(43, '<');
+
+  test('a passport whose P is lost and whose composite alone fails is not read as a visa: it stays a failing passport', () => {
+    expect(readText(`${lostP}\n${passportSecond('wrong')}`)).toMatchObject({ format: 'TD3', lines: expect.any(Array) });
+    expect(readText(`${lostP}\n${passportSecond('wrong')}`)).not.toHaveProperty('found');
+  });
+
+  test('a passport whose P is lost and whose composite passes is still verified, as the visa read short its check digits allow', () => {
+    expect(readText(`${lostP}\n${passportSecond('right')}`)).toMatchObject({ found: true, valid: true, birthDate: '620502' });
+  });
+
+  // Held-out seed 107 of the harder set, 0055-td3-glare.jpg (an altered passport): the first fixed
+  // band lost the P and misread the altered birth-date check digit 6 as 8, the true one. Read as an
+  // MRV-A visa read short, every check digit passed; read as the passport, its composite fails.
+  test("seed 107's passport, its P lost and its altered check digit misread, is not verified as a visa read short", () => {
+    const text = '<FRASCHMIDT<<LEA<MARIE<<<<<<<<<<<<<<<<<<<<<\n742LVA85NOFRA0605058F3307098<<<<<<<<<<<<<<0';
+    expect(readText(text)).toMatchObject({ format: 'TD3', lines: expect.any(Array) });
+    expect(readText(text)).not.toHaveProperty('found');
+  });
+
+  test('a visa with V misread whose optional data is not empty is still a visa, whatever its last character', () => {
+    const line = `${second(44, false).slice(0, 28)}B3XLC000FD142955`;
+    expect(readText(`Y${visaA[0]!.slice(1)}\n${line}`)).toMatchObject({ found: true, format: 'MRVA', valid: true, birthDate: '620502' });
+  });
+
   test('a TD2 card (I) whose composite passes stays a card', () => {
     const card = ['I<FRAERIKSSON<<ANNA<MARIA'.padEnd(36, '<'), second(36, true)];
     expect(readText(card.join('\n'))).toMatchObject({ found: true, format: 'TD2', valid: true });

@@ -223,7 +223,9 @@ function readLines(text: string): Result {
   const found = findMrzLines(text);
   if (!found) return readShortVisa(text) ?? readDataLine(text) ?? readCardHead(text);
   const fits = recoverMrzFits(found.format, found.lines);
-  const alternative = alternativeLayout(found.format, found.lines);
+  // A passport or card whose composite alone fails is not read as a visa, whole or short (compositeAloneFails).
+  const visaRefused = compositeAloneFails(found.format, fits);
+  const alternative = visaRefused ? null : alternativeLayout(found.format, found.lines);
   const layouts = [{ format: found.format, fits }, ...(alternative ? [{ format: alternative, fits: recoverMrzFits(alternative, found.lines) }] : [])];
   // A line read too long fits its length in more than one way; the first fit that validates wins
   // (the name line has no check digit, so only its codes tell its fits apart).
@@ -235,7 +237,42 @@ function readLines(text: string): Result {
   // that passes with its code unread is the failing reading kept: settle decides on it with the
   // other crops (decision 0079).
   const unread = firstCodeUnread(found.format, fits);
-  return readShortVisa(text) ?? (unread ? { format: found.format, lines: unread, codeUnread: true } : { format: found.format, lines: fits[0]! });
+  const failing: Reading = unread ? { format: found.format, lines: unread, codeUnread: true } : { format: found.format, lines: fits[0]! };
+  return (visaRefused ? null : readShortVisa(text)) ?? failing;
+}
+
+/** The first line's fields that shift when its first character is lost: they fail on a zone read so, not on its second line. */
+const SHIFTED_FIELDS = new Set(['documentCode', 'issuingState']);
+
+/**
+ * What a passport's (TD3) or TD2 card's second line holds between the expiry's check digit and the
+ * composite when its optional data is empty: fillers, and on a passport the personal number's
+ * check digit, a filler or 0 (Doc 9303 part 4 §4.2.2).
+ */
+const EMPTY_OPTIONAL: Partial<Record<MrzFormat, RegExp>> = { TD3: /^<{14}[<0]$/, TD2: /^<{7}$/ };
+
+/**
+ * Whether a fit of a passport's or TD2 card's lines fails on its composite check digit alone (the
+ * first line's codes aside), with a digit read there and no optional data before it: every field
+ * the composite covers passes its own check digit. Such a zone is a passport or card whose
+ * composite fails, a misread or an altered zone, and is not read again as a visa
+ * (alternativeLayout, readShortVisa): a visa has no composite, so the one check that fails would be
+ * dropped, and a birth date misread into its altered check digit would pass (issue 20's harder
+ * set, held-out seed 107 `0055`: a passport whose P was lost, verified as an MRV-A visa read
+ * short; decision 0095). A visa's optional data takes the composite's place: a visa read as a
+ * passport shows a digit there behind empty optional data only by chance, and a visa whose
+ * optional data is not empty is not concerned.
+ */
+function compositeAloneFails(format: MrzFormat, fits: readonly MrzLines[]): boolean {
+  const empty = EMPTY_OPTIONAL[format];
+  if (!empty) return false;
+  const composite = LINE_LENGTH[format] - 1;
+  return fits.some((lines) => {
+    const second = lines[1] ?? '';
+    if (!empty.test(second.slice(28, composite)) || !/^\d$/.test(second.charAt(composite))) return false;
+    const { invalidFields } = validateMrz(format, lines);
+    return invalidFields.includes('compositeCheckDigit') && invalidFields.every((field) => field === 'compositeCheckDigit' || SHIFTED_FIELDS.has(field));
+  });
 }
 
 /**
