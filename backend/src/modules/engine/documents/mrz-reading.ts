@@ -247,9 +247,11 @@ const SHIFTED_FIELDS = new Set(['documentCode', 'issuingState']);
 /**
  * What a passport's (TD3) or TD2 card's second line holds between the expiry's check digit and the
  * composite when its optional data is empty: fillers, and on a passport the personal number's
- * check digit, a filler or 0 (Doc 9303 part 4 §4.2.2).
+ * check digit, a filler or 0 (Doc 9303 parts 4 and 6).
  */
 const EMPTY_OPTIONAL: Partial<Record<MrzFormat, RegExp>> = { TD3: /^<{14}[<0]$/, TD2: /^<{7}$/ };
+/** Where the optional data starts on both layouts' second line: after the expiry's check digit (mrz-recovery.ts LAYOUTS). */
+const OPTIONAL_START = 28;
 
 /**
  * Whether a fit of a passport's or TD2 card's lines fails on its composite check digit alone (the
@@ -269,7 +271,7 @@ function compositeAloneFails(format: MrzFormat, fits: readonly MrzLines[]): bool
   const composite = LINE_LENGTH[format] - 1;
   return fits.some((lines) => {
     const second = lines[1] ?? '';
-    if (!empty.test(second.slice(28, composite)) || !/^\d$/.test(second.charAt(composite))) return false;
+    if (!empty.test(second.slice(OPTIONAL_START, composite)) || !/^\d$/.test(second.charAt(composite))) return false;
     const { invalidFields } = validateMrz(format, lines);
     return invalidFields.includes('compositeCheckDigit') && invalidFields.every((field) => field === 'compositeCheckDigit' || SHIFTED_FIELDS.has(field));
   });
