@@ -19,7 +19,7 @@ import { readLabelsCsv } from '../../backend/src/cli/labels-csv';
 import { decodeImage } from '../../backend/src/modules/engine/image-decoding';
 import { createMrzOcr, type MrzOcr } from '../../backend/src/modules/engine/documents/mrz-ocr';
 import { readMrz, readText } from '../../backend/src/modules/engine/documents/mrz-reading';
-import { checkDigit } from '../../backend/src/modules/engine/documents/mrz-recovery';
+import { AS_DIGIT, checkDigit } from '../../backend/src/modules/engine/documents/mrz-recovery';
 
 const { values } = parseArgs({ options: { documents: { type: 'string' }, only: { type: 'string' } } });
 if (!values.documents) throw new Error('--documents DIR is required');
@@ -31,8 +31,8 @@ function symbols(page: Page): { text: string; confidence: number }[] {
   return (page.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines.flatMap((l) => l.words.flatMap((w) => w.symbols))));
 }
 
-const FOLD: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', L: '1', Z: '2', S: '5', B: '8', G: '6', T: '7' };
-const folded = (c: string) => FOLD[c] ?? c;
+/** A letter read where a digit is printed, as the engine's repair reads it (mrz-recovery.ts AS_DIGIT). */
+const folded = (c: string) => AS_DIGIT[c] ?? c;
 
 /** The confidences of `digits` (birth date and check digit) where the symbols read them before a sex field, or null. */
 function glyphConfidences(page: Page, digits: string): number[] | null {

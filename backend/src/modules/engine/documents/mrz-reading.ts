@@ -223,16 +223,16 @@ function readLines(text: string): Result {
   const found = findMrzLines(text);
   if (!found) return readShortVisa(text) ?? readDataLine(text) ?? readCardHead(text);
   const fits = recoverMrzFits(found.format, found.lines);
-  // A passport or card whose composite alone fails is not read as a visa, whole or short (compositeAloneFails).
-  const visaRefused = compositeAloneFails(found.format, fits);
-  const alternative = visaRefused ? null : alternativeLayout(found.format, found.lines);
-  const layouts = [{ format: found.format, fits }, ...(alternative ? [{ format: alternative, fits: recoverMrzFits(alternative, found.lines) }] : [])];
   // A line read too long fits its length in more than one way; the first fit that validates wins
   // (the name line has no check digit, so only its codes tell its fits apart).
-  for (const layout of layouts) {
-    const valid = firstValid(layout.format, layout.fits);
-    if (valid) return valid;
-  }
+  const valid = firstValid(found.format, fits);
+  if (valid) return valid;
+  // Only a zone that failed is tried as another layout: a passport or card whose composite alone
+  // fails is not read as a visa, whole or short (compositeAloneFails).
+  const visaRefused = compositeAloneFails(found.format, fits);
+  const alternative = visaRefused ? null : alternativeLayout(found.format, found.lines);
+  const asAlternative = alternative && firstValid(alternative, recoverMrzFits(alternative, found.lines));
+  if (asAlternative) return asAlternative;
   // Marks beside the lines read as words can make a visa read short look like a whole zone. A fit
   // that passes with its code unread is the failing reading kept: settle decides on it with the
   // other crops (decision 0079).

@@ -119,7 +119,7 @@ export const LAYOUTS: Record<MrzFormat, Field[]> = {
 };
 
 /** Letters OCR returns for digits (OCR-B shapes) and the reverse. */
-const AS_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', G: '6', B: '8', A: '4' };
+export const AS_DIGIT: Readonly<Record<string, string>> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', G: '6', B: '8', A: '4' };
 const AS_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B', '4': 'A' };
 
 /** Doc 9303 part 3 §4.9: weights 7, 3, 1 over digit values (A=10 … Z=35, < = 0). */
