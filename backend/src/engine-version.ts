@@ -135,5 +135,9 @@
  *   (mrz-reading.ts compositeAloneFails): a visa has no composite, so reading it as one dropped the
  *   only check that failed, and verified an altered passport of held-out seed 107 whose P the first
  *   band lost (decision 0095).
+ * - 2026.12.10: a zone read short whose first line starts with a filler (its document code lost) is
+ *   not read as a visa read short (mrz-recovery.ts findShortVisa): a passport or card whose code was
+ *   lost looks the same, and read short it has no composite left, so a birth date misread into an
+ *   altered check digit passed as a visa's (decision 0096).
  */
-export const ENGINE_VERSION = '2026.12.9';
+export const ENGINE_VERSION = '2026.12.10';

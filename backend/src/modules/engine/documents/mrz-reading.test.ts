@@ -264,6 +264,19 @@ describe('readText: a visa zone read short (issue 20)', () => {
   test('a second line too short to hold the expiry check digit is no visa', () => {
     expect(readText(`V<PRTKOWALSKA<<LIAM<<<<<<<<<<<<\n${head.slice(0, 27)}`)).toBeNull();
   });
+
+  // Decision 0096: seed 107's altered passport (decision 0095) with its second line read four
+  // characters short as well, so that no passport's zone is found: its code lost, it would be an
+  // MRV-A read short, the altered birth date passing on its misread check digit.
+  test('a zone read short whose code was lost is no visa: a passport whose P was lost looks the same', () => {
+    const altered = '<FRASCHMIDT<<LEA<MARIE<<<<<<<<<<<<<<<<<<<<<\n742LVA85NOFRA0605058F3307098<<<<<<<<<<<<';
+    expect(readText(altered)).not.toHaveProperty('found');
+    expect(readText(`<PRTKOWALSKA<<LIAM<<<<<<<<<<<<\n${head}<<<<`)).not.toHaveProperty('found');
+  });
+
+  test('a zone read short with its V read as another letter is still a visa', () => {
+    expect(readText(`X<PRTKOWALSKA<<LIAM<<<<<<<<<<<<\n${head}<<<<`)).toMatchObject({ found: true, format: 'MRVB', valid: true, birthDate: '971023' });
+  });
 });
 
 // Harder synthetic set seed 2, document 0035: a passport on a cluttered table, marks on both sides

@@ -310,7 +310,10 @@ export function findCardHead(ocrText: string): string[] | null {
  * taken away; what was cut is fillers or optional data. A line longer than an MRV-B's is an MRV-A's,
  * else the zone is taken as an MRV-B (which of the two changes no field). Not for a zone whose first
  * line starts with the code of a layout with a composite check digit (P, I, A, C): a passport or
- * card read short is never read as a visa. Null when none.
+ * card read short is never read as a visa. Nor for one whose code was lost (a first line starting
+ * with a filler): a passport whose P was lost looks so too, and read short it has no composite left
+ * to tell the two apart, so its birth date would pass on its own check digit, which a misread can
+ * make pass on an altered zone (decision 0096). Null when none.
  */
 export function findShortVisa(ocrText: string): { format: 'MRVA' | 'MRVB'; lines: string[] } | null {
   const lines = longestRuns(ocrText)
@@ -319,7 +322,7 @@ export function findShortVisa(ocrText: string): { format: 'MRVA' | 'MRVB'; lines
     .filter((line) => line.length >= 25 && line.length < LINE_LENGTH.TD3 && line.includes('<'));
   for (let i = lines.length - 1; i >= 1; i--) {
     const [first, second] = [lines[i - 1]!, lines[i]!];
-    if (second.length < 28 || 'PIAC'.includes(first.charAt(0))) continue;
+    if (second.length < 28 || 'PIAC<'.includes(first.charAt(0))) continue;
     return { format: Math.max(first.length, second.length) > LINE_LENGTH.MRVB ? 'MRVA' : 'MRVB', lines: [first, second] };
   }
   return null;
