@@ -139,5 +139,9 @@
  *   not read as a visa read short (mrz-recovery.ts findShortVisa): a passport or card whose code was
  *   lost looks the same, and read short it has no composite left, so a birth date misread into an
  *   altered check digit passed as a visa's (decision 0096).
+ * - 2026.12.11: the liveness challenge's same-person test compares face match's descriptor
+ *   (face-embedding.ts) at 0.35, not Human's faceres at 0.5, which let 16–31 % of studio strangers
+ *   through; the descriptor is read from each frame's mesh without a second detection, and faceres
+ *   is no longer computed in a check (decision 0098).
  */
-export const ENGINE_VERSION = '2026.12.10';
+export const ENGINE_VERSION = '2026.12.11';

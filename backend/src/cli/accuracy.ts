@@ -340,7 +340,8 @@ async function liveness(dir: string, out: string | undefined, limit: number) {
     const frames: MotionFrame[] = [];
     for (const { file, step } of manifest.frames) {
       const analysis = await analyseFace(models, await decodeImage(readFileSync(join(dir, name, file)), { maxSide: 640 }), {
-        descriptor: true,
+        descriptor: false,
+        embedding: true,
         landmarks: true,
       });
       const face = analysis.face;
@@ -350,7 +351,7 @@ async function liveness(dir: string, out: string | undefined, limit: number) {
         yaw: face?.yaw ?? 0,
         pitch: face?.pitch ?? 0,
         landmarks: face?.landmarks ?? [],
-        descriptor: face?.descriptor,
+        descriptor: face?.embedding,
       });
     }
     const verdict = checkMotion(frames, manifest.moves);

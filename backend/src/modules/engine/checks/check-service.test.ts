@@ -265,7 +265,7 @@ for (const target of TARGETS) {
       ).toMatchObject({ decision: 'retry', hint: 'challenge_not_followed' });
       const second = (await challengeFor(credentials))!;
       const live = liveHeadFrames(face(60) as FaceAnalysis, second.moves).frames;
-      next.push({ kind: 'age_estimation', frames: live.map((frame, i) => (i < 2 ? frame : { ...frame, face: { ...frame.face!, descriptor: [0, 1] } })) });
+      next.push({ kind: 'age_estimation', frames: live.map((frame, i) => (i < 2 ? frame : { ...frame, face: { ...frame.face!, embedding: [0, 1] } })) });
       expect(
         await ctx.json(await submit({ ...credentials, challengeId: second.challengeId, selfieSteps: STEPS.join(',') }, { selfie: STEPS.length })),
       ).toMatchObject({ decision: 'retry', hint: 'face_changed' });

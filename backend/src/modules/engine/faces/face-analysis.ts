@@ -40,7 +40,7 @@ export interface FaceMeasurement {
   /** Passive signals (soft): Human antispoof (real) and liveness, 0–1. */
   antispoof: number | null;
   liveness: number | null;
-  /** Human's faceres 1024-d embedding (only when asked: the liveness motion check's same-person test). */
+  /** Human's faceres 1024-d embedding (only when asked: `bun run accuracy --pairs --descriptor faceres`; the engine no longer decides on it, decision 0098). */
   descriptor?: number[];
   /** Face match's 512-d descriptor of the face aligned on its mesh (only when asked: face-embedding.ts, decision 0090). */
   embedding?: number[];
@@ -128,7 +128,7 @@ async function ageViews(
 }
 
 export interface AnalysisOptions {
-  /** Human's faceres embedding (the liveness check's same-person test). */
+  /** Human's faceres embedding (for comparisons in `bun run accuracy`; the engine decides on `embedding`). */
   descriptor: boolean;
   /** The face mesh's points (the liveness motion check). */
   landmarks?: boolean;

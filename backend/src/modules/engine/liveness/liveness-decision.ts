@@ -31,7 +31,8 @@ export function motionFrame(frame: FrameFindings, step: number): MotionFrame {
     yaw: face?.yaw ?? 0,
     pitch: face?.pitch ?? 0,
     landmarks: face?.landmarks ?? [],
-    descriptor: face?.descriptor,
+    // Face match's descriptor (face-embedding.ts) is the same-person test's too (decision 0098).
+    descriptor: face?.embedding,
   };
 }
 

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyseFace, type FaceModels, loadFaceModels } from '../faces/face-analysis';
-import { checkMotion, type Move, type MotionFrame } from './motion-check';
+import { checkMotion, MOTION_LIMITS, type Move, type MotionFrame } from './motion-check';
 import { type FaceMesh, faceMesh, heldTilt, type RawImage, readRaw, renderHeadPose, similarity, warpFlat } from './testing/head-pose-render';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, '..', 'fixtures', name));
@@ -20,9 +20,9 @@ let other: RawImage;
 let otherMesh: FaceMesh;
 
 async function observe(image: RawImage, step: number): Promise<MotionFrame> {
-  const analysis = await analyseFace(models, image, { descriptor: true, landmarks: true });
+  const analysis = await analyseFace(models, image, { descriptor: false, embedding: true, landmarks: true });
   const face = analysis.face;
-  return { step, faceCount: analysis.faceCount, yaw: face?.yaw ?? 0, pitch: face?.pitch ?? 0, landmarks: face?.landmarks ?? [], descriptor: face?.descriptor };
+  return { step, faceCount: analysis.faceCount, yaw: face?.yaw ?? 0, pitch: face?.pitch ?? 0, landmarks: face?.landmarks ?? [], descriptor: face?.embedding };
 }
 
 /** Baseline frames, then for each move frames turning out to `degrees` (the person's own left is negative yaw in the renderer). */
@@ -88,6 +88,17 @@ describe('liveness motion check (issue 19) on real model output', () => {
   test("another person's head turning after the baseline fails (different_person)", async () => {
     const verdict = checkMotion(await headTurn(astronaut, mesh, ['left'], 32, other, otherMesh), ['left']);
     expect(verdict.passed).toBe(false);
+  }, 60_000);
+
+  test("a stranger Human's faceres took for the same person, turning after the baseline, fails (different_person, decision 0098)", async () => {
+    // Two London strangers: faceres, the same-person test's descriptor until engine 2026.12.11,
+    // puts them at 0.78, over its 0.5; face match's descriptor at 0.15.
+    const [baseline, stranger] = [await readRaw(fixture('london-042-neutral.jpg')), await readRaw(fixture('london-137-smiling.jpg'))];
+    const frames = await headTurn(baseline, await faceMesh(baseline), ['left'], 40, stranger, await faceMesh(stranger));
+    const verdict = checkMotion(frames, ['left']);
+    expect(verdict).toMatchObject({ passed: false, failure: 'different_person', step: 1 });
+    // The turn itself passes: only the descriptor refuses it.
+    expect(checkMotion(frames, ['left'], { ...MOTION_LIMITS, minSamePerson: -1 })).toMatchObject({ passed: true });
   }, 60_000);
 
   test('a step without frames fails (missing_step); so does a frame with two faces (multiple_faces)', async () => {

@@ -44,7 +44,7 @@ let ocr: Promise<MrzOcr> | null = null;
 const blank = () => ({ width: 320, height: 320, data: new Uint8Array(320 * 320 * 3).fill(128) });
 const faces = () =>
   (faceModels ??= loadFaceModels().then(async (models) => {
-    await analyseFace(models, blank(), { descriptor: true });
+    await analyseFace(models, blank(), { descriptor: false });
     return models;
   }));
 const mrzOcr = () => (ocr ??= createMrzOcr());
@@ -72,9 +72,11 @@ async function decodeOrNull(bytes: Uint8Array, maxSide: number): Promise<Decoded
  * Every frame is analysed for its face and mesh: the liveness challenge is judged across all of
  * them (liveness/motion-check.ts). An L1 age is decided over every view of the frames taken looking
  * at the camera (age-decision.ts), so only those get the age, its views and the passive scores
- * (which are logged); a face-match selfie's age is not asked. The descriptor (faceres, about two
- * thirds of a frame's time) is computed in a second pass only for the frames the decisions compare
- * (describedFrames); without a challenge's steps, for every frame.
+ * (which are logged); a face-match selfie's age is not asked. The descriptor (face-embedding.ts,
+ * which both the liveness check's same-person test and face match compare: decision 0098) is read
+ * from each frame's mesh, with no second detection: for every frame taken looking at the camera
+ * while it is analysed, then for the turned frames the motion check judges (describedFrames);
+ * without a challenge's steps, for every frame.
  */
 async function analyseSelfies(
   selfies: Uint8Array[],
@@ -83,8 +85,6 @@ async function analyseSelfies(
   purpose: 'age' | 'face_match',
 ): Promise<FrameFindings[]> {
   const withAge = purpose === 'age';
-  // Face match's descriptor (decision 0090) only on the frames it compares with the portrait.
-  const embedding = purpose === 'face_match';
   const models = await timed(timings, 'loadFaceModels', faces);
   const frames: FrameFindings[] = [];
   const images: (DecodedImage | null)[] = [];
@@ -93,18 +93,17 @@ async function analyseSelfies(
     images.push(image);
     const facing = (steps?.[index] ?? 0) === 0;
     const age = withAge && facing;
-    // Frames looking at the camera are always described: in this pass, not a second detection.
-    const options = { descriptor: facing, embedding: embedding && facing, landmarks: true, ageViews: age, age, passive: age };
+    // Frames looking at the camera are always described, in this pass.
+    const options = { descriptor: false, embedding: facing, landmarks: true, ageViews: age, age, passive: age };
     frames.push(image ? await timed(timings, 'face', () => analyseFace(models, image, options)) : { unreadable: true });
   }
   if (steps === undefined) return frames;
   for (const index of describedFrames(frames, steps)) {
     const frame = frames[index]!;
     const image = images[index];
-    if (!image || !('face' in frame) || !frame.face || frame.face.descriptor) continue;
-    const again = await timed(timings, 'descriptor', () => analyseFace(models, image, { descriptor: true, embedding, age: false, passive: false }));
-    frame.face.descriptor = again.face?.descriptor;
-    frame.face.embedding = again.face?.embedding;
+    const face = 'face' in frame ? frame.face : null;
+    if (!image || !face?.landmarks || face.embedding) continue;
+    face.embedding = (await timed(timings, 'descriptor', () => models.embed(image, face.landmarks!))).embedding;
   }
   return frames;
 }
