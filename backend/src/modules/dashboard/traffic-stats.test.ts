@@ -35,7 +35,7 @@ const face = (estimatedAge: number) => ({
     estimatedAge,
     antispoof: 0.8,
     liveness: 0.9,
-    descriptor: [1, 0],
+    embedding: [1, 0],
   },
 });
 const ageEstimate = (estimatedAge: number): EngineFindings => ({ kind: 'age_estimation', frames: [face(estimatedAge) as never] });

@@ -34,7 +34,6 @@ const face = (estimatedAge: number, change: Partial<FaceMeasurement> = {}) => ({
     estimatedAge,
     antispoof: 0.8,
     liveness: 0.9,
-    descriptor: [1, 0],
     embedding: [1, 0],
     alignedSharpness: 120,
     ...change,
@@ -50,7 +49,7 @@ const passport = (birthDate: string, valid = true): DocumentFindings => ({
   reading: { source: 'mrz', found: true, format: 'TD3', valid, invalidFields: [], birthDate, expirationDate: '300101', documentCode: 'P', agreeing: 2 },
   portrait: face(30) as never,
   // Another photo of the same person: similar (0.8), not a copy of the portrait (face-match.ts).
-  frames: [face(30, { descriptor: [0.8, 0.6], embedding: [0.8, 0.6] }) as never],
+  frames: [face(30, { embedding: [0.8, 0.6] }) as never],
 });
 
 const licence = (): DocumentFindings => ({
@@ -59,7 +58,7 @@ const licence = (): DocumentFindings => ({
   reading: { source: 'pdf417', found: true, valid: true, birthDate: '1990-01-31', expirationDate: '2030-01-31' },
   portrait: face(30) as never,
   // Another photo of the same person: similar (0.8), not a copy of the portrait (face-match.ts).
-  frames: [face(30, { descriptor: [0.8, 0.6], embedding: [0.8, 0.6] }) as never],
+  frames: [face(30, { embedding: [0.8, 0.6] }) as never],
 });
 /** The refusal the OpenAPI document shows for a licence problem, to compare with the real answer. */
 const openApiMessage = (name: string) => ERROR_EXAMPLES['/api/v1/verify/checks']![400]!.find((example) => example.name === name)!.message;
@@ -345,7 +344,7 @@ for (const target of TARGETS) {
         const session = await create({ verificationMode: 'L2', faceMatchEnabled: true });
         const fields = { sessionId: session.sessionId, sessionToken: session.sessionToken, check: 'document', documentType: 'passport' };
         expect(await ctx.json(await submit(fields, { document: 1, selfie: 1 }, { challenge: false }))).toMatchObject({ code: 'CHALLENGE_REQUIRED' });
-        next.push({ ...passport('900101'), frames: flatFrames({ descriptor: [0.8, 0.6], embedding: [0.8, 0.6] }).frames });
+        next.push({ ...passport('900101'), frames: flatFrames({ embedding: [0.8, 0.6] }).frames });
         expect(await ctx.json(await submit(fields, { document: 1, selfie: 1 }))).toMatchObject({
           decision: 'retry',
           hint: 'challenge_not_followed',
