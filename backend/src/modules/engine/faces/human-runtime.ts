@@ -97,9 +97,10 @@ export function humanConfig(options: HumanOptions = {}): Record<string, unknown>
       attention: { enabled: false },
       iris: { enabled: false },
       emotion: { enabled: false },
-      // faceres gives the face-match embedding (decision 0030); it is switched on per call
-      // (face-analysis.ts) only when a descriptor is needed. Its age output is not used: it clusters
-      // at 9, 16, 22 and 29 years on UTKFace (docs/verification.md), so the age comes from face-api.
+      // faceres is switched on per call (face-analysis.ts) and no check asks for it since 2026.12.11:
+      // face match and the liveness check compare face-embedding.ts (decisions 0090, 0098). It stays
+      // loaded for `bun run accuracy --pairs --descriptor faceres`. Its age output is not used: it
+      // clusters at 9, 16, 22 and 29 years on UTKFace (docs/verification.md).
       description: { enabled: true, ...fresh, ...(options.descriptionModel ? { modelPath: `file://${options.descriptionModel}` } : {}) },
       antispoof: { enabled: true, ...fresh },
       liveness: { enabled: true, ...fresh },
