@@ -51,6 +51,7 @@ import { parseArgs } from './command-table';
 import { summariseFaces, summariseFacesBy, type FaceResult } from './accuracy-summary';
 import { type PairScore, type Rates, ratesAt, rocPoints, thresholdForFar } from './pair-summary';
 import { checkMotion, type Move, type MotionFrame } from '../modules/engine/liveness/motion-check';
+import { motionFrame } from '../modules/engine/liveness/liveness-decision';
 import { type LivenessResult, summariseLiveness } from './liveness-summary';
 import { readdirSync } from 'node:fs';
 
@@ -344,15 +345,8 @@ async function liveness(dir: string, out: string | undefined, limit: number) {
         embedding: true,
         landmarks: true,
       });
-      const face = analysis.face;
-      frames.push({
-        step,
-        faceCount: analysis.faceCount,
-        yaw: face?.yaw ?? 0,
-        pitch: face?.pitch ?? 0,
-        landmarks: face?.landmarks ?? [],
-        descriptor: face?.embedding,
-      });
+      // The engine's own view of a frame (liveness-decision.ts), so the descriptor judged is the engine's.
+      frames.push(motionFrame(analysis, step));
     }
     const verdict = checkMotion(frames, manifest.moves);
     const result: LivenessResult = {

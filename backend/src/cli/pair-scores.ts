@@ -23,15 +23,15 @@ export type PairDescriptor = (typeof PAIR_DESCRIPTORS)[number];
 export type FaceDescriptor = readonly number[] | null;
 
 /** The length of the engine's descriptor, which a `fused` descriptor starts with. */
-export const ENGINE_DESCRIPTOR_LENGTH = 512;
+const ENGINE_DESCRIPTOR_LENGTH = 512;
 
 /**
  * The fusion measured in decision 0097, chosen on the LFW tuning set alone: both scores in units of
  * their spread over the tuning set's strangers, weighted 0.55 and 0.45, which in the engine's
  * cosine reads cosine + 0.94 × (closeness − 0.195); its false-accept rate of 0.01 % there is 0.632.
  */
-export const FUSED_ALIGNED_WEIGHT = 0.94;
-export const FUSED_ALIGNED_CENTRE = 0.195;
+const FUSED_ALIGNED_WEIGHT = 0.94;
+const FUSED_ALIGNED_CENTRE = 0.195;
 export const FUSED_THRESHOLD = 0.635;
 
 /** The pair's score by `kind`, or null when either photo has no descriptor (no face found). */

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyseFace, type FaceModels, loadFaceModels } from '../faces/face-analysis';
+import { motionFrame } from './liveness-decision';
 import { checkMotion, MOTION_LIMITS, type Move, type MotionFrame } from './motion-check';
 import { type FaceMesh, faceMesh, heldTilt, type RawImage, readRaw, renderHeadPose, similarity, warpFlat } from './testing/head-pose-render';
 
@@ -20,9 +21,8 @@ let other: RawImage;
 let otherMesh: FaceMesh;
 
 async function observe(image: RawImage, step: number): Promise<MotionFrame> {
-  const analysis = await analyseFace(models, image, { descriptor: false, embedding: true, landmarks: true });
-  const face = analysis.face;
-  return { step, faceCount: analysis.faceCount, yaw: face?.yaw ?? 0, pitch: face?.pitch ?? 0, landmarks: face?.landmarks ?? [], descriptor: face?.embedding };
+  // As the engine sees a frame (liveness-decision.ts motionFrame), with the descriptor it judges.
+  return motionFrame(await analyseFace(models, image, { descriptor: false, embedding: true, landmarks: true }), step);
 }
 
 /** Baseline frames, then for each move frames turning out to `degrees` (the person's own left is negative yaw in the renderer). */
