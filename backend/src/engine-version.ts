@@ -143,5 +143,8 @@
  *   (face-embedding.ts) at 0.35, not Human's faceres at 0.5, which let 16–31 % of studio strangers
  *   through; the descriptor is read from each frame's mesh without a second detection, and faceres
  *   is no longer computed in a check (decision 0098).
+ * - 2026.12.12: an MRZ whose composite check digit alone fails, every field passing its own, is a
+ *   misread to read again (retry), not a forgery verdict: crops of one photo repeat a misread of
+ *   the line's last glyph, and an altered birth date fails its own check digit (decision 0099).
  */
-export const ENGINE_VERSION = '2026.12.11';
+export const ENGINE_VERSION = '2026.12.12';

@@ -158,6 +158,18 @@ describe('decideDocument', () => {
       { decision: 'failed', reason: 'document_invalid' },
     ],
     [
+      'readings agree on a failing composite check digit, every field passing its own: the last glyph misread, read again (decision 0099)',
+      findings(mrz({ valid: false, invalidFields: ['compositeCheckDigit'], agreeing: 3 })),
+      policy,
+      { decision: 'retry', hint: 'document_unreadable', part: 'document' },
+    ],
+    [
+      'readings agree on a failing birth date check digit and the composite it spans: an altered date, refused',
+      findings(mrz({ valid: false, invalidFields: ['birthDateCheckDigit', 'compositeCheckDigit'], agreeing: 3 })),
+      policy,
+      { decision: 'failed', reason: 'document_invalid' },
+    ],
+    [
       'readings agree on a composite check digit read as a filler (a line read short, padded): read again (decision 0086)',
       findings(mrz({ valid: false, invalidFields: ['compositeCheckDigit'], unreadDigits: ['compositeCheckDigit'], agreeing: 2 })),
       policy,
