@@ -146,5 +146,8 @@
  * - 2026.12.12: an MRZ whose composite check digit alone fails, every field passing its own, is a
  *   misread to read again (retry), not a forgery verdict: crops of one photo repeat a misread of
  *   the line's last glyph, and an altered birth date fails its own check digit (decision 0099).
+ * - 2026.12.13: when no earlier step read the page, each zone found is read once more with
+ *   tesseract's layout analysis (PSM 3), which reads apart a receipt on the table that the zone
+ *   search joined to the MRZ, level with its lines (decision 0100).
  */
-export const ENGINE_VERSION = '2026.12.12';
+export const ENGINE_VERSION = '2026.12.13';

@@ -92,6 +92,13 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
       'MRVA',
       '930614',
     ],
+    // Read as one block, each MRZ row ran on into the receipt's: no MRZ found (engine 2026.12.12, decision 0100).
+    [
+      'a passport on a busy table whose zone the closing joins to a receipt level with its lines: read with the layout analysis, the MRZ lines come out alone',
+      'combined-td3-beside-print.jpg',
+      'TD3',
+      '980613',
+    ],
     // No step before the enlarged page reads it under the project's own MRZ model (decision 0087).
     [
       'a small card photo with every degradation at once that no step reads as it came: enlarged twice and read again',

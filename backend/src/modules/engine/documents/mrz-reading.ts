@@ -489,6 +489,11 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   /** A crop's PNG built once, by the first read that needs it. */
   const png = builtOnce<string, Buffer>();
   const late: CropRead[] = [];
+  // A zone the closing joined to print beside it (a receipt on the table, level with the MRZ): read
+  // as one block, each row of the MRZ runs on into the receipt's and no line comes out whole. Read
+  // with tesseract's own layout analysis, which finds the columns, the MRZ's lines come out alone
+  // (issue 20's harder set, `combined` pages; decision 0100). One crop with the zone.
+  for (const [i, band] of bands.entries()) late.push({ crop: `zone ${i}`, read: () => readPng(ocr, band.png, PSM.AUTO) });
   // The whole band enlarged is the one step that takes up to 8 s by itself: it starts only while
   // half the budget is left.
   if (bandsShowLines && image.width < SMALL_PAGE_WIDTH) {
