@@ -149,5 +149,8 @@
  * - 2026.12.13: when no earlier step read the page, each zone found is read once more with
  *   tesseract's layout analysis (PSM 3), which reads apart a receipt on the table that the zone
  *   search joined to the MRZ, level with its lines (decision 0100).
+ * - 2026.12.14: the enlarged page's passing reading does not answer when the page's own crops read
+ *   its birth date with another check digit and none with its own: an altered check digit misread
+ *   back to the true one passes it and the composite (decision 0101, as 0092 for a combination).
  */
-export const ENGINE_VERSION = '2026.12.13';
+export const ENGINE_VERSION = '2026.12.14';

@@ -219,6 +219,11 @@ describe('birthDateContradicted: a passing reading from the enlarged page agains
     expect(birthDateContradicted('TD1', [card('109308')], '930809')).toBe(false));
   test('readings of another layout do not count', () => expect(birthDateContradicted('TD3', [card('930522')], '030522')).toBe(false));
   test('no reading: nothing contradicts it', () => expect(birthDateContradicted('TD1', [], '030522')).toBe(false));
+  // Held-out seed 153: an altered card every crop read as printed; the enlarged page misread its check digit back (decision 0101).
+  test('a crop read the same six digits with another check digit, none with the one that passes: contradicted', () =>
+    expect(birthDateContradicted('TD1', [card('540721')], '540721')).toBe(true));
+  test('the same six digits with the passing check digit read by one crop: not contradicted', () =>
+    expect(birthDateContradicted('TD1', [card('540721'), { ...card('030522'), crop: 'band 0.4' }], '030522')).toBe(false));
 });
 
 describe('passContested: a reading that passes against failing lines that crops agree on', () => {

@@ -113,20 +113,24 @@ export function birthDateOutvoted(format: MrzFormat, readings: readonly CropRead
 }
 
 /**
- * Whether the readings of `format` contradict `birthDate` (YYMMDD) by one digit: none read it as it
- * is, and one read six digits that differ from it in a single place. Which of the two is the
- * misread, only the check digit can then say, and on a document whose check digit is wrong it says
- * the wrong thing one time in ten. A passing reading from the enlarged page is checked against the
- * first read's readings so (mrz-reading.ts readEnlarged): held-out seed 53 of the harder set, an
- * altered TD1 card, whose zone read `9305222` (the `5` at the card's edge misread, the altered check
- * digit failing), was verified from the enlarged page's `0305222`, which passes its check digit and
- * the composite (decision 0086). Readings that differ in more places are misaligned or noise, and
- * do not count.
+ * Whether the readings of `format` contradict `birthDate` (YYMMDD, read with a check digit that
+ * passes) by one digit: none read it as it is, check digit included, and one read six digits that
+ * differ from it in a single place, or the same six digits with another check digit. Which of the
+ * two is the misread, only the check digit can then say, and on a document whose check digit is
+ * wrong it says the wrong thing one time in ten. A passing reading from the enlarged page is checked
+ * against the first read's readings so (mrz-reading.ts readEnlarged): held-out seed 53 of the
+ * harder set, an altered TD1 card, whose zone read `9305222` (the `5` at the card's edge misread,
+ * the altered check digit failing), was verified from the enlarged page's `0305222`, which passes
+ * its check digit and the composite (decision 0086); held-out seed 153, an altered TD2 card whose
+ * every crop read `5407215` as printed, was verified from the enlarged page's `5407213`, its
+ * altered check digit misread back to the true one (decision 0101, as decision 0092 counts it for
+ * a combination). Readings that differ in more places are misaligned or noise, and do not count.
  */
 export function birthDateContradicted(format: MrzFormat, readings: readonly (CropReading & { format: MrzFormat })[], birthDate: string): boolean {
-  const read = readings.filter((reading) => reading.format === format).map((reading) => birthDateRead(format, reading.lines).slice(0, 6));
-  if (read.includes(birthDate)) return false;
-  return read.some((other) => oneDigitApart(other, birthDate));
+  const passing = `${birthDate}${checkDigit(birthDate)}`;
+  const read = readings.filter((reading) => reading.format === format).map((reading) => birthDateRead(format, reading.lines));
+  if (read.includes(passing)) return false;
+  return read.some((other) => oneDigitApart(other.slice(0, 6), birthDate) || checkDigitApart(other, passing));
 }
 
 /**

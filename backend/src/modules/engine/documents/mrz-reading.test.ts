@@ -119,6 +119,11 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     const reading = await readMrz(ocr, await decodeImage(fixture('altered-td1-enlarged.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading.found && reading.valid).toBe(false);
   }, 60_000);
+  // Engine 2026.12.13 verified it: every crop read `5407215` as printed, the enlarged page `5407213` (held-out seed 153, decision 0101).
+  test('an altered card whose enlarged page misreads the altered check digit back to the true one, against what its crops read: not accepted', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('altered-td2-enlarged.jpg'), { maxSide: 1600 }), UNLIMITED);
+    expect(reading.found && reading.valid).toBe(false);
+  }, 60_000);
   test('one altered check digit: independent readings agree on it, so the document is refused, not read again', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('passport-altered-check-digit.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading).toMatchObject({ found: true, valid: false });
