@@ -130,7 +130,7 @@ export function birthDateContradicted(format: MrzFormat, readings: readonly (Cro
   const passing = `${birthDate}${checkDigit(birthDate)}`;
   const read = readings.filter((reading) => reading.format === format).map((reading) => birthDateRead(format, reading.lines));
   if (read.includes(passing)) return false;
-  return read.some((other) => oneDigitApart(other.slice(0, 6), birthDate) || checkDigitApart(other, passing));
+  return read.some((other) => oneDigitOtherwise(other, passing));
 }
 
 /**
@@ -151,8 +151,17 @@ export function birthDateContested(format: MrzFormat, readings: readonly CropRea
   const read = birthDateRead(format, lines);
   const witnesses = (reads: (other: string) => boolean) =>
     new Set(readings.filter((reading) => reads(birthDateRead(format, reading.lines))).map((reading) => witnessOf(reading.crop))).size;
-  const against = witnesses((other) => oneDigitApart(other.slice(0, 6), read.slice(0, 6)) || checkDigitApart(other, read));
+  const against = witnesses((other) => oneDigitOtherwise(other, read));
   return against > 0 && against >= witnesses((other) => other === read);
+}
+
+/**
+ * A birth date with its check digit (`other`) read one digit otherwise than `read`: in the date, or
+ * the same date with another check digit. What the two guards against a misread that passes count
+ * (birthDateContradicted, birthDateContested).
+ */
+function oneDigitOtherwise(other: string, read: string): boolean {
+  return oneDigitApart(other.slice(0, 6), read.slice(0, 6)) || checkDigitApart(other, read);
 }
 
 /** The same six digits with another check digit: the check digit itself misread, one way or the other. */
