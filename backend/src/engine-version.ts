@@ -152,5 +152,10 @@
  * - 2026.12.14: the enlarged page's passing reading does not answer when the page's own crops read
  *   its birth date with another check digit and none with its own: an altered check digit misread
  *   back to the true one passes it and the composite (decision 0101, as 0092 for a combination).
+ * - 2026.12.15: a visa whose V a crop read as another letter is no longer read with the V written
+ *   in: it is kept with its code unread, and answers only when a crop that read the V, or two
+ *   witnesses (the fixed bands counting as one), read its birth date alike. A visa has no
+ *   composite, and a crop that misread the V had misread the birth date into an altered check
+ *   digit (decision 0102).
  */
-export const ENGINE_VERSION = '2026.12.14';
+export const ENGINE_VERSION = '2026.12.15';

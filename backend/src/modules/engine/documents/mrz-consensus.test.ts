@@ -1,6 +1,14 @@
 import { describe, expect, test } from 'bun:test';
 import { parse } from 'mrz';
-import { agreeingReadings, birthDateContradicted, combineReadings, fixedBandCrop, lineCombinations, passContested } from './mrz-consensus';
+import {
+  agreeingReadings,
+  birthDateContradicted,
+  combineReadings,
+  fixedBandCrop,
+  lineCombinations,
+  passContested,
+  visaBirthDateWitnessed,
+} from './mrz-consensus';
 import { settle } from './mrz-reading';
 
 // The TD3 example of ICAO Doc 9303 part 4 with a real state code (the `mrz` package refuses UTO);
@@ -224,6 +232,21 @@ describe('birthDateContradicted: a passing reading from the enlarged page agains
     expect(birthDateContradicted('TD1', [card('540721')], '540721')).toBe(true));
   test('the same six digits with the passing check digit read by one crop: not contradicted', () =>
     expect(birthDateContradicted('TD1', [card('540721'), { ...card('030522'), crop: 'band 0.4' }], '030522')).toBe(false));
+});
+
+describe('visaBirthDateWitnessed: a visa whose V was not read needs two witnesses of its birth date (decision 0102)', () => {
+  // Held-out seed 161: an altered MRV-A visa whose bands read `Y…` and `5908064`, whose zone read the V and `6906064`.
+  const visa = (code: string, birth: string) => [`${code}<CANPEETERS<<JOAO`.padEnd(44, '<'), `K808BJAN34CAN${birth}M2707026`.padEnd(44, '<')];
+  const unread = (crop: string, birth = '5908064') => ({ lines: visa('Y', birth), crop, codeUnread: true as const });
+  const read = (crop: string, birth: string) => ({ lines: visa('V', birth), crop });
+  test('read only by the fixed bands, with the V unread: one witness, not enough', () =>
+    expect(visaBirthDateWitnessed('MRVA', [unread('band 0.65'), unread('band 0.4'), read('zone 0', '6906064')], visa('V', '5908064'))).toBe(false));
+  test('read by a band and a zone, both with the V unread: two witnesses', () =>
+    expect(visaBirthDateWitnessed('MRVA', [unread('band 0.65'), unread('zone 0')], visa('Y', '5908064'))).toBe(true));
+  test('read by one crop that read the V: witnessed, as any visa read with its code', () =>
+    expect(visaBirthDateWitnessed('MRVA', [unread('band 0.65', '6906067'), read('zone 0', '5908064')], visa('V', '5908064'))).toBe(true));
+  test('no reading of the V unread: nothing changes', () =>
+    expect(visaBirthDateWitnessed('MRVA', [read('zone 0', '6906064')], visa('V', '5908064'))).toBe(true));
 });
 
 describe('passContested: a reading that passes against failing lines that crops agree on', () => {

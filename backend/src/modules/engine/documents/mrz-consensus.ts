@@ -195,6 +195,28 @@ function birthDateCrops(format: MrzFormat, readings: readonly CropReading[]): Ma
   return crops;
 }
 
+/** The witnesses that must read a visa's birth date alike when no crop that read its V did (visaBirthDateWitnessed). */
+export const WITNESSES_FOR_A_VISA_CODE_UNREAD = 2;
+
+/**
+ * Whether the birth date of `lines`, a visa's zone that passes (mrz-reading.ts settle), was read by
+ * a crop that read the visa's V, or else by WITNESSES_FOR_A_VISA_CODE_UNREAD independent witnesses
+ * (the page's fixed bands counting as one, as in passContested) that read it with the V unread
+ * (`codeUnread`). A visa has no composite: its birth date passes its own check digit alone, and a
+ * crop that misread the V is a crop that misreads (decision 0079). Held-out seed 161 `0033` of the
+ * harder set, an altered MRV-A visa at low resolution: the fixed bands read `Y…` and the birth
+ * date `5908064`, two digits misread so that they pass the altered check digit; the zone read the
+ * V and the date as printed, `6906064`, which fails; the combination took the zone's V and the
+ * bands' birth date and passed (decision 0102). The two bands are nested crops of the same pixels,
+ * which agree on a misread: one witness, not two.
+ */
+export function visaBirthDateWitnessed(format: MrzFormat, readings: readonly (CropReading & { codeUnread?: true })[], lines: MrzLines): boolean {
+  const read = birthDateRead(format, lines);
+  const by = readings.filter((reading) => birthDateRead(format, reading.lines) === read);
+  if (by.length === 0 || by.some((reading) => !reading.codeUnread)) return true;
+  return new Set(by.map((reading) => witnessOf(reading.crop))).size >= WITNESSES_FOR_A_VISA_CODE_UNREAD;
+}
+
 /** The witnesses that must agree on one failing reading before a reading of another crop that passes is held back. */
 export const CROPS_AGAINST_A_LONE_PASS = 2;
 

@@ -18,6 +18,7 @@ import {
   birthDateOutvoted,
   birthDateContradicted,
   birthDateSupport,
+  visaBirthDateWitnessed,
   type CropReading,
   combineReadings,
   fixedBandCrop,
@@ -126,16 +127,16 @@ function interpret(format: MrzFormat, repaired: MrzLines, agreeing: number): Mrz
  * the decision uses comes from, and the first letter of a card's first line, at the card's edge, is
  * the one most often misread there (`I` read as `Z`, `J` or `L`: issue 20's harder set, the
  * Liechtenstein card of the real set). Every check digit must still pass, the composite included,
- * and the issuing state must be a known code. Only a layout with a composite check digit, and only
- * a code that starts with no layout's letter: a code read as P, V, A, C or I names its layout, so
- * a passport whose composite fails is not a visa with its code unread. Such a reading is no answer
- * from one crop: settle takes it when enough crops read its birth date alike.
+ * and the issuing state must be a known code. Only a code that starts with no layout's letter: a
+ * code read as P, V, A, C or I names its layout, so a passport whose composite fails is not a visa
+ * with its code unread. A visa whose V was not read (visaReading) is such a reading too, with
+ * no composite (decision 0102). Such a reading is no answer from one crop: settle takes it when
+ * enough crops read its birth date alike.
  */
 function codeUnread(reading: MrzReading & { found: true }, repaired: MrzLines): (MrzReading & { found: true }) | null {
   const onlyCode =
     reading.invalidFields.length === 1 &&
     reading.invalidFields[0] === 'documentCode' &&
-    !NO_COMPOSITE.has(reading.format) &&
     !(CODE_LETTERS[LINE_LENGTH[reading.format]] ?? '').includes(repaired[0]?.charAt(0) || '-');
   if (!onlyCode) return null;
   const birthCentury = statedBirthCentury(reading.format, repaired, reading.birthDate);
@@ -198,7 +199,8 @@ const ENLARGED_WIDTH = 1800;
 /**
  * What one OCR text says: the repaired lines and, when every check digit passes, the reading. A
  * zone whose document code was misread is tried as the other layout of its size too
- * (alternativeLayout: a visa whose V reads as another letter is not a failing passport or card).
+ * (alternativeLayout: a visa whose V reads as another letter is not a failing passport or card),
+ * and kept as a failing reading with its code unread when it passes so (visaReading).
  */
 export function readText(text: string): Result {
   const reading = readLines(text);
@@ -211,9 +213,12 @@ export function readText(text: string): Result {
   // A word beside the zone glued to one of its lines (gluedLineCuts): each cut, which only a
   // passing reading of a layout with a composite check digit answers from. A visa's three check
   // digits do not confirm a cut: a passport's stamped name line, cut to start with a V, read as a
-  // visa with the passport's dates (decision 0077).
-  const cuts = [...new Set([...gluedLineCuts(text), ...gluedLineCuts(runs)])].map(readLines);
-  for (const valid of cuts) if (valid && 'found' in valid && !NO_COMPOSITE.has(valid.format)) return valid;
+  // visa with the passport's dates (decision 0077), nor a visa's with its code unread: a cut that
+  // drops the first line's code and state reads as one (decision 0102).
+  const cuts = [...new Set([...gluedLineCuts(text), ...gluedLineCuts(runs)])]
+    .map(readLines)
+    .filter((cut) => cut && 'format' in cut && !NO_COMPOSITE.has(cut.format));
+  for (const valid of cuts) if (valid && 'found' in valid) return valid;
   // Else the failing reading kept is the one that passes with its code unread, when one does
   // (decision 0079; settle decides on it), read whole, by its runs or cut.
   return [reading, again, ...cuts].find((kept) => kept && 'codeUnread' in kept) ?? reading;
@@ -231,14 +236,14 @@ function readLines(text: string): Result {
   // fails is not read as a visa, whole or short (compositeAloneFails).
   const visaRefused = compositeAloneFails(found.format, fits);
   const alternative = visaRefused ? null : alternativeLayout(found.format, found.lines);
-  const asAlternative = alternative && firstValid(alternative, recoverMrzFits(alternative, found.lines));
-  if (asAlternative) return asAlternative;
-  // Marks beside the lines read as words can make a visa read short look like a whole zone. A fit
-  // that passes with its code unread is the failing reading kept: settle decides on it with the
-  // other crops (decision 0079).
+  // A fit that passes with its code unread is the failing reading kept: settle decides on it with
+  // the other crops (decision 0079). The layout read first, with its composite, before the visa.
   const unread = firstCodeUnread(found.format, fits);
-  const failing: Reading = unread ? { format: found.format, lines: unread, codeUnread: true } : { format: found.format, lines: fits[0]! };
-  return (visaRefused ? null : readShortVisa(text)) ?? failing;
+  if (unread) return { format: found.format, lines: unread, codeUnread: true };
+  const asAlternative = alternative && visaReading(alternative, recoverMrzFits(alternative, found.lines));
+  if (asAlternative) return asAlternative;
+  // Marks beside the lines read as words can make a visa read short look like a whole zone.
+  return (visaRefused ? null : readShortVisa(text)) ?? { format: found.format, lines: fits[0]! };
 }
 
 /** The first line's fields that shift when its first character is lost: they fail on a zone read so, not on its second line. */
@@ -292,11 +297,30 @@ function readCardHead(text: string): (MrzReading & { found: true }) | PartialRea
 /**
  * A visa's zone read short (mrz-recovery.ts findShortVisa), padded with fillers: it answers only when
  * every check digit and code passes. A failing one joins no consensus: the padding is not a reading
- * of what was cut, and the lines may be a passport's or card's read short.
+ * of what was cut, and the lines may be a passport's or card's read short. One that passes with its
+ * V read as another letter is kept with its code unread (visaReading): what was cut holds no check
+ * digit, and settle takes it only on a birth date two witnesses read alike.
  */
-function readShortVisa(text: string): (MrzReading & { found: true }) | null {
+function readShortVisa(text: string): (MrzReading & { found: true }) | Reading | null {
   const found = findShortVisa(text);
-  return found && firstValid(found.format, recoverMrzFits(found.format, found.lines));
+  return found && visaReading(found.format, recoverMrzFits(found.format, found.lines));
+}
+
+/**
+ * A visa's zone, by its fits: the reading of the first fit that passes every check digit and code,
+ * else the first that passes with its code unread, as a failing reading (codeUnread), else null.
+ * A visa whose V was read as another letter fails on its code: a V the crop did not read is no
+ * witness, and a visa has no composite, so its birth date passes its own check digit alone, and a
+ * crop that misread the code and the date together passes an altered zone (issue 20's harder set,
+ * held-out seed 161 `0033`: an altered MRV-A visa, its V read as Y and two digits of its birth date
+ * so that they pass the altered check digit, verified from the first band; decision 0102). Settle
+ * answers from it when two witnesses read its birth date alike (visaBirthDateWitnessed).
+ */
+function visaReading(format: MrzFormat, fits: readonly MrzLines[]): (MrzReading & { found: true }) | Reading | null {
+  const valid = firstValid(format, fits);
+  if (valid) return valid;
+  const unread = firstCodeUnread(format, fits);
+  return unread ? { format, lines: unread, codeUnread: true } : null;
 }
 
 /**
@@ -668,7 +692,10 @@ function settledHeads(partials: readonly (Reading & { crop?: string })[]): MrzRe
  * whose readings pass the most check digits, the first on a tie, marked `contested` when a
  * combination passed on a contested birth date (birthDateContested).
  */
-export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; crop?: string }[], partials: readonly Reading[] = []): MrzReading {
+export function settle(
+  readings: readonly { format: MrzFormat; lines: MrzLines; crop?: string; codeUnread?: true }[],
+  partials: readonly Reading[] = [],
+): MrzReading {
   if (readings.length === 0) return { found: false };
   const keyed = readings.map((reading, i) => ({ ...reading, crop: reading.crop ?? `reading ${i}` }));
   const formats = [...new Set(keyed.map((reading) => reading.format))];
@@ -685,9 +712,12 @@ export function settle(readings: readonly { format: MrzFormat; lines: MrzLines; 
     // nor one whose birth date as many witnesses read otherwise by one digit (birthDateContested,
     // decision 0089: the result is then a misread, `contested`), nor one that passes with its code
     // unread on a birth date fewer than two crops read (decision 0079): a crop that misread the
-    // code may have misread the date too, so that it passes.
+    // code may have misread the date too, so that it passes. A visa, which has no composite, needs
+    // its birth date read by a crop that read its V, or by two witnesses (visaBirthDateWitnessed,
+    // decision 0102), whether the combination took its V from another crop or left it unread.
     for (const lines of [...(combined ? [combined] : []), ...lineCombinations([...same.map((reading) => reading.lines), ...donors])]) {
       if (birthDateOutvoted(format, same, lines)) continue;
+      if (NO_COMPOSITE.has(format) && !visaBirthDateWitnessed(format, same, lines)) continue;
       const reading = interpret(format, lines, 1);
       if (reading.valid) {
         if (!birthDateContested(format, same, lines)) return reading;

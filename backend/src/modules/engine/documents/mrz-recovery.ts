@@ -564,9 +564,8 @@ function repairFields(format: MrzFormat, fitted: readonly string[]): string[] {
     if (field.cls === 'A' && field.end - field.start === 3) repaired = repairStateCode(repaired);
     chars.splice(field.start, field.end - field.start, ...repaired);
   }
-  // A visa's document code is V by definition (Doc 9303 part 7): the layout was chosen on a V, or on
-  // a misread first character the check digits then confirm (alternativeLayout).
-  if ((format === 'MRVA' || format === 'MRVB') && lines[0]) lines[0][0] = 'V';
+  // A visa's V is not written in where another character was read (alternativeLayout): the zone
+  // then fails on its document code, a code unread that two witnesses must confirm (decision 0102).
   // Then each alphanumeric field that has its own check digit: its look-alikes, by that digit
   // (repaired above). A date's filler stays a filler (unreadDigits).
   for (const field of layout) {
