@@ -332,7 +332,9 @@ export function findShortVisa(ocrText: string): { format: 'MRVA' | 'MRVB'; lines
  * The other layout a two-line MRZ may be when its first character is misread (issue 20): a 2 × 44
  * zone is a passport (document code P) or an MRV-A visa (V), a 2 × 36 zone a TD2 card (A, C or I) or
  * an MRV-B visa. When the first character is none of the codes of the layout it was taken for, the
- * visa is the other candidate, and the check digits decide. Null when the code fits its layout.
+ * visa is the other candidate, and the check digits decide, the V unread: such a visa answers only
+ * on what two witnesses read (mrz-reading.ts visaReading, decision 0102). Null when the code fits
+ * its layout.
  */
 export function alternativeLayout(format: MrzFormat, lines: readonly string[]): MrzFormat | null {
   const code = normaliseLine(lines[0] ?? '').charAt(0);
