@@ -157,5 +157,9 @@
  *   witnesses (the fixed bands counting as one), read its birth date alike. A visa has no
  *   composite, and a crop that misread the V had misread the birth date into an altered check
  *   digit (decision 0102).
+ * - 2026.12.16: a fixed band's passing reading whose birth date another fixed band read one digit
+ *   otherwise waits for the located zones, and does not answer when a zone read the date otherwise
+ *   too: the bands are one witness, and the check digit alone picks the misread on an altered
+ *   document (decision 0103).
  */
-export const ENGINE_VERSION = '2026.12.15';
+export const ENGINE_VERSION = '2026.12.16';

@@ -139,6 +139,11 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     const reading = await readMrz(ocr, await decodeImage(fixture('altered-mrva-code-unread.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading.found && reading.valid).toBe(false);
   }, 60_000);
+  // Engines up to 2026.12.15 verified it with 1972-09-02: the whole page read one digit of the date otherwise, passing (held-out seed 174, decision 0103).
+  test("an altered card whose fixed bands read its birth date two ways, the passing one a misread: the zone's reading decides, not the check digit", async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('altered-td1-band-misread.jpg'), { maxSide: 1600 }), UNLIMITED);
+    expect(reading).toMatchObject({ found: true, format: 'TD1', valid: false, birthDate: '730902' });
+  }, 60_000);
   // Held-out seed 139 of the harder set: engine 2026.12.11 refused this genuine card as a forgery (decision 0099).
   test('every crop misreads the composite check digit alike, every field passing its own: a misread read again, not a forgery verdict', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('composite-misread-td1.jpg'), { maxSide: 1600 }), UNLIMITED);

@@ -165,6 +165,8 @@ const PASSES = [
 ] as const;
 
 type Pass = (typeof PASSES)[number];
+/** The crop keys of the upright fixed bands (fixedBandCrop). */
+const UPRIGHT_BANDS: ReadonlySet<string> = new Set(PASSES.map(([fraction]) => fixedBandCrop(fraction)));
 /** Failing lines read as `format`; `codeUnread` when they pass with their document code unread (codeUnread). */
 type Reading = { format: MrzFormat; lines: MrzLines; codeUnread?: true };
 /** A second line that passed every check digit read without its zone (readDataLine). */
@@ -424,16 +426,43 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
    */
   const keep = (crop: string, result: Result): (MrzReading & { found: true }) | null => {
     if (result && 'found' in result) {
-      if (!passContested(result.format, readings)) return result;
-      const settled = settle(readings, partials);
-      if (!settled.found) return result;
-      return settled.valid ? settled : { ...settled, contested: true };
+      if (!enlargedPage && UPRIGHT_BANDS.has(crop) && bandContradicted(result)) {
+        held ??= result;
+        return null;
+      }
+      return unlessContested(result);
     }
     if (result && 'dataLine' in result) dataLine ??= result.dataLine;
     else if (result && 'partial' in result) partials.push({ ...result.partial, crop });
     else if (result) readings.push({ ...result, crop });
     return null;
   };
+  /** A passing reading held back against what an independent crop agrees on (passContested): what was read, settled. */
+  const unlessContested = (result: MrzReading & { found: true }): MrzReading & { found: true } => {
+    if (!passContested(result.format, readings)) return result;
+    const settled = settle(readings, partials);
+    if (!settled.found) return result;
+    return settled.valid ? settled : { ...settled, contested: true };
+  };
+  /**
+   * A fixed band's passing reading whose birth date another fixed band read one digit otherwise,
+   * and none as it is (birthDateContradicted), waits for the located zones (`held`): it answers
+   * once they are read unless a zone, an independent witness, read the birth date otherwise too;
+   * then the read goes on without it. The fixed bands are one witness, nested crops of the same
+   * pixels, so which of their two readings is the misread only the check digit could say, and on a
+   * document whose check digit was altered it says the wrong thing (issue 20's harder set,
+   * held-out seed 174 `0066`: an altered TD1 card whose bottom 60 % read its birth date as
+   * printed, failing, and whose whole page read one digit otherwise, passing the altered check
+   * digit and the composite; verified at once. Its zone reads it as printed; decision 0103).
+   */
+  let held: (MrzReading & { found: true }) | null = null;
+  const bandContradicted = (result: MrzReading & { found: true }, by = (crop: string) => UPRIGHT_BANDS.has(crop)) =>
+    result.birthDate !== null &&
+    birthDateContradicted(
+      result.format,
+      readings.filter((reading) => by(reading.crop)),
+      result.birthDate,
+    );
   const partials: (Reading & { crop: string })[] = [];
   const conclude = (): MrzReading => concludeReadings(readings, dataLine, partials);
   let answer: (MrzReading & { found: true }) | null = null;
@@ -461,7 +490,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   if ((await readCrops(passes.slice(0, 1), always)) === 'taken' || (await readCrops(passes.slice(1), always)) === 'taken') return answer!;
   // The enlarged reading is for a small page whose bands showed MRZ-like lines, as read here.
   const bandsShowLines = readings.length > 0;
-  if (spent()) return conclude();
+  if (spent()) return held ? unlessContested(held) : conclude();
   // No fixed band read a valid zone: look for the zone itself, levelled and enlarged (mrz-band.ts).
   // A zone levelled two ways is one crop: its two readings are not independent witnesses.
   const bands = await locateMrzBands(image);
@@ -481,6 +510,8 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
     () => !spent(),
   );
   if (zonesRead === 'taken') return answer!;
+  // The zones read, a band's reading held answers unless a zone, too, read its birth date otherwise.
+  if (held && !bandContradicted(held, (crop) => !UPRIGHT_BANDS.has(crop))) return unlessContested(held);
   if (zonesRead === 'stopped') return conclude();
   const zoneLines = firstTexts.map(mrzLineCandidates);
   // Zones of one line each, one above the other: the lines of an MRZ spaced too widely for the
