@@ -406,7 +406,8 @@ export function inFirstHalf(started: number, budgetMs: number, now = performance
  * turn that shows one is read with every pass. Last, when none of that passes, a small page is
  * enlarged twice and read again from its first band (`enlargedPage`); only a reading that passes
  * answers from there. No step after the fixed bands starts once `budgetMs` has passed
- * (MRZ_BUDGET_MS): what was read by then is settled.
+ * (MRZ_BUDGET_MS): what was read by then is settled. A fixed band's passing reading that another
+ * band read one digit otherwise in the birth date waits for the zones (`held`, decision 0103).
  *
  * `enlargedPage`: this is that second read, of the enlarged page. Its fixed bands wait for the
  * budget like every other step, the whole page is not read (the first read has read it, and
@@ -437,7 +438,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
     else if (result) readings.push({ ...result, crop });
     return null;
   };
-  /** A passing reading held back against what an independent crop agrees on (passContested): what was read, settled. */
+  /** A passing reading, unless independent crops agree on failing lines of its layout (passContested): then what was read, settled. */
   const unlessContested = (result: MrzReading & { found: true }): MrzReading & { found: true } => {
     if (!passContested(result.format, readings)) return result;
     const settled = settle(readings, partials);
