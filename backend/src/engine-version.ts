@@ -161,5 +161,9 @@
  *   otherwise waits for the located zones, and does not answer when a zone read the date otherwise
  *   too: the bands are one witness, and the check digit alone picks the misread on an altered
  *   document (decision 0103).
+ * - 2026.12.17: last of all, each zone's crop, and the zone carried on to either side, is read
+ *   flattened: each pixel over the paper around it, then a fixed threshold, so the end of a line
+ *   under glare is as dark as the rest. A passing reading there whose birth date the other crops
+ *   read one digit otherwise, and none as it is, is dropped (decision 0104).
  */
-export const ENGINE_VERSION = '2026.12.16';
+export const ENGINE_VERSION = '2026.12.17';

@@ -7,6 +7,7 @@ import {
   type Component,
   EQUALISATIONS,
   equalisedZone,
+  flattened,
   locateMrzBands,
   type MrzBand,
   maxFilter,
@@ -234,5 +235,41 @@ describe('equalisedZone: a zone smaller than an equalisation tile', () => {
       .toBuffer();
     const out = await equalisedZone({ png } as MrzBand, equalisation);
     expect(await sharp(out).metadata()).toMatchObject({ width: 300, height: 6 });
+  });
+});
+
+describe('flattened: ink against the paper around it (engine 2026.12.17, decision 0104)', () => {
+  // A crop lit unevenly: the paper runs from 160 (shade, left) to 255 (glare, right), and the ink
+  // from 40 % of the paper around it to 85 %, pale under the glare as on issue 20's harder set.
+  const width = 1200;
+  const height = 140;
+  const paper = (x: number) => 160 + (95 * x) / (width - 1);
+  const inkShare = (x: number) => 0.4 + (0.45 * x) / (width - 1);
+  const isStroke = (x: number, y: number) => x % 30 < 8 && y >= 50 && y < 90;
+  const crop = async () => {
+    const pixels = new Uint8Array(width * height);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) pixels[y * width + x] = Math.round(paper(x) * (isStroke(x, y) ? inkShare(x) : 1));
+    }
+    return sharp(pixels, { raw: { width, height, channels: 1 } })
+      .png()
+      .toBuffer();
+  };
+  const at = async (png: Buffer) => {
+    const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+    return (x: number, y: number) => data[y * info.width + x]!;
+  };
+
+  test('no one threshold parts them: the shaded paper is darker than the ink under the glare', () => {
+    expect(paper(0)).toBeLessThan(paper(width - 1) * inkShare(width - 1));
+  });
+
+  test('flattened, the ink is black and the paper white at both ends', async () => {
+    const pixel = await at(await flattened(await crop(), 240));
+    // Stroke centres and the paper between strokes, at the shaded end and under the glare.
+    for (const x of [4, 64, width - 26, width - 56]) expect(pixel(x, 70)).toBe(0);
+    for (const x of [19, 79, width - 11, width - 41]) expect(pixel(x, 70)).toBe(255);
+    // Above and below the line, paper.
+    for (const x of [4, width - 26]) expect([pixel(x, 10), pixel(x, 130)]).toEqual([255, 255]);
   });
 });

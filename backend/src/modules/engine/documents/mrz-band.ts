@@ -269,6 +269,39 @@ async function equalise(png: Buffer, equalisation: keyof typeof EQUALISATIONS): 
     .toBuffer();
 }
 
+/**
+ * A crop's ink against the paper around it: each pixel divided by the crop blurred wide (a
+ * flat-field correction), then one fixed threshold, as a share of that paper's brightness. Glare
+ * adds light that grows smoothly across the zone, and a shade takes it away: the end of a line under
+ * glare is a pale grey on a white page, which Otsu's threshold for the crop whitens and CLAHE's
+ * tiles leave faint, and divided by its own bright surround it is as dark as the rest (issue 20's
+ * harder set, `combined` pages whose lines were read cut where a glare spot starts; decision 0104).
+ */
+export async function flattened(png: Buffer, threshold: number): Promise<Buffer> {
+  const surround = await sharp(png).greyscale().blur(FLAT_SURROUND_SIGMA).negate().toBuffer();
+  // colour-dodge is dst / (1 − src): with the surround negated, each pixel over its surround.
+  const flat = await sharp(png)
+    .greyscale()
+    .composite([{ input: surround, blend: 'colour-dodge' }])
+    .png()
+    .toBuffer();
+  return sharp(flat).greyscale().threshold(threshold).png().toBuffer();
+}
+
+/**
+ * The blur that gives a pixel's surround (Gaussian sigma, in pixels of a crop READ_WIDTH wide):
+ * about half a passport line's glyph height, wide enough that a stroke barely darkens its own
+ * surround, narrow enough to follow the edge of a glare spot.
+ */
+const FLAT_SURROUND_SIGMA = 20;
+
+/**
+ * The thresholds a flattened crop is read at (flattened), out of 255: a pixel darker than this
+ * share of its surround is ink. High, because a filler under glare is only a little darker than the
+ * paper around it; the higher first.
+ */
+export const FLAT_THRESHOLDS = [240, 225] as const;
+
 /** The lines' slant is read as a second levelling when it differs from the block's by this much. */
 const RELEVEL_MIN_DEGREES = 1;
 

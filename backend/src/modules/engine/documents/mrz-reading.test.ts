@@ -106,6 +106,13 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
       'TD1',
       '671217',
     ],
+    // Every earlier step read its lines cut where the glare starts (engine 2026.12.17, decision 0104).
+    [
+      'a visa whose MRZ lines run into a glare spot: the zone carried on and flattened, each pixel against the paper around it',
+      'combined-mrva-glare-tail.jpg',
+      'MRVA',
+      '890810',
+    ],
   ])(
     '%s (issue 20)',
     async (_, name, format, birthDate) => {
@@ -139,6 +146,13 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
       decision: 'failed',
       reason: 'document_invalid',
     });
+  }, 60_000);
+  // Without decision 0104's guard, a flattened crop read `010302`, passing the altered check digit, and the visa was a retry.
+  test('an altered visa whose flattened crop misreads the birth date so that it passes: dropped, and the crops that read it as printed still refuse it', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('altered-mrvb-flattened-misread.jpg'), { maxSide: 1600 }), UNLIMITED);
+    expect(reading).toMatchObject({ found: true, format: 'MRVB', valid: false, birthDate: '010502' });
+    expect(reading.found && reading.contested).toBeUndefined();
+    expect(reading.found && reading.agreeing).toBeGreaterThanOrEqual(MRZ_READINGS_TO_CONFIRM);
   }, 60_000);
   // Engines up to 2026.12.15 verified it with 1972-09-02: the whole page read one digit of the date otherwise, passing (held-out seed 174, decision 0103).
   test("an altered card whose fixed bands read its birth date two ways, the passing one a misread: the zone's reading decides, not the check digit", async () => {

@@ -10,7 +10,7 @@
 import { PSM } from 'tesseract.js';
 import { type DecodedImage, decodedSharp, redecoded } from '../image-decoding';
 import { FALLBACK_TURNS, type Turn, turnImage, zonesAcrossPage } from './document-orientation';
-import { type EQUALISATIONS, equalisedZone, extendedBand, locateMrzBands, stackedBand, stackedZones } from './mrz-band';
+import { type EQUALISATIONS, equalisedZone, extendedBand, FLAT_THRESHOLDS, flattened, locateMrzBands, stackedBand, stackedZones } from './mrz-band';
 import { type Binarisation, inOrder, type MrzOcr, ocrText } from './mrz-ocr';
 import {
   agreeingReadings,
@@ -364,6 +364,12 @@ const ZONE_REREADS = [
   ['gentle', 'local'],
 ] as const satisfies readonly (readonly [keyof typeof EQUALISATIONS, Binarisation])[];
 
+/**
+ * How far a zone is carried on to either side for its flattened reads (readFlattened), as a share
+ * of its width: enough for a zone found over three fifths of each line, the rest under glare.
+ */
+const FLAT_EXTENSION = 0.7;
+
 /** The zones' indices, those whose first reading held the most fillers first (a zone of the MRZ holds many). */
 function byFillers(texts: readonly string[]): number[] {
   const fillers = texts.map((text) => text.split('<').length - 1);
@@ -405,7 +411,8 @@ export function inFirstHalf(started: number, budgetMs: number, now = performance
  * all, the right-angle turns are tried (document-orientation.ts) with the wide band, and the first
  * turn that shows one is read with every pass. Last, when none of that passes, a small page is
  * enlarged twice and read again from its first band (`enlargedPage`); only a reading that passes
- * answers from there. No step after the fixed bands starts once `budgetMs` has passed
+ * answers from there. Last of all, each zone is read flattened against the paper around each pixel
+ * (readFlattened, decision 0104). No step after the fixed bands starts once `budgetMs` has passed
  * (MRZ_BUDGET_MS): what was read by then is settled. A fixed band's passing reading that another
  * band read one digit otherwise in the birth date waits for the zones (`held`, decision 0103).
  *
@@ -501,11 +508,14 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   ]);
   /** What each zone's first levelling reads: its lines may be read with other zones' or carried on. */
   const firstTexts: string[] = [];
+  /** What each zone's levellings read, both of them: which zones the flattened reads take first (readFlattened). */
+  const levelledTexts: string[] = [];
   const zonesRead = await inOrder(
     ocr,
     zones.map((zone) => () => ocrText(ocr, zone.png, PSM.SINGLE_BLOCK)),
     (text, k) => {
       firstTexts[zones[k]!.i] ??= text;
+      levelledTexts[zones[k]!.i] = `${levelledTexts[zones[k]!.i] ?? ''}${text}`;
       return answers(zones[k]!.crop, readText(text));
     },
     () => !spent(),
@@ -615,9 +625,47 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
     const settledAtLast = conclude();
     if (settledAtLast.found && settledAtLast.valid) return settledAtLast;
     const enlarged = await readEnlarged();
-    if (!enlarged) return settledAtLast;
+    if (!enlarged) return enlargedPage ? settledAtLast : readFlattened();
     // One crop's passing reading against what this read's crops agree on, like any other (keep).
     return enlarged.found && settledAtLast.found && passContested(enlarged.format, readings) ? { ...settledAtLast, contested: true } : enlarged;
+  };
+  /**
+   * Last of all, each zone's crop flattened (mrz-band.ts flattened: each pixel over the paper
+   * around it, then a fixed threshold), and the zone carried on by FLAT_EXTENSION of its width to
+   * either side, flattened too: glare across one end of the lines hides that end from the search
+   * and leaves it too pale for any threshold of the crop as it is (issue 20's harder set, decision
+   * 0104). One crop with the zone. The zones whose levellings, either of them, read the most
+   * fillers first: these reads start late, and the budget may end them. It runs after every other
+   * step, the enlarged page included, so that it only adds: a page read before pays nothing for it.
+   * What was read is settled again, these reads with it.
+   */
+  const readFlattened = async (): Promise<MrzReading> => {
+    const flats = byFillers(levelledTexts).flatMap((i) => {
+      const band = bands[i]!;
+      const extra = band.box.width * FLAT_EXTENSION;
+      const extended = (side: 'left' | 'right') => png(`extended ${i} ${side} flat`, () => extendedBand(image, band, side, extra, 'gentle'));
+      return FLAT_THRESHOLDS.flatMap((threshold) => [
+        { crop: `zone ${i}`, read: async () => readText(await ocrText(ocr, await flattened(band.png, threshold), PSM.SINGLE_BLOCK)) },
+        ...(['right', 'left'] as const).map((side) => ({
+          crop: `zone ${i}`,
+          read: async () => readText(longestRuns(await ocrText(ocr, await flattened(await extended(side), threshold), PSM.SINGLE_BLOCK))),
+        })),
+      ]);
+    });
+    // A passing reading whose birth date the other crops read one digit otherwise, and none as it
+    // is, is dropped, as the enlarged page's is (readEnlarged): a flattened crop's glyphs are
+    // thickened by the high threshold, and a misread that passes an altered check digit would answer
+    // (development seed 21 `0099`, an altered visa: `010302` read flattened, `010502` as printed).
+    const flatRead = await inOrder(
+      ocr,
+      flats.map((flat) => flat.read),
+      (result, k) =>
+        !(result && 'found' in result && result.birthDate !== null && birthDateContradicted(result.format, readings, result.birthDate)) &&
+        answers(flats[k]!.crop, result),
+      () => !spent(),
+    );
+    if (flatRead === 'taken') return answer!;
+    return conclude();
   };
   /**
    * A small page enlarged twice (Lanczos) and read again, with what is left of the budget: some of
