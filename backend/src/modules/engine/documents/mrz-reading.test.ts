@@ -159,12 +159,18 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     const reading = await readMrz(ocr, await decodeImage(fixture('altered-td1-band-misread.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading).toMatchObject({ found: true, format: 'TD1', valid: false, birthDate: '730902' });
   }, 60_000);
-  // Held-out seed 139 of the harder set: engine 2026.12.11 refused this genuine card as a forgery (decision 0099).
-  test('every crop misreads the composite check digit alike, every field passing its own: a misread read again, not a forgery verdict', async () => {
+  // Held-out seed 139 of the harder set: engine 2026.12.11 refused this genuine card as a forgery;
+  // 2026.12.12 to 2026.12.16 sent it back to retry (decision 0099, pinned in document-decision.test.ts).
+  test('every crop misreads the composite check digit alike but the flattened one, which reads it right (decision 0104): verified, never a forgery verdict', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('composite-misread-td1.jpg'), { maxSide: 1600 }), UNLIMITED);
-    expect(reading).toMatchObject({ found: true, format: 'TD1', valid: false, invalidFields: ['compositeCheckDigit'], birthDate: '760419' });
-    expect(reading.found && reading.agreeing).toBeGreaterThanOrEqual(MRZ_READINGS_TO_CONFIRM);
-    const findings: DocumentFindings = { kind: 'document', documentType: 'id_card', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
+    expect(reading).toMatchObject({ found: true, format: 'TD1', valid: true, birthDate: '760419' });
+  }, 60_000);
+  // Development seed 24 of the harder set: two crops read the document number `9L6JUG14Y` alike as
+  // `VL6JU614Y`, which fails, and the zone's passing reading cannot outvote them (decision 0087).
+  test('a visa that two crops misread alike and a third reads so that it passes: a misread read again, not an answer or a forgery verdict', async () => {
+    const reading = await readMrz(ocr, await decodeImage(fixture('contested-mrvb-combined.jpg'), { maxSide: 1600 }), UNLIMITED);
+    expect(reading).toMatchObject({ found: true, valid: false, birthDate: '030602', contested: true });
+    const findings: DocumentFindings = { kind: 'document', documentType: 'passport', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
     expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2026-12-05T12:00:00Z'))).toEqual({
       decision: 'retry',
       hint: 'document_unreadable',
