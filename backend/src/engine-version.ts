@@ -165,5 +165,9 @@
  *   flattened: each pixel over the paper around it, then a fixed threshold, so the end of a line
  *   under glare is as dark as the rest. A passing reading there whose birth date the other crops
  *   read one digit otherwise, and none as it is, is dropped (decision 0104).
+ * - 2026.12.18: on a page whose MRZ glyphs are small (under 18 px per character, the line counted
+ *   across the whole page), a fixed band's passing reading answers only once a located zone read
+ *   its birth date alike; a zone that passes on another birth date makes the page a misread to read
+ *   again, since two misread digits can make up for each other in a check digit (decision 0105).
  */
-export const ENGINE_VERSION = '2026.12.17';
+export const ENGINE_VERSION = '2026.12.18';

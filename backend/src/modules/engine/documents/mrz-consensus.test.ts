@@ -3,6 +3,7 @@ import { parse } from 'mrz';
 import {
   agreeingReadings,
   birthDateContradicted,
+  birthDateWitnessed,
   combineReadings,
   fixedBandCrop,
   lineCombinations,
@@ -274,5 +275,23 @@ describe('passContested: a reading that passes against failing lines that crops 
   test('a filler read where a digit is printed is a digit unread, whatever its check digit says (decision 0086)', () => {
     const unreadBirth = [LINE1, replaceAt(replaceAt(LINE2, 15, '<'), 19, '9')];
     expect(passContested('TD3', by(unreadBirth, 'band 0.65', 'zone 0'))).toBe(false);
+  });
+});
+
+describe("birthDateWitnessed: a second witness for a small page's passing reading (decision 0105)", () => {
+  // Held-out seed 189 `0032`: a TD2 card born 720223 whose fixed bands read 770723, which passes.
+  const card = (birth: string, check: string, crop: string) => ({
+    format: 'TD2' as const,
+    lines: ['I<GBRROSSI<<LUKAS'.padEnd(36, '<'), `GXAYGL1J57GBR${birth}${check}F2806088<<<<<<<8`],
+    crop,
+  });
+  const byZones = (crop: string) => !crop.startsWith('band');
+  test('a zone read the date and its check digit as it is, the rest of its lines failing: witnessed', () =>
+    expect(birthDateWitnessed('TD2', [card('720223', '8', 'zone 0')], '720223', byZones)).toBe(true));
+  test('only a fixed band read it so: the same witness, not a second one', () =>
+    expect(birthDateWitnessed('TD2', [card('770723', '8', 'band 0.4')], '770723', byZones)).toBe(false));
+  test('a zone read another date, or the date with another check digit: not witnessed', () => {
+    expect(birthDateWitnessed('TD2', [card('720223', '8', 'zone 0')], '770723', byZones)).toBe(false);
+    expect(birthDateWitnessed('TD2', [card('770723', '3', 'zone 0')], '770723', byZones)).toBe(false);
   });
 });

@@ -134,6 +134,22 @@ export function birthDateContradicted(format: MrzFormat, readings: readonly (Cro
 }
 
 /**
+ * Whether a reading of `format` from a crop that `by` admits read `birthDate` (YYMMDD, read with a
+ * check digit that passes) as it is, check digit included, whether the rest of its lines pass or
+ * not. A second witness for a passing reading that one witness alone may have misread (mrz-reading.ts
+ * readMrz, small glyphs: decision 0105).
+ */
+export function birthDateWitnessed(
+  format: MrzFormat,
+  readings: readonly (CropReading & { format: MrzFormat })[],
+  birthDate: string,
+  by: (crop: string) => boolean,
+): boolean {
+  const passing = `${birthDate}${checkDigit(birthDate)}`;
+  return readings.some((reading) => reading.format === format && by(reading.crop) && birthDateRead(format, reading.lines) === passing);
+}
+
+/**
  * Whether the birth date of `lines`, a combination of the readings' fields that passes (settle), is
  * contested: independent witnesses (the page's fixed bands counting as one, as in passContested)
  * that read its six digits otherwise in one place are at least as many as those that read it as it

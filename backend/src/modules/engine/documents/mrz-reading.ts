@@ -18,6 +18,7 @@ import {
   birthDateOutvoted,
   birthDateContradicted,
   birthDateSupport,
+  birthDateWitnessed,
   visaBirthDateWitnessed,
   type CropReading,
   combineReadings,
@@ -195,6 +196,13 @@ async function readPng(ocr: MrzOcr, png: Buffer, psm: PSM, binarisation: Binaris
  * then about 8–12 px high (issue 20's small scans), below what the model reads reliably.
  */
 export const SMALL_PAGE_WIDTH = 1100;
+/**
+ * Pixels per character of a zone's line, counted as if the line ran across the whole page (the
+ * most it can have), under which the MRZ's glyphs are small: issue 20's low-resolution scans,
+ * whose glyphs are 8–12 px high, have at most 16. A fixed band's passing reading of such a page
+ * waits for a second witness (`held`, decision 0105).
+ */
+export const SMALL_GLYPH_PITCH = 18;
 /** The width the enlarged reading brings a small page to (at most 3 times). */
 const ENLARGED_WIDTH = 1800;
 
@@ -414,7 +422,8 @@ export function inFirstHalf(started: number, budgetMs: number, now = performance
  * answers from there. Last of all, each zone is read flattened against the paper around each pixel
  * (readFlattened, decision 0104). No step after the fixed bands starts once `budgetMs` has passed
  * (MRZ_BUDGET_MS): what was read by then is settled. A fixed band's passing reading that another
- * band read one digit otherwise in the birth date waits for the zones (`held`, decision 0103).
+ * band read one digit otherwise in the birth date waits for the zones (`held`, decision 0103), and
+ * so does any on a page whose glyphs are small, until a zone reads its birth date alike (decision 0105).
  *
  * `enlargedPage`: this is that second read, of the enlarged page. Its fixed bands wait for the
  * budget like every other step, the whole page is not read (the first read has read it, and
@@ -434,11 +443,12 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
    */
   const keep = (crop: string, result: Result): (MrzReading & { found: true }) | null => {
     if (result && 'found' in result) {
-      if (!enlargedPage && UPRIGHT_BANDS.has(crop) && bandContradicted(result)) {
+      if (!enlargedPage && UPRIGHT_BANDS.has(crop) && (bandContradicted(result) || !zonesWitnessed(result))) {
         held ??= result;
         return null;
       }
-      return unlessContested(result);
+      const against = againstHeld(result);
+      return against === result ? unlessContested(result) : against;
     }
     if (result && 'dataLine' in result) dataLine ??= result.dataLine;
     else if (result && 'partial' in result) partials.push({ ...result.partial, crop });
@@ -464,6 +474,30 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
    * digit and the composite; verified at once. Its zone reads it as printed; decision 0103).
    */
   let held: (MrzReading & { found: true }) | null = null;
+  /**
+   * A passing reading of a page whose MRZ glyphs are small (SMALL_GLYPH_PITCH): the fixed bands,
+   * one witness, may agree on a misread that still passes. Two digits misread in one field can
+   * make up for each other in its check digit: held-out seed 189 `0032` of the harder set, a
+   * genuine TD2 card at low resolution born `720223`, whose three bands read `770723`, two 2s read
+   * as 7s at weights 3 and 7, which passes its check digit and the composite; every zone read
+   * it as printed, and passed too. Such a reading is held for the zones (decision 0105): a zone
+   * that passes on another birth date makes it a misread to read again (`disputed`).
+   */
+  const smallGlyphs = (result: MrzReading & { found: true }) => image.width < SMALL_GLYPH_PITCH * LINE_LENGTH[result.format];
+  const byZones = (crop: string) => !UPRIGHT_BANDS.has(crop);
+  /** A fixed band's passing reading needs no zone unless the glyphs are small; then a zone must have read its birth date alike. */
+  const zonesWitnessed = (result: MrzReading & { found: true }) =>
+    !smallGlyphs(result) || (result.birthDate !== null && birthDateWitnessed(result.format, readings, result.birthDate, byZones));
+  /**
+   * `reading` unless a small page's reading is held and `reading` passes on another birth date: two
+   * witnesses whose readings both pass, which of the two is the misread no check digit can tell. A
+   * misread to read again, then (`contested`), with the birth date as the field in dispute.
+   */
+  const againstHeld = <R extends MrzReading>(reading: R): R | (MrzReading & { found: true }) => {
+    const small = held as (MrzReading & { found: true }) | null;
+    if (!small || !smallGlyphs(small) || !reading.found || !reading.valid || reading.birthDate === small.birthDate) return reading;
+    return { ...small, valid: false, invalidFields: ['birthDate'], contested: true };
+  };
   const bandContradicted = (result: MrzReading & { found: true }, by = (crop: string) => UPRIGHT_BANDS.has(crop)) =>
     result.birthDate !== null &&
     birthDateContradicted(
@@ -472,7 +506,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
       result.birthDate,
     );
   const partials: (Reading & { crop: string })[] = [];
-  const conclude = (): MrzReading => concludeReadings(readings, dataLine, partials);
+  const conclude = (): MrzReading => againstHeld(concludeReadings(readings, dataLine, partials));
   let answer: (MrzReading & { found: true }) | null = null;
   /** Keeps a result; true when it is the answer. */
   const answers = (crop: string, result: Result): boolean => {
@@ -498,7 +532,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   if ((await readCrops(passes.slice(0, 1), always)) === 'taken' || (await readCrops(passes.slice(1), always)) === 'taken') return answer!;
   // The enlarged reading is for a small page whose bands showed MRZ-like lines, as read here.
   const bandsShowLines = readings.length > 0;
-  if (spent()) return held ? unlessContested(held) : conclude();
+  if (spent()) return held && !smallGlyphs(held) ? unlessContested(held) : conclude();
   // No fixed band read a valid zone: look for the zone itself, levelled and enlarged (mrz-band.ts).
   // A zone levelled two ways is one crop: its two readings are not independent witnesses.
   const bands = await locateMrzBands(image);
@@ -522,7 +556,10 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   );
   if (zonesRead === 'taken') return answer!;
   // The zones read, a band's reading held answers unless a zone, too, read its birth date otherwise.
-  if (held && !bandContradicted(held, (crop) => !UPRIGHT_BANDS.has(crop))) return unlessContested(held);
+  // A small page's, only when a zone read its birth date alike: else the read goes on without it.
+  // `keep` sets it, which no narrowing here knows.
+  const heldAfterZones = held as (MrzReading & { found: true }) | null;
+  if (heldAfterZones && !bandContradicted(heldAfterZones, byZones) && zonesWitnessed(heldAfterZones)) return unlessContested(heldAfterZones);
   if (zonesRead === 'stopped') return conclude();
   const zoneLines = firstTexts.map(mrzLineCandidates);
   // Zones of one line each, one above the other: the lines of an MRZ spaced too widely for the
@@ -686,7 +723,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
     const enlarged = await redecoded(decodedSharp(image).resize({ width: image.width * 2, kernel: 'lanczos3' }));
     const reading = await readMrz(ocr, enlarged, deadline - performance.now(), true);
     if (!reading.found || !reading.valid || !reading.birthDate) return null;
-    return birthDateContradicted(reading.format, readings, reading.birthDate) ? null : reading;
+    return birthDateContradicted(reading.format, readings, reading.birthDate) ? null : againstHeld(reading);
   };
   if (readings.length > 0 || dataLine) return rereadZones();
   // Nothing upright: the right-angle turns, probed with the wide band in order; the first that
