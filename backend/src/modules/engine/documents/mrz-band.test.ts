@@ -7,7 +7,8 @@ import {
   type Component,
   EQUALISATIONS,
   equalisedZone,
-  flattened,
+  flatField,
+  thresholded,
   locateMrzBands,
   type MrzBand,
   maxFilter,
@@ -265,7 +266,7 @@ describe('flattened: ink against the paper around it (engine 2026.12.17, decisio
   });
 
   test('flattened, the ink is black and the paper white at both ends', async () => {
-    const pixel = await at(await flattened(await crop(), 240));
+    const pixel = await at(await thresholded(await flatField(await crop()), 240));
     // Stroke centres and the paper between strokes, at the shaded end and under the glare.
     for (const x of [4, 64, width - 26, width - 56]) expect(pixel(x, 70)).toBe(0);
     for (const x of [19, 79, width - 11, width - 41]) expect(pixel(x, 70)).toBe(255);

@@ -271,20 +271,25 @@ async function equalise(png: Buffer, equalisation: keyof typeof EQUALISATIONS): 
 
 /**
  * A crop's ink against the paper around it: each pixel divided by the crop blurred wide (a
- * flat-field correction), then one fixed threshold, as a share of that paper's brightness. Glare
+ * flat-field correction), then one fixed threshold (thresholded), as a share of that paper's
+ * brightness: the correction is built once for both FLAT_THRESHOLDS. Glare
  * adds light that grows smoothly across the zone, and a shade takes it away: the end of a line under
  * glare is a pale grey on a white page, which Otsu's threshold for the crop whitens and CLAHE's
  * tiles leave faint, and divided by its own bright surround it is as dark as the rest (issue 20's
  * harder set, `combined` pages whose lines were read cut where a glare spot starts; decision 0104).
  */
-export async function flattened(png: Buffer, threshold: number): Promise<Buffer> {
+export async function flatField(png: Buffer): Promise<Buffer> {
   const surround = await sharp(png).greyscale().blur(FLAT_SURROUND_SIGMA).negate().toBuffer();
   // colour-dodge is dst / (1 − src): with the surround negated, each pixel over its surround.
-  const flat = await sharp(png)
+  return sharp(png)
     .greyscale()
     .composite([{ input: surround, blend: 'colour-dodge' }])
     .png()
     .toBuffer();
+}
+
+/** A flat field (flatField) thresholded: ink black, paper white. */
+export async function thresholded(flat: Buffer, threshold: number): Promise<Buffer> {
   return sharp(flat).greyscale().threshold(threshold).png().toBuffer();
 }
 
@@ -296,7 +301,7 @@ export async function flattened(png: Buffer, threshold: number): Promise<Buffer>
 const FLAT_SURROUND_SIGMA = 20;
 
 /**
- * The thresholds a flattened crop is read at (flattened), out of 255: a pixel darker than this
+ * The thresholds a flattened crop is read at (flatField, thresholded), out of 255: a pixel darker than this
  * share of its surround is ink. High, because a filler under glare is only a little darker than the
  * paper around it; the higher first.
  */

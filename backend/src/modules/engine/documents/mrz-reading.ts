@@ -10,7 +10,17 @@
 import { PSM } from 'tesseract.js';
 import { type DecodedImage, decodedSharp, redecoded } from '../image-decoding';
 import { FALLBACK_TURNS, type Turn, turnImage, zonesAcrossPage } from './document-orientation';
-import { type EQUALISATIONS, equalisedZone, extendedBand, FLAT_THRESHOLDS, flattened, locateMrzBands, stackedBand, stackedZones } from './mrz-band';
+import {
+  type EQUALISATIONS,
+  equalisedZone,
+  extendedBand,
+  FLAT_THRESHOLDS,
+  flatField,
+  locateMrzBands,
+  stackedBand,
+  stackedZones,
+  thresholded,
+} from './mrz-band';
 import { type Binarisation, inOrder, type MrzOcr, ocrText } from './mrz-ocr';
 import {
   agreeingReadings,
@@ -667,25 +677,28 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
     return enlarged.found && settledAtLast.found && passContested(enlarged.format, readings) ? { ...settledAtLast, contested: true } : enlarged;
   };
   /**
-   * Last of all, each zone's crop flattened (mrz-band.ts flattened: each pixel over the paper
-   * around it, then a fixed threshold), and the zone carried on by FLAT_EXTENSION of its width to
-   * either side, flattened too: glare across one end of the lines hides that end from the search
-   * and leaves it too pale for any threshold of the crop as it is (issue 20's harder set, decision
-   * 0104). One crop with the zone. The zones whose levellings, either of them, read the most
-   * fillers first: these reads start late, and the budget may end them. It runs after every other
-   * step, the enlarged page included, so that it only adds: a page read before pays nothing for it.
-   * What was read is settled again, these reads with it.
+   * Last of all, each zone's crop flattened (mrz-band.ts flatField and thresholded: each pixel
+   * over the paper around it, then a fixed threshold), and the zone carried on by FLAT_EXTENSION
+   * of its width to either side, flattened too: glare across one end of the lines hides that end
+   * from the search and leaves it too pale for any threshold of the crop as it is (issue 20's
+   * harder set, decision 0104). One crop with the zone. The zones whose levellings, either of
+   * them, read the most fillers first: these reads start late, and the budget may end them. It runs
+   * after every other step, the enlarged page included, so that it only adds: a page read before
+   * pays nothing for it. What was read is settled again, these reads with it.
    */
   const readFlattened = async (): Promise<MrzReading> => {
     const flats = byFillers(levelledTexts).flatMap((i) => {
       const band = bands[i]!;
       const extra = band.box.width * FLAT_EXTENSION;
-      const extended = (side: 'left' | 'right') => png(`extended ${i} ${side} flat`, () => extendedBand(image, band, side, extra, 'gentle'));
+      // Each crop's flat field is built once, by the first threshold that reads it.
+      const zoneFlat = () => png(`flat ${i}`, () => flatField(band.png));
+      const extendedFlat = (side: 'left' | 'right') =>
+        png(`extended ${i} ${side} flat`, async () => flatField(await extendedBand(image, band, side, extra, 'gentle')));
       return FLAT_THRESHOLDS.flatMap((threshold) => [
-        { crop: `zone ${i}`, read: async () => readText(await ocrText(ocr, await flattened(band.png, threshold), PSM.SINGLE_BLOCK)) },
+        { crop: `zone ${i}`, read: async () => readText(await ocrText(ocr, await thresholded(await zoneFlat(), threshold), PSM.SINGLE_BLOCK)) },
         ...(['right', 'left'] as const).map((side) => ({
           crop: `zone ${i}`,
-          read: async () => readText(longestRuns(await ocrText(ocr, await flattened(await extended(side), threshold), PSM.SINGLE_BLOCK))),
+          read: async () => readText(longestRuns(await ocrText(ocr, await thresholded(await extendedFlat(side), threshold), PSM.SINGLE_BLOCK))),
         })),
       ]);
     });
