@@ -433,7 +433,8 @@ export function inFirstHalf(started: number, budgetMs: number, now = performance
  * (readFlattened, decision 0104). No step after the fixed bands starts once `budgetMs` has passed
  * (MRZ_BUDGET_MS): what was read by then is settled. A fixed band's passing reading that another
  * band read one digit otherwise in the birth date waits for the zones (`held`, decision 0103), and
- * so does any on a page whose glyphs are small, until a zone reads its birth date alike (decision 0105).
+ * so does any on a page whose glyphs are small, until a zone reads its birth date alike
+ * (decision 0105).
  *
  * `enlargedPage`: this is that second read, of the enlarged page. Its fixed bands wait for the
  * budget like every other step, the whole page is not read (the first read has read it, and
@@ -491,7 +492,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
    * genuine TD2 card at low resolution born `720223`, whose three bands read `770723`, two 2s read
    * as 7s at weights 3 and 7, which passes its check digit and the composite; every zone read
    * it as printed, and passed too. Such a reading is held for the zones (decision 0105): a zone
-   * that passes on another birth date makes it a misread to read again (`disputed`).
+   * that passes on another birth date makes it a misread to read again (`againstHeld`).
    */
   const smallGlyphs = (result: MrzReading & { found: true }) => image.width < SMALL_GLYPH_PITCH * LINE_LENGTH[result.format];
   const byZones = (crop: string) => !UPRIGHT_BANDS.has(crop);
