@@ -15,6 +15,13 @@ import { checkDigit, gluedLineCuts } from './mrz-recovery';
 /** The capabilities are under test here, not the time budget (MRZ_BUDGET_MS): a busy machine must not cut a late step short. */
 const UNLIMITED = Number.POSITIVE_INFINITY;
 const fixture = (name: string) => readFileSync(join(import.meta.dir, '..', 'fixtures', name));
+/** What the decision makes of a reading of the document, for an adult-only tenant without face match, on `at`. */
+const decided = (reading: MrzReading, documentType: 'passport' | 'id_card', at: string) =>
+  decideDocument(
+    { kind: 'document', documentType, reading: { source: 'mrz', ...reading }, portrait: null, frames: [] } satisfies DocumentFindings,
+    { legalMinimumAge: 18, faceMatchEnabled: false },
+    new Date(at),
+  );
 /**
  * A booklet scanned open: a panel of upright text (the passport's upper part, without its MRZ)
  * beside a panel whose MRZ runs up the page (the TD2 card turned a quarter).
@@ -48,14 +55,12 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
   test('TD2 card (2 × 36): found, dates read, every check digit valid, an adult accepted (issue 20)', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('id-card-td2.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading).toMatchObject({ found: true, format: 'TD2', valid: true, birthDate: '880714', expirationDate: '290317', documentCode: 'I' });
-    const findings: DocumentFindings = { kind: 'document', documentType: 'id_card', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
-    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2026-11-22T12:00:00Z'))).toEqual({ decision: 'verified' });
+    expect(decided(reading, 'id_card', '2026-11-22T12:00:00Z')).toEqual({ decision: 'verified' });
   }, 60_000);
   test('visa (MRV-A, 2 × 44 with document code V): read as a visa, not a passport, and accepted (decision 0051)', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('visa-mrva.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading).toMatchObject({ found: true, format: 'MRVA', valid: true, birthDate: '620502', expirationDate: '281201', documentCode: 'V' });
-    const findings: DocumentFindings = { kind: 'document', documentType: 'passport', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
-    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2026-11-22T12:00:00Z'))).toEqual({ decision: 'verified' });
+    expect(decided(reading, 'passport', '2026-11-22T12:00:00Z')).toEqual({ decision: 'verified' });
   }, 60_000);
   test('visa (MRV-B, 2 × 36 with document code V): read as a visa, not a TD2 card', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('visa-mrvb.jpg'), { maxSide: 1600 }), UNLIMITED);
@@ -64,10 +69,9 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
   test('French card of 1988–2021: its own layout, no expiry printed, one derived from the issue month (decision 0051)', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('id-card-french.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading).toMatchObject({ found: true, format: 'FRENCH_ID', valid: true, birthDate: '840309', expirationDate: null, issueDate: '1609' });
-    const findings: DocumentFindings = { kind: 'document', documentType: 'id_card', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
     // Issued September 2016 to an adult: valid 15 years, to 31 August 2031.
-    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2026-11-22T12:00:00Z'))).toEqual({ decision: 'verified' });
-    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2031-09-01T12:00:00Z'))).toEqual({
+    expect(decided(reading, 'id_card', '2026-11-22T12:00:00Z')).toEqual({ decision: 'verified' });
+    expect(decided(reading, 'id_card', '2031-09-01T12:00:00Z')).toEqual({
       decision: 'failed',
       reason: 'document_expired',
     });
@@ -141,8 +145,7 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     const reading = await readMrz(ocr, await decodeImage(fixture('passport-altered-check-digit.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading).toMatchObject({ found: true, valid: false });
     expect(reading.found && reading.agreeing).toBeGreaterThanOrEqual(MRZ_READINGS_TO_CONFIRM);
-    const findings: DocumentFindings = { kind: 'document', documentType: 'passport', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
-    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2026-11-22T12:00:00Z'))).toEqual({
+    expect(decided(reading, 'passport', '2026-11-22T12:00:00Z')).toEqual({
       decision: 'failed',
       reason: 'document_invalid',
     });
@@ -170,8 +173,7 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
   test('a visa that two crops misread alike and a third reads so that it passes: a misread read again, not an answer or a forgery verdict', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('contested-mrvb-combined.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading).toMatchObject({ found: true, valid: false, birthDate: '030602', contested: true });
-    const findings: DocumentFindings = { kind: 'document', documentType: 'passport', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
-    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2026-12-05T12:00:00Z'))).toEqual({
+    expect(decided(reading, 'passport', '2026-12-05T12:00:00Z')).toEqual({
       decision: 'retry',
       hint: 'document_unreadable',
       part: 'document',
@@ -183,8 +185,7 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
   test('a small card whose fixed bands misread its birth date so that it passes, and whose zone reads another that passes: a misread read again, not an answer', async () => {
     const reading = await readMrz(ocr, await decodeImage(fixture('disputed-td2-low-resolution.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading).toMatchObject({ found: true, format: 'TD2', valid: false, contested: true });
-    const findings: DocumentFindings = { kind: 'document', documentType: 'id_card', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
-    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2026-12-05T12:00:00Z'))).toEqual({
+    expect(decided(reading, 'id_card', '2026-12-05T12:00:00Z')).toEqual({
       decision: 'retry',
       hint: 'document_unreadable',
       part: 'document',
@@ -216,8 +217,7 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     const image = await decodeImage(await openBooklet(), { maxSide: 1600 });
     const reading = await readMrz(ocr, image, 0);
     expect(reading.found && reading.valid).toBe(false);
-    const findings: DocumentFindings = { kind: 'document', documentType: 'id_card', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
-    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2026-11-22T12:00:00Z'))).toMatchObject({ decision: 'retry' });
+    expect(decided(reading, 'id_card', '2026-11-22T12:00:00Z')).toMatchObject({ decision: 'retry' });
   }, 60_000);
   test('a face photo has no MRZ', async () => {
     expect(await readMrz(ocr, await decodeImage(fixture('astronaut.jpg'), { maxSide: 1600 }), UNLIMITED)).toEqual({ found: false });
@@ -639,8 +639,7 @@ describe('readMrz: a stamp across the first line (issue 20 real set, the Qatari 
       .toBuffer();
     const reading = await readMrz(ocr, await decodeImage(stamped, { maxSide: 1600 }), UNLIMITED);
     expect(reading).toMatchObject({ found: true, format: 'TD3', valid: true, birthDate: '561119', expirationDate: '310430', dataLineOnly: true });
-    const findings: DocumentFindings = { kind: 'document', documentType: 'passport', reading: { source: 'mrz', ...reading }, portrait: null, frames: [] };
-    expect(decideDocument(findings, { legalMinimumAge: 18, faceMatchEnabled: false }, new Date('2026-11-27T12:00:00Z'))).toEqual({ decision: 'verified' });
+    expect(decided(reading, 'passport', '2026-11-27T12:00:00Z')).toEqual({ decision: 'verified' });
   }, 90_000);
 });
 
