@@ -272,11 +272,11 @@ async function equalise(png: Buffer, equalisation: keyof typeof EQUALISATIONS): 
 /**
  * A crop's ink against the paper around it: each pixel divided by the crop blurred wide (a
  * flat-field correction), then one fixed threshold (thresholded), as a share of that paper's
- * brightness: the correction is built once for both FLAT_THRESHOLDS. Glare
- * adds light that grows smoothly across the zone, and a shade takes it away: the end of a line under
- * glare is a pale grey on a white page, which Otsu's threshold for the crop whitens and CLAHE's
- * tiles leave faint, and divided by its own bright surround it is as dark as the rest (issue 20's
- * harder set, `combined` pages whose lines were read cut where a glare spot starts; decision 0104).
+ * brightness; the correction is built once for both FLAT_THRESHOLDS. Glare adds light that grows
+ * smoothly across the zone, and a shade takes it away: the end of a line under glare is a pale grey
+ * on a white page, which Otsu's threshold for the crop whitens and CLAHE's tiles leave faint, and
+ * divided by its own bright surround it is as dark as the rest (issue 20's harder set, `combined`
+ * pages whose lines were read cut where a glare spot starts; decision 0104).
  */
 export async function flatField(png: Buffer): Promise<Buffer> {
   const surround = await sharp(png).greyscale().blur(FLAT_SURROUND_SIGMA).negate().toBuffer();
@@ -301,9 +301,9 @@ export async function thresholded(flat: Buffer, threshold: number): Promise<Buff
 const FLAT_SURROUND_SIGMA = 20;
 
 /**
- * The thresholds a flattened crop is read at (flatField, thresholded), out of 255: a pixel darker than this
- * share of its surround is ink. High, because a filler under glare is only a little darker than the
- * paper around it; the higher first.
+ * The thresholds a flattened crop is read at (flatField, thresholded), out of 255: a pixel darker
+ * than this share of its surround is ink. High, because a filler under glare is only a little
+ * darker than the paper around it; the higher first.
  */
 export const FLAT_THRESHOLDS = [240, 225] as const;
 

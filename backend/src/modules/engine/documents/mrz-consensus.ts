@@ -136,8 +136,8 @@ export function birthDateContradicted(format: MrzFormat, readings: readonly (Cro
 /**
  * Whether a reading of `format` from a crop that `by` admits read `birthDate` (YYMMDD, read with a
  * check digit that passes) as it is, check digit included, whether the rest of its lines pass or
- * not. A second witness for a passing reading that one witness alone may have misread (mrz-reading.ts
- * readMrz, small glyphs: decision 0105).
+ * not. A second witness for a passing reading that one witness alone may have misread
+ * (mrz-reading.ts readMrz, small glyphs: decision 0105).
  */
 export function birthDateWitnessed(
   format: MrzFormat,
