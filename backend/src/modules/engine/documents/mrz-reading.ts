@@ -458,8 +458,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
         held ??= result;
         return null;
       }
-      const against = againstHeld(result);
-      return against === result ? unlessContested(result) : against;
+      return disputedBy(result) ?? unlessContested(result);
     }
     if (result && 'dataLine' in result) dataLine ??= result.dataLine;
     else if (result && 'partial' in result) partials.push({ ...result.partial, crop });
@@ -484,7 +483,9 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
    * printed, failing, and whose whole page read one digit otherwise, passing the altered check
    * digit and the composite; verified at once. Its zone reads it as printed; decision 0103).
    */
-  let held: (MrzReading & { found: true }) | null = null;
+  // Typed by assertion, not annotation: only closures (keep) assign it, and an annotated `null`
+  // would narrow it to null for the code below them.
+  let held = null as (MrzReading & { found: true }) | null;
   /**
    * A passing reading of a page whose MRZ glyphs are small (SMALL_GLYPH_PITCH): the fixed bands,
    * one witness, may agree on a misread that still passes. Two digits misread in one field can
@@ -492,7 +493,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
    * genuine TD2 card at low resolution born `720223`, whose three bands read `770723`, two 2s read
    * as 7s at weights 3 and 7, which passes its check digit and the composite; every zone read
    * it as printed, and passed too. Such a reading is held for the zones (decision 0105): a zone
-   * that passes on another birth date makes it a misread to read again (`againstHeld`).
+   * that passes on another birth date makes it a misread to read again (`disputedBy`).
    */
   const smallGlyphs = (result: MrzReading & { found: true }) => image.width < SMALL_GLYPH_PITCH * LINE_LENGTH[result.format];
   const byZones = (crop: string) => !UPRIGHT_BANDS.has(crop);
@@ -500,14 +501,13 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   const zonesWitnessed = (result: MrzReading & { found: true }) =>
     !smallGlyphs(result) || (result.birthDate !== null && birthDateWitnessed(result.format, readings, result.birthDate, byZones));
   /**
-   * `reading` unless a small page's reading is held and `reading` passes on another birth date: two
-   * witnesses whose readings both pass, which of the two is the misread no check digit can tell. A
-   * misread to read again, then (`contested`), with the birth date as the field in dispute.
+   * When a small page's reading is held and `reading` passes on another birth date: two witnesses
+   * whose readings both pass, which of the two is the misread no check digit can tell. A misread to
+   * read again, then (`contested`), with the birth date as the field in dispute; null otherwise.
    */
-  const againstHeld = <R extends MrzReading>(reading: R): R | (MrzReading & { found: true }) => {
-    const small = held as (MrzReading & { found: true }) | null;
-    if (!small || !smallGlyphs(small) || !reading.found || !reading.valid || reading.birthDate === small.birthDate) return reading;
-    return { ...small, valid: false, invalidFields: ['birthDate'], contested: true };
+  const disputedBy = (reading: MrzReading): (MrzReading & { found: true }) | null => {
+    if (!held || !smallGlyphs(held) || !reading.found || !reading.valid || reading.birthDate === held.birthDate) return null;
+    return { ...held, valid: false, invalidFields: ['birthDate'], contested: true };
   };
   const bandContradicted = (result: MrzReading & { found: true }, by = (crop: string) => UPRIGHT_BANDS.has(crop)) =>
     result.birthDate !== null &&
@@ -517,7 +517,10 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
       result.birthDate,
     );
   const partials: (Reading & { crop: string })[] = [];
-  const conclude = (): MrzReading => againstHeld(concludeReadings(readings, dataLine, partials));
+  const conclude = (): MrzReading => {
+    const concluded = concludeReadings(readings, dataLine, partials);
+    return disputedBy(concluded) ?? concluded;
+  };
   let answer: (MrzReading & { found: true }) | null = null;
   /** Keeps a result; true when it is the answer. */
   const answers = (crop: string, result: Result): boolean => {
@@ -568,9 +571,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
   if (zonesRead === 'taken') return answer!;
   // The zones read, a band's reading held answers unless a zone, too, read its birth date otherwise.
   // A small page's, only when a zone read its birth date alike: else the read goes on without it.
-  // `keep` sets it, which no narrowing here knows.
-  const heldAfterZones = held as (MrzReading & { found: true }) | null;
-  if (heldAfterZones && !bandContradicted(heldAfterZones, byZones) && zonesWitnessed(heldAfterZones)) return unlessContested(heldAfterZones);
+  if (held && !bandContradicted(held, byZones) && zonesWitnessed(held)) return unlessContested(held);
   if (zonesRead === 'stopped') return conclude();
   const zoneLines = firstTexts.map(mrzLineCandidates);
   // Zones of one line each, one above the other: the lines of an MRZ spaced too widely for the
@@ -737,7 +738,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
     const enlarged = await redecoded(decodedSharp(image).resize({ width: image.width * 2, kernel: 'lanczos3' }));
     const reading = await readMrz(ocr, enlarged, deadline - performance.now(), true);
     if (!reading.found || !reading.valid || !reading.birthDate) return null;
-    return birthDateContradicted(reading.format, readings, reading.birthDate) ? null : againstHeld(reading);
+    return birthDateContradicted(reading.format, readings, reading.birthDate) ? null : (disputedBy(reading) ?? reading);
   };
   if (readings.length > 0 || dataLine) return rereadZones();
   // Nothing upright: the right-angle turns, probed with the wide band in order; the first that
