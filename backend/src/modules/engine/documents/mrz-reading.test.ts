@@ -168,29 +168,33 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     const reading = await readMrz(ocr, await decodeImage(fixture('composite-misread-td1.jpg'), { maxSide: 1600 }), UNLIMITED);
     expect(reading).toMatchObject({ found: true, format: 'TD1', valid: true, birthDate: '760419' });
   }, 60_000);
-  // Development seed 24 of the harder set: two crops read the document number `9L6JUG14Y` alike as
-  // `VL6JU614Y`, which fails, and the zone's passing reading cannot outvote them (decision 0087).
-  test('a visa that two crops misread alike and a third reads so that it passes: a misread read again, not an answer or a forgery verdict', async () => {
-    const reading = await readMrz(ocr, await decodeImage(fixture('contested-mrvb-combined.jpg'), { maxSide: 1600 }), UNLIMITED);
-    expect(reading).toMatchObject({ found: true, valid: false, birthDate: '030602', contested: true });
-    expect(decided(reading, 'passport', '2026-12-05T12:00:00Z')).toEqual({
-      decision: 'retry',
-      hint: 'document_unreadable',
-      part: 'document',
-    });
-  }, 60_000);
-  // Held-out seed 189 of the harder set: engines up to 2026.12.17 verified this genuine card with
-  // 1977-07-23 from the first fixed band alone, two 2s read as 7s making up for each other in the
-  // check digit; every zone read 720223 as printed, which passes too (decision 0105).
-  test('a small card whose fixed bands misread its birth date so that it passes, and whose zone reads another that passes: a misread read again, not an answer', async () => {
-    const reading = await readMrz(ocr, await decodeImage(fixture('disputed-td2-low-resolution.jpg'), { maxSide: 1600 }), UNLIMITED);
-    expect(reading).toMatchObject({ found: true, format: 'TD2', valid: false, contested: true });
-    expect(decided(reading, 'id_card', '2026-12-05T12:00:00Z')).toEqual({
-      decision: 'retry',
-      hint: 'document_unreadable',
-      part: 'document',
-    });
-  }, 60_000);
+  // Readings that contradict each other, each sent back to retry (`contested`): never an answer or a forgery verdict.
+  test.each([
+    // Development seed 24 of the harder set: two crops read the document number `9L6JUG14Y` alike as
+    // `VL6JU614Y`, which fails, and the zone's passing reading cannot outvote them (decision 0087).
+    ['a visa that two crops misread alike and a third reads so that it passes', 'contested-mrvb-combined.jpg', 'passport', { birthDate: '030602' }],
+    // Held-out seed 189 of the harder set: engines up to 2026.12.17 verified this genuine card with
+    // 1977-07-23 from the first fixed band alone, two 2s read as 7s making up for each other in the
+    // check digit; every zone read 720223 as printed, which passes too (decision 0105).
+    [
+      'a small card whose fixed bands misread its birth date so that it passes, and whose zone reads another that passes',
+      'disputed-td2-low-resolution.jpg',
+      'id_card',
+      { format: 'TD2' },
+    ],
+  ] as const)(
+    '%s: a misread read again',
+    async (_, name, documentType, read) => {
+      const reading = await readMrz(ocr, await decodeImage(fixture(name), { maxSide: 1600 }), UNLIMITED);
+      expect(reading).toMatchObject({ found: true, valid: false, contested: true, ...read });
+      expect(decided(reading, documentType, '2026-12-05T12:00:00Z')).toEqual({
+        decision: 'retry',
+        hint: 'document_unreadable',
+        part: 'document',
+      });
+    },
+    60_000,
+  );
   test('a phone photo stored sideways with an EXIF orientation reads as the upright page', async () => {
     // Stored turned 90° counter-clockwise; EXIF orientation 6 tells a viewer to turn it back clockwise.
     const stored = await sharp(fixture('passport.jpg')).rotate(-90).withMetadata({ orientation: 6 }).jpeg({ quality: 85 }).toBuffer();
