@@ -169,5 +169,8 @@
  *   across the whole page), a fixed band's passing reading answers only once a located zone read
  *   its birth date alike; a zone that passes on another birth date makes the page a misread to read
  *   again, since two misread digits can make up for each other in a check digit (decision 0105).
+ * - 2026.12.19: the last step, each zone flattened, first reads every levelling of the zone (the
+ *   one by its lines' slant too) flattened and left grey for tesseract to threshold, before the
+ *   fixed thresholds (decision 0106).
  */
-export const ENGINE_VERSION = '2026.12.18';
+export const ENGINE_VERSION = '2026.12.19';

@@ -430,8 +430,8 @@ export function inFirstHalf(started: number, budgetMs: number, now = performance
  * turn that shows one is read with every pass. Last, when none of that passes, a small page is
  * enlarged twice and read again from its first band (`enlargedPage`); only a reading that passes
  * answers from there. Last of all, each zone is read flattened against the paper around each pixel
- * (readFlattened, decision 0104). No step after the fixed bands starts once `budgetMs` has passed
- * (MRZ_BUDGET_MS): what was read by then is settled. A fixed band's passing reading that another
+ * (readFlattened, decisions 0104 and 0106). No step after the fixed bands starts once `budgetMs`
+ * has passed (MRZ_BUDGET_MS): what was read by then is settled. A fixed band's passing reading that another
  * band read one digit otherwise in the birth date waits for the zones (`held`, decision 0103), and
  * so does any on a page whose glyphs are small, until a zone reads its birth date alike
  * (decision 0105).
@@ -683,13 +683,27 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
    * over the paper around it, then a fixed threshold), and the zone carried on by FLAT_EXTENSION
    * of its width to either side, flattened too: glare across one end of the lines hides that end
    * from the search and leaves it too pale for any threshold of the crop as it is (issue 20's
-   * harder set, decision 0104). One crop with the zone. The zones whose levellings, either of
-   * them, read the most fillers first: these reads start late, and the budget may end them. It runs
+   * harder set, decision 0104). Before those thresholds, each levelling of the zone, the one by
+   * its lines' slant too, flattened and left grey for tesseract's own threshold: on a keystoned page
+   * under glare the fixed thresholds break or thicken the strokes, and the first levelling may
+   * leave the lines slanting across each other (decision 0106). One crop with the zone. The zones
+   * whose levellings, either of them, read the most fillers first: these reads start late, and the budget may end them. It runs
    * after every other step, the enlarged page included, so that it only adds: a page read before
    * pays nothing for it. What was read is settled again, these reads with it.
    */
   const readFlattened = async (): Promise<MrzReading> => {
-    const flats = byFillers(levelledTexts).flatMap((i) => {
+    const order = byFillers(levelledTexts);
+    const greys = order.flatMap((i) =>
+      zones
+        .filter((zone) => zone.i === i)
+        .map((zone, k) => ({
+          crop: zone.crop,
+          // The first levelling's flat field is the one the thresholds below read too (zoneFlat).
+          read: async () =>
+            readText(await ocrText(ocr, await png(k === 0 ? `flat ${i}` : `flat ${i} relevelled`, () => flatField(zone.png)), PSM.SINGLE_BLOCK)),
+        })),
+    );
+    const thresholdedFlats = order.flatMap((i) => {
       const band = bands[i]!;
       const extra = band.box.width * FLAT_EXTENSION;
       // Each crop's flat field is built once, by the first threshold that reads it.
@@ -704,6 +718,7 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
         })),
       ]);
     });
+    const flats = [...greys, ...thresholdedFlats];
     // A passing reading whose birth date the other crops read one digit otherwise, and none as it
     // is, is dropped, as the enlarged page's is (readEnlarged): a flattened crop's glyphs are
     // thickened by the high threshold, and a misread that passes an altered check digit would answer
