@@ -431,10 +431,10 @@ export function inFirstHalf(started: number, budgetMs: number, now = performance
  * enlarged twice and read again from its first band (`enlargedPage`); only a reading that passes
  * answers from there. Last of all, each zone is read flattened against the paper around each pixel
  * (readFlattened, decisions 0104 and 0106). No step after the fixed bands starts once `budgetMs`
- * has passed (MRZ_BUDGET_MS): what was read by then is settled. A fixed band's passing reading that another
- * band read one digit otherwise in the birth date waits for the zones (`held`, decision 0103), and
- * so does any on a page whose glyphs are small, until a zone reads its birth date alike
- * (decision 0105).
+ * has passed (MRZ_BUDGET_MS): what was read by then is settled. A fixed band's passing reading
+ * that another band read one digit otherwise in the birth date waits for the zones (`held`,
+ * decision 0103), and so does any on a page whose glyphs are small, until a zone reads its birth
+ * date alike (decision 0105).
  *
  * `enlargedPage`: this is that second read, of the enlarged page. Its fixed bands wait for the
  * budget like every other step, the whole page is not read (the first read has read it, and
@@ -684,12 +684,13 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
    * of its width to either side, flattened too: glare across one end of the lines hides that end
    * from the search and leaves it too pale for any threshold of the crop as it is (issue 20's
    * harder set, decision 0104). Before those thresholds, each levelling of the zone, the one by
-   * its lines' slant too, flattened and left grey for tesseract's own threshold: on a keystoned page
-   * under glare the fixed thresholds break or thicken the strokes, and the first levelling may
-   * leave the lines slanting across each other (decision 0106). One crop with the zone. The zones
-   * whose levellings, either of them, read the most fillers first: these reads start late, and the budget may end them. It runs
-   * after every other step, the enlarged page included, so that it only adds: a page read before
-   * pays nothing for it. What was read is settled again, these reads with it.
+   * its lines' slant too, flattened and left grey for tesseract's own threshold: on a keystoned
+   * page under glare the fixed thresholds break or thicken the strokes, and the first levelling
+   * may leave the lines slanting across each other (decision 0106). One crop with the zone. The
+   * zones whose levellings, either of them, read the most fillers first: these reads start late,
+   * and the budget may end them. It runs after every other step, the enlarged page included, so
+   * that it only adds: a page read before pays nothing for it. What was read is settled again,
+   * these reads with it.
    */
   const readFlattened = async (): Promise<MrzReading> => {
     const order = byFillers(levelledTexts);
