@@ -694,25 +694,21 @@ export async function readMrz(ocr: MrzOcr, image: DecodedImage, budgetMs = MRZ_B
    */
   const readFlattened = async (): Promise<MrzReading> => {
     const order = byFillers(levelledTexts);
+    // Each crop's flat field is built once, by the first read that needs it (grey, or at a threshold).
+    const flatOf = builtOnce<Buffer, Buffer>();
+    const flat = (levelling: Buffer) => flatOf(levelling, () => flatField(levelling));
     const greys = order.flatMap((i) =>
       zones
         .filter((zone) => zone.i === i)
-        .map((zone, k) => ({
-          crop: zone.crop,
-          // The first levelling's flat field is the one the thresholds below read too (zoneFlat).
-          read: async () =>
-            readText(await ocrText(ocr, await png(k === 0 ? `flat ${i}` : `flat ${i} relevelled`, () => flatField(zone.png)), PSM.SINGLE_BLOCK)),
-        })),
+        .map((zone) => ({ crop: zone.crop, read: async () => readText(await ocrText(ocr, await flat(zone.png), PSM.SINGLE_BLOCK)) })),
     );
     const thresholdedFlats = order.flatMap((i) => {
       const band = bands[i]!;
       const extra = band.box.width * FLAT_EXTENSION;
-      // Each crop's flat field is built once, by the first threshold that reads it.
-      const zoneFlat = () => png(`flat ${i}`, () => flatField(band.png));
       const extendedFlat = (side: 'left' | 'right') =>
         png(`extended ${i} ${side} flat`, async () => flatField(await extendedBand(image, band, side, extra, 'gentle')));
       return FLAT_THRESHOLDS.flatMap((threshold) => [
-        { crop: `zone ${i}`, read: async () => readText(await ocrText(ocr, await thresholded(await zoneFlat(), threshold), PSM.SINGLE_BLOCK)) },
+        { crop: `zone ${i}`, read: async () => readText(await ocrText(ocr, await thresholded(await flat(band.png), threshold), PSM.SINGLE_BLOCK)) },
         ...(['right', 'left'] as const).map((side) => ({
           crop: `zone ${i}`,
           read: async () => readText(longestRuns(await ocrText(ocr, await thresholded(await extendedFlat(side), threshold), PSM.SINGLE_BLOCK))),
