@@ -172,5 +172,8 @@
  * - 2026.12.19: the last step, each zone flattened, first reads every levelling of the zone (the
  *   one by its lines' slant too) flattened and left grey for tesseract to threshold, before the
  *   fixed thresholds (decision 0106).
+ * - 2026.12.20: the zone search joins a zone that glare cut apart: a line's pieces along the line's
+ *   slant and up to ten line heights apart (five before), and two closed blocks side by side on
+ *   one row that are each too narrow to be a zone (decision 0107).
  */
-export const ENGINE_VERSION = '2026.12.19';
+export const ENGINE_VERSION = '2026.12.20';

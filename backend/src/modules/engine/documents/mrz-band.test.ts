@@ -105,7 +105,12 @@ describe('joinedRuns: the pieces of a line that glare or shade cut apart (engine
 
   test.each([
     ['two pieces on one row, a few line heights apart', [piece(92, 506, 182, 11), piece(300, 506, 82, 8)], [{ left: 92, top: 506, width: 290, height: 11 }]],
-    ['pieces further apart than five line heights stay apart', [piece(100, 300, 180), piece(331, 300, 80)], []],
+    ['pieces further apart than ten line heights stay apart', [piece(100, 300, 180), piece(381, 300, 80)], []],
+    [
+      'pieces ten line heights apart are one line (engine 2026.12.20)',
+      [piece(100, 300, 180), piece(380, 300, 80)],
+      [{ left: 100, top: 300, width: 360, height: 10 }],
+    ],
     ['pieces on different rows stay apart', [piece(100, 300, 180), piece(300, 312, 80)], []],
     ['a line beside a block of several lines stays apart', [piece(100, 300, 180), piece(300, 292, 80, 30)], []],
     ['one piece alone is no run', [piece(100, 300, 180)], []],
@@ -127,6 +132,16 @@ describe('joinedRuns: the pieces of a line that glare or shade cut apart (engine
     ];
     expect(zonesFromLines(pieces).map((zone) => zone.box.width)).toEqual([185, 57]);
     expect(zonesFromLines(joinedRuns(pieces)).map((zone) => zone.box)).toEqual([{ left: 89, top: 506, width: 293, height: 49 }]);
+  });
+
+  // Development seed 4005 `0118-mrva-combined.jpg` (decision 0107): a visa's zone slanting about
+  // 2.5° (0.04 rad), glare paling 111 px (fourteen characters) of both lines. The right piece of the
+  // first line sits 9 px lower than its left piece, level with the left piece of the second line.
+  test("a slanting zone's pieces far apart are joined along their slant, line by line", () => {
+    const pieces = [piece(113, 409, 81, 9, 0.04), piece(115, 422, 77, 10, 0.049), piece(305, 418, 160, 12, 0.039), piece(296, 430, 167, 13, 0.043)];
+    expect(zonesFromLines(joinedRuns(pieces)).map((zone) => zone.box)).toEqual([{ left: 113, top: 409, width: 352, height: 34 }]);
+    const level = pieces.map((one) => ({ ...one, angle: 0 }));
+    expect(zonesFromLines(joinedRuns(level))).toEqual([]);
   });
 });
 

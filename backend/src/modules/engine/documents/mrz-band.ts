@@ -120,6 +120,12 @@ export async function locateMrzBands(image: DecodedImage): Promise<MrzBand[]> {
   for (const zone of fromLines) {
     if (isZone(zone) && ![...closedZones, ...lineZones].some((other) => overlaps(other.box, zone.box))) lineZones.push(zone);
   }
+  // Last of all, a zone that glare cut in two where the line closing had already joined the lines
+  // of one piece: its two blocks, each too narrow to be a zone, side by side on one row with a gap
+  // no wider than they are tall (decision 0107).
+  for (const zone of joinedRuns(components(parted, width, height), CLOSED_GAP_HEIGHTS, CLOSED_HEIGHT_RATIO)) {
+    if (isZone(zone) && ![...closedZones, ...lineZones].some((other) => overlaps(other.box, zone.box))) lineZones.push(zone);
+  }
   const candidates = [...closedZones, ...lineZones].slice(0, MAX_CANDIDATES);
 
   const bands: MrzBand[] = [];
@@ -548,20 +554,44 @@ function components(binary: Float32Array, w: number, h: number): Component[] {
   return found;
 }
 
-/** Pieces further apart than this many line heights are not one line cut apart. */
-const RUN_GAP_HEIGHTS = 5;
+/**
+ * How far down the page `next` sits from where `run`'s line, carried on along its slant, would
+ * reach it: the pieces of a slanted line cut apart by a wide gap no longer share a row (issue 20's
+ * harder set, development seed 4005 `0118`: a visa's zone slanting 3° under glare that pales a
+ * third of its width).
+ */
+function slantDrift(run: Component, next: Component): number {
+  const angle = (run.angle * run.box.width + next.angle * next.box.width) / (run.box.width + next.box.width);
+  const across = next.box.left + next.box.width / 2 - (run.box.left + run.box.width / 2);
+  return Math.tan(angle) * across;
+}
+
+/**
+ * Pieces further apart than this many line heights are not one line cut apart. Ten, not five: a
+ * glare spot pales a stretch of fourteen characters or more, and the pieces of a line that still
+ * share a row along its slant are the line's (decision 0107).
+ */
+const RUN_GAP_HEIGHTS = 10;
 /** Pieces of one line are about as tall as each other: a block of several lines is not one of them. */
 const RUN_HEIGHT_RATIO = 2.5;
+/**
+ * The closed blocks of a zone cut in two (locateMrzBands) are each the whole zone's height: closer
+ * alike than a line's pieces, and nearer each other, since a closed block holds the clutter the
+ * closing joined to it.
+ */
+const CLOSED_GAP_HEIGHTS = 1;
+const CLOSED_HEIGHT_RATIO = 1.5;
 
 /**
  * The lines of text that glare or shade cut into pieces, each joined again: pieces on one row (each
- * overlapping the other's height by half the shorter), at most RUN_GAP_HEIGHTS line heights apart.
+ * overlapping the other's height by half the shorter, the run carried on along its slant,
+ * slantDrift), at most `gapHeights` line heights apart (RUN_GAP_HEIGHTS).
  * Only lines of two pieces or more are returned. The pieces of a cut MRZ line are each too narrow
  * to be a zone, and the closing, which would join them, also joins the zone to the clutter around
  * it (issue 20's harder set, development seed 20 `0116-td1-combined.jpg`: a card whose three
  * lines were each cut by glare at the same place).
  */
-export function joinedRuns(blocks: readonly Component[]): Component[] {
+export function joinedRuns(blocks: readonly Component[], gapHeights = RUN_GAP_HEIGHTS, heightRatio = RUN_HEIGHT_RATIO): Component[] {
   const byLeft = [...blocks].sort((a, b) => a.box.left - b.box.left);
   const used = new Set<Component>();
   const runs: Component[] = [];
@@ -572,9 +602,10 @@ export function joinedRuns(blocks: readonly Component[]): Component[] {
     for (const next of byLeft) {
       if (next === first || used.has(next)) continue;
       const gap = next.box.left - (run.box.left + run.box.width);
-      const overlap = Math.min(run.box.top + run.box.height, next.box.top + next.box.height) - Math.max(run.box.top, next.box.top);
+      const drift = slantDrift(run, next);
+      const overlap = Math.min(run.box.top + run.box.height, next.box.top + next.box.height - drift) - Math.max(run.box.top, next.box.top - drift);
       const [shorter, taller] = [Math.min(first.box.height, next.box.height), Math.max(first.box.height, next.box.height)];
-      if (gap < 0 || gap > RUN_GAP_HEIGHTS * taller || overlap < shorter / 2 || taller > RUN_HEIGHT_RATIO * shorter) continue;
+      if (gap < 0 || gap > gapHeights * taller || overlap < shorter / 2 || taller > heightRatio * shorter) continue;
       used.add(next);
       const top = Math.min(run.box.top, next.box.top);
       const bottom = Math.max(run.box.top + run.box.height, next.box.top + next.box.height);

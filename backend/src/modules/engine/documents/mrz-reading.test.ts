@@ -124,6 +124,10 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
       'TD3',
       '840425',
     ],
+    // Glare across the middle of the zone cut it into two blocks, each too narrow to be a zone: no MRZ found (engine 2026.12.20, decision 0107).
+    ['a visa whose zone glare cuts in two: its two blocks, side by side on one row, are the zone again', 'combined-mrva-glare-split.jpg', 'MRVA', '570126'],
+    // Its lines' pieces were fourteen characters apart and, slanting, no longer on one row: no MRZ found (engine 2026.12.20, decision 0107).
+    ['a slanting visa zone whose lines glare cuts far apart: the pieces joined along their slant', 'combined-mrva-slanted-split.jpg', 'MRVA', '980107'],
   ])(
     '%s (issue 20)',
     async (_, name, format, birthDate) => {
