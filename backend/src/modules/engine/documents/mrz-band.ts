@@ -557,8 +557,8 @@ function components(binary: Float32Array, w: number, h: number): Component[] {
 /**
  * How far down the page `next` sits from where `run`'s line, carried on along its slant, would
  * reach it: the pieces of a slanted line cut apart by a wide gap no longer share a row (issue 20's
- * harder set, development seed 4005 `0118`: a visa's zone slanting 3° under glare that pales a
- * third of its width).
+ * harder set, development seed 4005 `0118`: a visa's zone slanting about 2.5° under glare that
+ * pales a third of its width).
  */
 function slantDrift(run: Component, next: Component): number {
   const angle = (run.angle * run.box.width + next.angle * next.box.width) / (run.box.width + next.box.width);
