@@ -106,24 +106,25 @@ export async function locateMrzBands(image: DecodedImage): Promise<MrzBand[]> {
   const parted = minFilter(zones, width, height, { width: 5, height: 5 });
 
   const isZone = (c: Component) => c.box.width >= MIN_WIDTH_SHARE * width && c.box.width >= MIN_ASPECT * c.box.height;
-  const closedZones = components(parted, width, height)
-    .filter(isZone)
-    .sort((a, b) => b.box.width - a.box.width);
+  const closedBlocks = components(parted, width, height);
+  const closedZones = closedBlocks.filter(isZone).sort((a, b) => b.box.width - a.box.width);
   // On a busy table the closing also joins the zone to the text around it, and the block is no
   // longer wide and flat. Before that closing, the zone's lines are apart from the clutter: a zone
   // is then rebuilt from its lines (zonesFromLines), or is one block already (its lines joined by
   // the line closing). Last come the zones of lines that glare or shade cut in pieces (joinedRuns),
-  // so that they only fill the places the other candidates leave.
+  // so that they only fill the places the other candidates leave; and last of all a zone that glare
+  // cut in two where the line closing had already joined the lines of each piece: its two closed
+  // blocks, each too narrow to be a zone, side by side on one row with a gap no wider than they are
+  // tall (decision 0107).
   const blocks = components(rows, width, height);
-  const fromLines = [...zonesFromLines(blocks), ...blocks.filter(isZone).sort((a, b) => b.box.width - a.box.width), ...zonesFromLines(joinedRuns(blocks))];
+  const fromLines = [
+    ...zonesFromLines(blocks),
+    ...blocks.filter(isZone).sort((a, b) => b.box.width - a.box.width),
+    ...zonesFromLines(joinedRuns(blocks)),
+    ...joinedRuns(closedBlocks, CLOSED_GAP_HEIGHTS, CLOSED_HEIGHT_RATIO),
+  ];
   const lineZones: Component[] = [];
   for (const zone of fromLines) {
-    if (isZone(zone) && ![...closedZones, ...lineZones].some((other) => overlaps(other.box, zone.box))) lineZones.push(zone);
-  }
-  // Last of all, a zone that glare cut in two where the line closing had already joined the lines
-  // of one piece: its two blocks, each too narrow to be a zone, side by side on one row with a gap
-  // no wider than they are tall (decision 0107).
-  for (const zone of joinedRuns(components(parted, width, height), CLOSED_GAP_HEIGHTS, CLOSED_HEIGHT_RATIO)) {
     if (isZone(zone) && ![...closedZones, ...lineZones].some((other) => overlaps(other.box, zone.box))) lineZones.push(zone);
   }
   const candidates = [...closedZones, ...lineZones].slice(0, MAX_CANDIDATES);
