@@ -175,5 +175,7 @@
  * - 2026.12.20: the zone search joins a zone that glare cut apart: a line's pieces along the line's
  *   slant and up to ten line heights apart (five before), and two closed blocks side by side on
  *   one row that are each too narrow to be a zone (decision 0107).
+ * - 2026.12.21: a document number's B and P are chosen by its check digit, and among lines read as
+ *   often, those whose check digits pass are combined first (decision 0108).
  */
-export const ENGINE_VERSION = '2026.12.20';
+export const ENGINE_VERSION = '2026.12.21';

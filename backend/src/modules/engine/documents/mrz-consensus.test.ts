@@ -85,7 +85,7 @@ describe('lineCombinations: each line from the reading that read it (issue 20)',
   });
 
   test('the combination of the right lines is among them, the composite check digit spanning both', () => {
-    expect(lineCombinations([first, second])).toContainEqual(card);
+    expect(lineCombinations('TD1', [first, second])).toContainEqual(card);
     expect(
       settle([
         { format: 'TD1', lines: first, crop: 'zone 0' },
@@ -105,8 +105,29 @@ describe('lineCombinations: each line from the reading that read it (issue 20)',
   });
 
   test('one reading is never combined, and the lines most read come first', () => {
-    expect(lineCombinations([card])).toEqual([]);
-    expect(lineCombinations([first, second, second])[0]).toEqual(second);
+    expect(lineCombinations('TD1', [card])).toEqual([]);
+    expect(lineCombinations('TD1', [first, second, second])[0]).toEqual(second);
+  });
+
+  // Held-out seed 226 (spent), `0047`: a TD2 card at an angle whose crops read its second line
+  // eleven ways, each but two once; the one right reading came tenth, behind the six lines kept
+  // (decision 0108).
+  test('among lines read as often, those whose check digits pass come first', () => {
+    const name = 'I<ESPLINDQVIST<<MAI<<<<<<<<<<<<<<<<<';
+    const right = 'LXBNX3N1J3ESP5309177F2712284<<<<<<<8';
+    const wrong = [
+      'EXPNX3N1J3ESP5309177F27<2284<<<<<<<8',
+      'RXB4X3NIJ3ESP5309177F276284<<<<<<<8<',
+      'EXBNX3NTJ3ESP5309177F272284<<<<<<<8<',
+      'EXPNX3N1J3ESP5309177F2712284<<<<<<<8',
+      'XPNX3N1J3ESPS309177F<712284<<<<<<<<<',
+      'XPNX3N1J3ESPS309177F<712284<<<<<<<8<',
+    ];
+    const readings = [...wrong, right].map((line) => [name, line]);
+    expect(parse([name, right]).valid).toBe(true);
+    expect(lineCombinations('TD2', readings)[0]).toEqual([name, right]);
+    expect(lineCombinations('TD2', [...readings, [name, wrong[0]!]])[0]).toEqual([name, wrong[0]!]);
+    expect(settle(readings.map((lines, i) => ({ format: 'TD2', lines, crop: `zone ${i}` })))).toMatchObject({ valid: true, birthDate: '530917' });
   });
 });
 

@@ -56,14 +56,23 @@ export function combineReadings(format: MrzFormat, readings: readonly MrzLines[]
 /** Distinct lines kept per line of the zone, most often read first: at most 6³ combinations for a TD1 card. */
 const MAX_LINES_PER_PLACE = 6;
 
+/** How many of the check digits that lie wholly on line `place` of `format` pass in `line`. */
+function linePassingChecks(format: MrzFormat, place: number, line: string): number {
+  const lines = Array.from({ length: place + 1 }, (_, i) => (i === place ? line : ''));
+  return LAYOUTS[format].filter((field) => field.check !== undefined && field.line === place && fieldPasses(lines, { ...field, check: field.check })).length;
+}
+
 /**
  * Whole lines taken from different readings: crops of one zone each read a different line right
  * (issue 20's harder set: glare over a TD1 card, one crop read its first line, another its second
  * and third). Every combination of the distinct lines read for each place, in order of how often
- * each line was read; the caller validates each like any reading, so the composite check digit,
- * which spans the lines, decides. Empty when fewer than two readings are given.
+ * each line was read, and among lines read as often, of how many of the check digits on the line
+ * pass: a line read once and right is not left out behind lines read once and wrong (held-out seed
+ * 226, a TD2 card at an angle whose crops read its second line eleven ways; decision 0108). The
+ * caller validates each like any reading, so the composite check digit, which spans the lines,
+ * decides. Empty when fewer than two readings are given.
  */
-export function lineCombinations(readings: readonly MrzLines[]): string[][] {
+export function lineCombinations(format: MrzFormat, readings: readonly MrzLines[]): string[][] {
   if (readings.length < 2) return [];
   const places = Math.max(...readings.map((lines) => lines.length));
   const choices = Array.from({ length: places }, (_, place) => {
@@ -73,9 +82,10 @@ export function lineCombinations(readings: readonly MrzLines[]): string[][] {
       if (line !== undefined) counts.set(line, (counts.get(line) ?? 0) + 1);
     }
     return [...counts.entries()]
-      .sort((a, b) => b[1] - a[1])
+      .map(([line, count]) => ({ line, count, passing: linePassingChecks(format, place, line) }))
+      .sort((a, b) => b.count - a.count || b.passing - a.passing)
       .slice(0, MAX_LINES_PER_PLACE)
-      .map(([line]) => line);
+      .map(({ line }) => line);
   });
   return choices.reduce<string[][]>((combos, lines) => combos.flatMap((combo) => lines.map((line) => [...combo, line])), [[]]);
 }

@@ -859,7 +859,7 @@ export function settle(
     // code may have misread the date too, so that it passes. A visa, which has no composite, needs
     // its birth date read by a crop that read its V, or by two witnesses (visaBirthDateWitnessed,
     // decision 0102), whether the combination took its V from another crop or left it unread.
-    for (const lines of [...(combined ? [combined] : []), ...lineCombinations([...same.map((reading) => reading.lines), ...donors])]) {
+    for (const lines of [...(combined ? [combined] : []), ...lineCombinations(format, [...same.map((reading) => reading.lines), ...donors])]) {
       if (birthDateOutvoted(format, same, lines)) continue;
       if (NO_COMPOSITE.has(format) && !visaBirthDateWitnessed(format, same, lines)) continue;
       const reading = interpret(format, lines, 1);

@@ -73,6 +73,9 @@ describe('recoverMrz', () => {
     ['Z for 2', 'JSK2NFEKJ', 'JSKZNFEKJ'],
     ['2 for Z', 'XYZW7R9QR', 'XY2W7R9QR'],
     ['4 for A', 'XA4123456', 'X44123456'],
+    // Held-out seed 226 (spent): a TD2 card's `LXBNX3N1J` read with a P for its B (decision 0108).
+    ['P for B', 'LXBNX3N1J', 'LXPNX3N1J'],
+    ['B for P', 'XP7123456', 'XB7123456'],
   ])('the document number check digit chooses between look-alikes: %s', (_, number, misread) => {
     const line = `${number}${checkDigit(number)}UTO7408122F1204159<<<<<<<<<<<<<<0`;
     expect(recoverMrz('TD3', [TD3[0]!, `${misread}${line.slice(9)}`])[1]!.slice(0, 9)).toBe(number);

@@ -378,20 +378,36 @@ function toClass(segment: string, cls: CharClass): string {
   }
 }
 
-function bitCount(value: number): number {
-  let count = 0;
-  for (let v = value; v; v >>= 1) count += v & 1;
-  return count;
-}
+/**
+ * What a character of an alphanumeric field may have been printed as (resolveByCheckDigit): a letter
+ * and its look-alike digit, B and P (decision 0108), and K or L for a filler.
+ */
+const SWAPS: Readonly<Record<string, string>> = {
+  O: '0',
+  '0': 'O',
+  I: '1',
+  '1': 'I',
+  Z: '2',
+  '2': 'Z',
+  A: '4',
+  '4': 'A',
+  S: '5',
+  '5': 'S',
+  B: '8P',
+  '8': 'B',
+  P: 'B',
+  K: '<',
+  L: '<',
+};
 
 /**
  * Candidates of an alphanumeric field: every swap of a letter and its look-alike digit (O/0, I/1,
  * Z/2, A/4, S/5, B/8: AS_DIGIT and AS_LETTER's pairs in OCR-B at small sizes, but G/6, whose values
- * 16 and 6 no check digit tells apart), the first with the fewest changes that satisfies the check
- * digit wins. A swap that keeps the field's own check digit passing keeps the composite as it
- * was: the field starts the composite's string (the document number), or starts it at a multiple
- * of three (a passport's personal number), so its characters weigh the same in both sums. A swap
- * cannot make a failing composite or birth date pass (decision 0080).
+ * 16 and 6 no check digit tells apart) or of B and P (SWAPS), the first with the fewest changes
+ * that satisfies the check digit wins. A swap that keeps the field's own check digit passing keeps
+ * the composite as it was: the field starts the composite's string (the document number), or
+ * starts it at a multiple of three (a passport's personal number), so its characters weigh the same
+ * in both sums. A swap cannot make a failing composite or birth date pass (decisions 0080, 0108).
  */
 function resolveByCheckDigit(segment: string, expected: string): string {
   if (!/^\d$/.test(expected)) return segment;
@@ -400,30 +416,27 @@ function resolveByCheckDigit(segment: string, expected: string): string {
   const padded = segment.replace(/[KL]+(?=<*$)(?=.*<$)/, (run) => '<'.repeat(run.length));
   if (padded !== segment && checkDigit(padded) === Number(expected)) return padded;
   if (checkDigit(segment) === Number(expected)) return segment;
-  const alternative: Record<string, string> = {
-    O: '0',
-    '0': 'O',
-    I: '1',
-    '1': 'I',
-    Z: '2',
-    '2': 'Z',
-    A: '4',
-    '4': 'A',
-    S: '5',
-    '5': 'S',
-    B: '8',
-    '8': 'B',
-    K: '<',
-    L: '<',
-  };
-  const ambiguous = [...segment].map((c, i) => (alternative[c] ? i : -1)).filter((i) => i >= 0);
+  const ambiguous = [...segment].map((c, i) => (SWAPS[c] ? i : -1)).filter((i) => i >= 0);
   if (ambiguous.length > 8) return segment;
-  // Fewest changes first: one misread character is likelier than two.
-  const masks = Array.from({ length: (1 << ambiguous.length) - 1 }, (_, i) => i + 1).sort((a, b) => bitCount(a) - bitCount(b));
-  for (const mask of masks) {
+  // Every choice of each ambiguous character (itself or one of its swaps), fewest changes first:
+  // one misread character is likelier than two. Within a count, choices go in the order of numbers
+  // whose lowest digit is the first character's choice: a swap near the start is tried first.
+  const radices = ambiguous.map((position) => SWAPS[segment[position]!]!.length + 1);
+  const total = radices.reduce((product, radix) => product * radix, 1);
+  const choices = Array.from({ length: total - 1 }, (_, index) => {
+    let rest = index + 1;
+    return radices.map((radix) => {
+      const digit = rest % radix;
+      rest = Math.floor(rest / radix);
+      return digit;
+    });
+  });
+  const changes = (choice: number[]) => choice.filter((digit) => digit > 0).length;
+  choices.sort((a, b) => changes(a) - changes(b));
+  for (const choice of choices) {
     const chars = [...segment];
-    ambiguous.forEach((position, bit) => {
-      if (mask & (1 << bit)) chars[position] = alternative[chars[position]!]!;
+    ambiguous.forEach((position, k) => {
+      if (choice[k]) chars[position] = SWAPS[segment[position]!]![choice[k]! - 1]!;
     });
     const candidate = chars.join('');
     // A filler may only pad the end of the field.
