@@ -177,5 +177,7 @@
  *   one row that are each too narrow to be a zone (decision 0107).
  * - 2026.12.21: a document number's B and P are chosen by its check digit, and among lines read as
  *   often, those whose check digits pass are combined first (decision 0108).
+ * - 2026.12.22: a visa takes no field from a reading whose line names no state: it has no composite
+ *   to check the field against (decision 0109).
  */
-export const ENGINE_VERSION = '2026.12.21';
+export const ENGINE_VERSION = '2026.12.22';

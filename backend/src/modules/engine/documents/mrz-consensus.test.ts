@@ -11,6 +11,7 @@ import {
   visaBirthDateWitnessed,
 } from './mrz-consensus';
 import { settle } from './mrz-reading';
+import { validateMrz } from './mrz-validation';
 
 // The TD3 example of ICAO Doc 9303 part 4 with a real state code (the `mrz` package refuses UTO);
 // the state codes are outside every check digit, so every check digit still passes.
@@ -128,6 +129,34 @@ describe('lineCombinations: each line from the reading that read it (issue 20)',
     expect(lineCombinations('TD2', readings)[0]).toEqual([name, right]);
     expect(lineCombinations('TD2', [...readings, [name, wrong[0]!]])[0]).toEqual([name, wrong[0]!]);
     expect(settle(readings.map((lines, i) => ({ format: 'TD2', lines, crop: `zone ${i}` })))).toMatchObject({ valid: true, birthDate: '530917' });
+  });
+});
+
+// Held-out seed 244 `0088` (spent): an altered MRV-A whose birth date check digit fails as printed.
+// One reading of thirteen, all of one crop, lost the line's first character and read `86` as
+// `B60`: its birth date field holds `6005018`, which passes the altered check digit, and its
+// nationality `OLB`. Engines to 2026.12.21 took the date from it and verified the visa (decision 0109).
+describe('combineReadings: a visa takes no field from a reading whose line names no state', () => {
+  const name = 'V<POLGARCIA<<LUCIA<<<<<<<<<<<<<<<<<<<<<<<<<<';
+  const printed = [name, 'XVZD8Y0SK2POL8605018M2910264<<<<<<<<<<<<<<<<'];
+  const shifted = [name, 'VZD8Y0SK2POLB6005018M2910264<<<<<<<<<<<<<<<<'];
+
+  test('the printed line fails its birth date check digit, and the shifted one passes it', () => {
+    expect(validateMrz('MRVA', printed).invalidFields).toEqual(['birthDateCheckDigit']);
+    expect(validateMrz('MRVA', shifted).invalidFields).toContain('nationality');
+    expect(validateMrz('MRVA', shifted).invalidFields).not.toContain('birthDateCheckDigit');
+  });
+
+  test('no combination, and the visa is not accepted', () => {
+    expect(combineReadings('MRVA', [printed, shifted])).toBeNull();
+    const readings = [...Array.from({ length: 12 }, () => printed), shifted].map((lines) => ({ format: 'MRVA' as const, lines, crop: 'zone 0' }));
+    expect(settle(readings)).toMatchObject({ found: true, valid: false, birthDate: '860501' });
+  });
+
+  test('a reading that names the state on its line still gives its birth date', () => {
+    const misreadBirth = [name, 'XVZD8Y0SK2POL8605078M2910264<<<<<<<<<<<<<<<<'];
+    const birthRight = [name, 'XVZD8Y0SK2POL8605010M2910254<<<<<<<<<<<<<<<<'];
+    expect(combineReadings('MRVA', [misreadBirth, birthRight])?.[1]?.slice(13, 20)).toBe('8605010');
   });
 });
 

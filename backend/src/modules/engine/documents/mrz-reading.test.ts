@@ -146,6 +146,8 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     ['an altered card whose enlarged page misreads the altered check digit back to the true one, against what its crops read', 'altered-td2-enlarged.jpg'],
     // Engine 2026.12.14 verified it with 1959-08-06: the fixed bands read the V as Y and the date so that it passes (held-out seed 161, decision 0102).
     ['an altered visa whose V only the zone reads, and the date as printed: the bands that misread both', 'altered-mrva-code-unread.jpg'],
+    // Engines 2026.12.20 and .21 verified it with 1960-05-01, the date of one reading whose line lost a character (held-out seed 244, decision 0109).
+    ['an altered visa whose one misaligned reading passes the altered check digit', 'altered-mrva-shifted-donor.jpg'],
   ])(
     '%s: not accepted',
     async (_, name) => {
