@@ -111,7 +111,7 @@ describe('lineCombinations: each line from the reading that read it (issue 20)',
   });
 
   // Held-out seed 226 (spent), `0047`: a TD2 card at an angle whose crops read its second line
-  // eleven ways, each but two once; the one right reading came tenth, behind the six lines kept
+  // fifteen ways, each but three once; the one right reading came tenth, behind the six lines kept
   // (decision 0108).
   test('among lines read as often, those whose check digits pass come first', () => {
     const name = 'I<ESPLINDQVIST<<MAI<<<<<<<<<<<<<<<<<';

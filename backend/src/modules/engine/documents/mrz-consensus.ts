@@ -81,7 +81,7 @@ function linePassingChecks(format: MrzFormat, place: number, line: string): numb
  * and third). Every combination of the distinct lines read for each place, in order of how often
  * each line was read, and among lines read as often, of how many of the check digits on the line
  * pass: a line read once and right is not left out behind lines read once and wrong (held-out seed
- * 226, a TD2 card at an angle whose crops read its second line eleven ways; decision 0108). The
+ * 226, a TD2 card at an angle whose crops read its second line fifteen ways; decision 0108). The
  * caller validates each like any reading, so the composite check digit, which spans the lines,
  * decides. Empty when fewer than two readings are given.
  */
