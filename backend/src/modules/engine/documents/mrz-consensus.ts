@@ -10,7 +10,7 @@
  *   (different crops) agree on the same failing lines; readings that disagree are a misread, which a
  *   retake fixes.
  */
-import { birthDateField, checkDigit, dateUnread, type Field, knownState, LAYOUTS, type MrzFormat, NO_COMPOSITE } from './mrz-recovery';
+import { birthDateField, checkDigit, dateUnread, type Field, isStateCode, knownState, LAYOUTS, type MrzFormat, NO_COMPOSITE } from './mrz-recovery';
 import { validateMrz } from './mrz-validation';
 
 /** The repaired lines of one reading. */
@@ -38,7 +38,7 @@ function fieldPasses(lines: MrzLines, { line, start, end, check, cls }: Field & 
  */
 function statesNamed(format: MrzFormat, lines: MrzLines, line: number): boolean {
   return LAYOUTS[format]
-    .filter((field) => field.cls === 'A' && field.end - field.start === 3 && field.line === line)
+    .filter((field) => isStateCode(field) && field.line === line)
     .every((field) => knownState(lines[line]?.slice(field.start, field.end) ?? ''));
 }
 

@@ -128,8 +128,8 @@ describe('readMrz on the committed synthetic documents (real OCR model)', () => 
     ['a visa whose zone glare cuts in two: its two blocks, side by side on one row, are the zone again', 'combined-mrva-glare-split.jpg', 'MRVA', '570126'],
     // Its lines' pieces were fourteen characters apart and, slanting, no longer on one row: no MRZ found (engine 2026.12.20, decision 0107).
     ['a slanting visa zone whose lines glare cuts far apart: the pieces joined along their slant', 'combined-mrva-slanted-split.jpg', 'MRVA', '980107'],
-    // One crop read its second line right but for a P for the B of its document number, among ten that read it otherwise: refused as invalid (engine 2026.12.21, decision 0108).
-    ['a card at an angle whose second line one crop alone reads, with a P for a B', 'perspective-td2-number-read-once.jpg', 'TD2', '530917'],
+    // One reading of eighteen read its second line right but for a P for the B of its document number, the others fourteen ways: refused as invalid (engine 2026.12.21, decision 0108).
+    ['a card at an angle whose second line one reading alone reads, with a P for a B', 'perspective-td2-number-read-once.jpg', 'TD2', '530917'],
   ])(
     '%s (issue 20)',
     async (_, name, format, birthDate) => {

@@ -425,15 +425,14 @@ function resolveByCheckDigit(segment: string, expected: string): string {
   const total = radices.reduce((product, radix) => product * radix, 1);
   const choices = Array.from({ length: total - 1 }, (_, index) => {
     let rest = index + 1;
-    return radices.map((radix) => {
+    const choice = radices.map((radix) => {
       const digit = rest % radix;
       rest = Math.floor(rest / radix);
       return digit;
     });
-  });
-  const changes = (choice: number[]) => choice.filter((digit) => digit > 0).length;
-  choices.sort((a, b) => changes(a) - changes(b));
-  for (const choice of choices) {
+    return { choice, changes: choice.filter((digit) => digit > 0).length };
+  }).sort((a, b) => a.changes - b.changes);
+  for (const { choice } of choices) {
     const chars = [...segment];
     ambiguous.forEach((position, k) => {
       if (choice[k]) chars[position] = SWAPS[segment[position]!]![choice[k]! - 1]!;
@@ -568,6 +567,11 @@ function repairStateCode(code: string): string {
   return candidates.size === 1 ? [...candidates][0]! : code;
 }
 
+/** The three-letter fields of every layout are its state codes (issuing state, nationality). */
+export function isStateCode(field: Field): boolean {
+  return field.cls === 'A' && field.end - field.start === 3;
+}
+
 function repairFields(format: MrzFormat, fitted: readonly string[]): string[] {
   const lines = fitted.map((line) => [...line]);
   const layout = LAYOUTS[format];
@@ -575,8 +579,7 @@ function repairFields(format: MrzFormat, fitted: readonly string[]): string[] {
     const chars = lines[field.line];
     if (!chars) continue;
     let repaired = toClass(chars.slice(field.start, field.end).join(''), field.cls);
-    // The three-letter fields of every layout are its state codes.
-    if (field.cls === 'A' && field.end - field.start === 3) repaired = repairStateCode(repaired);
+    if (isStateCode(field)) repaired = repairStateCode(repaired);
     chars.splice(field.start, field.end - field.start, ...repaired);
   }
   // A visa's V is not written in where another character was read (alternativeLayout): the zone
